@@ -1,0 +1,52 @@
+# Banmen: `make test` and `make run` are all a newcomer needs (see README.md).
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test run bench lint typecheck pytest font sandbox lock clean docs-images
+
+$(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check --require-hashes \
+		-r requirements/main.txt -r requirements/dev.txt
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+font:
+	@sh scripts/install-font.sh
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check engines render bot tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP) font
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+## The test command: lint, types, then the whole suite.
+test: $(STAMP) font lint typecheck pytest
+
+## The main job: the Discord bot when DISCORD_TOKEN is set, else the terminal sandbox.
+run: $(STAMP) font
+	$(BIN)/python -m bot $(ARGS)
+
+sandbox: $(STAMP) font
+	$(BIN)/python -m bot sandbox $(ARGS)
+
+## Benchmarks print tables; they assert nothing about time.
+bench: $(STAMP) font
+	$(BIN)/python -m bench $(ARGS)
+
+docs-images: $(STAMP) font
+	$(BIN)/python -m render.samples docs/images
+
+## Re-pin the dependencies (needs pip-tools; run by a developer, never by CI).
+lock:
+	$(PYTHON) -m piptools compile -q --generate-hashes --allow-unsafe --strip-extras -o requirements/main.txt requirements/main.in
+	$(PYTHON) -m piptools compile -q --generate-hashes --allow-unsafe --strip-extras -o requirements/dev.txt requirements/dev.in
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

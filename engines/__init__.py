@@ -1,0 +1,46 @@
+"""Banmen's rules engines: pure, immutable, no I/O. See docs/architecture.md."""
+
+from engines.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    AmbiguousMoveError,
+    EngineError,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    MoveError,
+    OptionError,
+    OptionSpec,
+    Outcome,
+    PositionError,
+    State,
+    Termination,
+    Text,
+    chance_pick,
+    perft,
+)
+from engines.registry import all_games, get_game
+
+__all__ = [
+    "CHANCE",
+    "SIMULTANEOUS",
+    "TERMINAL",
+    "AmbiguousMoveError",
+    "EngineError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "MoveError",
+    "OptionError",
+    "OptionSpec",
+    "Outcome",
+    "PositionError",
+    "State",
+    "Termination",
+    "Text",
+    "all_games",
+    "chance_pick",
+    "get_game",
+    "perft",
+]
