@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` prints tables; nothing here asserts a time."""
