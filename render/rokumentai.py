@@ -1,0 +1,281 @@
+"""The picture of a 六面体 (Rokumentai) position.
+
+A wooden 7×7 board labelled 一..七 across the top and 01..07 down the right, as in the seed's
+diagrams. Each cube shows its face kanji in its owner's colours (Black: dark die, light kanji;
+White: light die, dark kanji); ghosts (怨霊) are purple dice. White's bar is above the board and
+Black's below, with cubes in hand, 占 on the board and whose turn it is. The last move is
+outlined in yellow; a struck square (ghost strike) is marked in red.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.rokumentai import (
+    COLUMNS,
+    FACE,
+    FACES,
+    GHOST,
+    HAND,
+    OCCUPY,
+    OWNER,
+    ROKUMENTAI,
+    SIZE,
+    SQUARES,
+    Move,
+    RokumentaiState,
+    cell,
+)
+from render.base import (
+    BACKGROUND,
+    CHECK,
+    HIGHLIGHT,
+    MUTED,
+    PANEL,
+    TEXT,
+    encode_png,
+    font,
+)
+
+CELL = 78
+MARGIN = 22
+BAR = 56
+LABEL = 30
+BOARD_X = MARGIN
+BOARD_Y = BAR + LABEL
+BOARD_PX = CELL * SIZE
+WIDTH = BOARD_X + BOARD_PX + 48
+HEIGHT = BOARD_Y + BOARD_PX + 10 + BAR
+
+WOOD = (214, 178, 118)
+WOOD_LINE = (120, 86, 44)
+RGB = tuple[int, int, int]
+
+# (die body, kanji, rim) per owner; ghosts per owner of the ghost.
+DIE_COLOURS: dict[tuple[int, bool], tuple[RGB, RGB, RGB]] = {
+    (0, False): ((30, 30, 36), (246, 244, 236), (90, 90, 100)),
+    (1, False): ((246, 243, 232), (24, 24, 28), (150, 140, 120)),
+    (0, True): ((78, 56, 104), (226, 208, 246), (48, 32, 66)),
+    (1, True): ((196, 178, 222), (60, 36, 86), (122, 96, 150)),
+}
+
+
+def _square_box(sq: int) -> tuple[int, int, int, int]:
+    col, row = sq % SIZE, sq // SIZE
+    x, y = BOARD_X + col * CELL, BOARD_Y + row * CELL
+    return x, y, x + CELL, y + CELL
+
+
+@cache
+def _board_layer() -> Image.Image:
+    """Background, wood, grid and the 一..七 / 01..07 labels (drawn once)."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH, BAR - 4), fill=PANEL)
+    draw.rectangle((0, HEIGHT - BAR + 4, WIDTH, HEIGHT), fill=PANEL)
+    x0, y0 = BOARD_X, BOARD_Y
+    draw.rounded_rectangle((x0 - 6, y0 - 6, x0 + BOARD_PX + 6, y0 + BOARD_PX + 6), 6, fill=WOOD)
+    for i in range(SIZE + 1):
+        w = 2 if i in (0, SIZE) else 1
+        draw.line((x0 + i * CELL, y0, x0 + i * CELL, y0 + BOARD_PX), fill=WOOD_LINE, width=w)
+        draw.line((x0, y0 + i * CELL, x0 + BOARD_PX, y0 + i * CELL), fill=WOOD_LINE, width=w)
+    label = font(20)
+    for i in range(SIZE):
+        draw.text(
+            (x0 + i * CELL + CELL / 2, y0 - LABEL / 2 - 4),
+            COLUMNS[i],
+            font=label,
+            fill=TEXT,
+            anchor="mm",
+        )
+        draw.text(
+            (x0 + BOARD_PX + 26, y0 + i * CELL + CELL / 2),
+            f"{i + 1:02d}",
+            font=label,
+            fill=TEXT,
+            anchor="mm",
+        )
+    return img
+
+
+@cache
+def _die(code: int) -> Image.Image:
+    """The sprite of one cube (board code ``code``): a rounded die with its face kanji."""
+    owner, face = OWNER[code], FACE[code]
+    body, ink, rim = DIE_COLOURS[(owner, face == GHOST)]
+    size = CELL - 12
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((1, 3, size - 1, size - 1), 11, fill=(0, 0, 0, 90))  # shadow
+    draw.rounded_rectangle((0, 0, size - 2, size - 4), 11, fill=body, outline=rim, width=2)
+    if face == GHOST:  # a dashed inner ring marks a ghost at a glance
+        for i in range(0, size - 20, 8):
+            draw.line((9 + i, 8, 13 + i, 8), fill=ink, width=2)
+            draw.line((9 + i, size - 12, 13 + i, size - 12), fill=ink, width=2)
+    draw.text(
+        ((size - 2) / 2, (size - 4) / 2 + 1),
+        FACES[owner][face],
+        font=font(42, "mincho"),
+        fill=ink,
+        anchor="mm",
+    )
+    return img
+
+
+@cache
+def _icon(owner: int, face: int, size: int) -> Image.Image:
+    """A small die for the bars (``face`` -1: a blank cube in hand)."""
+    body, ink, rim = DIE_COLOURS[(owner, face == GHOST)]
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((0, 0, size - 1, size - 1), 6, fill=body, outline=rim, width=2)
+    if face < 0:  # a blank cube: one still in hand
+        return img
+    draw.text(
+        (size / 2, size / 2),
+        FACES[owner][face],
+        font=font(size - 12, "mincho"),
+        fill=ink,
+        anchor="mm",
+    )
+    return img
+
+
+@cache
+def _bar(owner: int, hand: int, occupy: int, to_move: bool, result: str) -> Image.Image:
+    """One player's bar: seat, cubes in hand, 占 on the board, and the turn marker (or, once
+    the game is over, ``result``: ``win``, ``loss`` or ``draw``)."""
+    over = bool(result)
+    img = Image.new("RGB", (WIDTH, BAR - 4), PANEL)
+    draw = ImageDraw.Draw(img)
+    big, small = font(22), font(17)
+    mark = ("▲", "△")[owner]
+    name = ("先手 Black", "後手 White")[owner]
+    if to_move and not over:
+        draw.rounded_rectangle((6, 6, WIDTH - 6, BAR - 10), 8, outline=HIGHLIGHT, width=3)
+    draw.text((18, (BAR - 4) / 2), f"{mark} {name}", font=big, fill=TEXT, anchor="lm")
+    x = 210
+    icon = _icon(owner, -1, 30)
+    img.paste(icon, (x, (BAR - 4 - 30) // 2), icon)
+    draw.text((x + 38, (BAR - 4) / 2), f"×{hand} 持駒", font=small, fill=TEXT, anchor="lm")
+    x = 350
+    icon = _icon(owner, OCCUPY, 30)
+    img.paste(icon, (x, (BAR - 4 - 30) // 2), icon)
+    colour = CHECK if occupy <= 1 else TEXT
+    draw.text((x + 38, (BAR - 4) / 2), f"×{occupy} 盤上", font=small, fill=colour, anchor="lm")
+    if to_move and not over:
+        draw.text(
+            (WIDTH - 20, (BAR - 4) / 2), "手番 to move", font=small, fill=HIGHLIGHT, anchor="rm"
+        )
+    if over:
+        label, colour = {
+            "win": ("勝ち win", HIGHLIGHT),
+            "loss": ("負け loss", MUTED),
+            "draw": ("引き分け draw", TEXT),
+        }[result]
+        draw.text((WIDTH - 20, (BAR - 4) / 2), label, font=big, fill=colour, anchor="rm")
+    return img
+
+
+@cache
+def _frame(colour: RGB, width: int) -> Image.Image:
+    img = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rectangle((1, 1, CELL - 2, CELL - 2), outline=(*colour, 255), width=width)
+    return img
+
+
+@cache
+def _tint(colour: RGB) -> Image.Image:
+    return Image.new("RGBA", (CELL - 2, CELL - 2), (*colour, 90))
+
+
+@cache
+def _cross() -> Image.Image:
+    """The red mark of a struck square."""
+    img = Image.new("RGBA", (CELL, CELL), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((1, 1, CELL - 2, CELL - 2), outline=(*CHECK, 255), width=5)
+    draw.line((4, 4, 16, 16), fill=(*CHECK, 255), width=4)
+    draw.line((CELL - 5, 4, CELL - 17, 16), fill=(*CHECK, 255), width=4)
+    draw.line((4, CELL - 5, 16, CELL - 17), fill=(*CHECK, 255), width=4)
+    draw.line((CELL - 5, CELL - 5, CELL - 17, CELL - 17), fill=(*CHECK, 255), width=4)
+    return img
+
+
+def render(state: RokumentaiState, viewer: int | None = None, last_move: Any = None) -> bytes:
+    """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted."""
+    img = _board_layer().copy()
+    b = state.board
+    if isinstance(last_move, Move):
+        marks = [last_move.to] if last_move.frm < 0 else [last_move.frm, last_move.to]
+        for sq in marks:
+            x, y, _, _ = _square_box(sq)
+            img.paste(_tint(HIGHLIGHT), (x + 1, y + 1), _tint(HIGHLIGHT))
+    for sq in range(SQUARES):
+        c = b[sq]
+        if c:
+            x, y, _, _ = _square_box(sq)
+            sprite = _die(c)
+            img.paste(sprite, (x + 6, y + 5), sprite)
+    if isinstance(last_move, Move):
+        frame = _frame(HIGHLIGHT, 4)
+        for sq in [last_move.to] if last_move.frm < 0 else [last_move.frm, last_move.to]:
+            x, y, _, _ = _square_box(sq)
+            img.paste(frame, (x, y), frame)
+        if last_move.struck >= 0:
+            x, y, _, _ = _square_box(last_move.struck)
+            img.paste(_cross(), (x, y), _cross())
+    outcome = state.outcome()
+    for owner, top in ((1, 0), (0, HEIGHT - BAR + 4)):
+        occupy = b.count(cell(owner, OCCUPY))
+        result = "" if outcome is None else outcome.result(owner)
+        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result)
+        img.paste(bar, (0, top))
+    return encode_png(img)
+
+
+def _render_any(state: Any, viewer: int | None, last_move: Any) -> bytes:
+    if not isinstance(state, RokumentaiState):
+        raise TypeError("not a 六面体 state")
+    return render(state, viewer, last_move)
+
+
+RENDERERS = {"rokumentai": _render_any}
+
+# --- samples -----------------------------------------------------------------------------------
+
+STRIKE_4_1 = ".....怨./....巫../...士..士/..矢..矢./.馬..巫../...怨.../..馬.... b 9/9 ++ 40"
+"""The seed's example ④-1 (Black's ghost on 六01 can strike 四03 and land on 一06)."""
+
+
+def _play(state: RokumentaiState, *moves: str) -> tuple[RokumentaiState, Move | None]:
+    last: Move | None = None
+    for text in moves:
+        last = state.parse_move(text)
+        state = state.apply(last)
+    return state, last
+
+
+def samples() -> dict[str, bytes]:
+    """A few meaningful positions, for docs/images (file stem -> PNG)."""
+    start = ROKUMENTAI.new_game()
+    opening, last = _play(
+        start, "四04占", "三03領", "二06占", "六02領", "六06占", "三05領", "五04武", "四03士"
+    )
+    out = {"rokumentai-opening": render(opening, None, last)}
+    beat, last = _play(opening, "武五04-四03")
+    out["rokumentai-beat"] = render(beat, None, last)
+    seed = ROKUMENTAI.from_position(STRIKE_4_1)
+    out["rokumentai-strike-before"] = render(seed, None, None)
+    after, last = _play(seed, "怨六01-四03-一06")
+    out["rokumentai-strike"] = render(after, None, last)
+    end = ROKUMENTAI.from_position(
+        "......./.矢巫怨士馬./......./..士領馬巫怨/......./.占..武../......."
+        f" b {HAND - 8}/{HAND - 6} ++ 57"
+    )
+    end, last = _play(end, "怨七04-四04-一04")
+    out["rokumentai-end"] = render(end, None, last)
+    return out

@@ -1,0 +1,55 @@
+"""The 六面体 picture: a valid PNG under the size limit, real glyphs, the last move marked."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from engines.rokumentai import FACES, ROKUMENTAI, square_name
+from render import render_png
+from render.base import CHECK, HIGHLIGHT, MAX_PNG_BYTES, font, has_glyph
+from render.rokumentai import BOARD_X, BOARD_Y, CELL, STRIKE_4_1, samples
+
+
+def _image(png: bytes) -> Image.Image:
+    assert png.startswith(b"\x89PNG")
+    assert len(png) <= MAX_PNG_BYTES
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _centre_edge(sq: int) -> tuple[int, int]:
+    """A point on the square's outline (where the last-move frame is drawn)."""
+    col, row = sq % 7, sq // 7
+    return BOARD_X + col * CELL + CELL // 2, BOARD_Y + row * CELL + 3
+
+
+def test_every_face_has_a_glyph() -> None:
+    for style in ("gothic", "mincho"):
+        for char in "".join(FACES[0] + FACES[1]) + "一二三四五六七▲△":
+            assert has_glyph(font(40, style), char), char
+
+
+def test_start_and_samples_render() -> None:
+    img = _image(render_png(ROKUMENTAI.new_game()))
+    assert 560 <= img.width <= 700 and 600 <= img.height <= 760
+    out = samples()
+    assert len(out) >= 4
+    for stem, png in out.items():
+        assert stem.startswith("rokumentai-")
+        _image(png)
+
+
+def test_strike_marks_struck_square_and_landing() -> None:
+    state = ROKUMENTAI.from_position(STRIKE_4_1)
+    move = state.parse_move("怨六01-四03-一06")
+    img = _image(render_png(state.apply(move), None, move))
+    assert img.getpixel(_centre_edge(move.struck)) == CHECK
+    assert img.getpixel(_centre_edge(move.to)) == HIGHLIGHT
+    assert img.getpixel(_centre_edge(move.frm)) == HIGHLIGHT
+    assert square_name(move.struck) == "四03"
+
+
+def test_viewer_does_not_change_the_picture() -> None:
+    state = ROKUMENTAI.from_position(STRIKE_4_1)
+    assert render_png(state, 0) == render_png(state, 1) == render_png(state, None)
