@@ -169,8 +169,8 @@ DRAW_TEXTS: dict[Termination, Text] = {
         "Draw: both players had to pass in a row.", "引き分け：双方が続けてパスしました。"
     ),
     Termination.REPETITION: Text(
-        "Draw by repetition (the same position a fourth time).",
-        "千日手による引き分け（同一局面が4回目）。",
+        "Draw by repetition (the same position occurred too often).",
+        "千日手による引き分け（同一局面の繰り返し）。",
     ),
     Termination.CAP: Text(
         "Draw: the move limit was reached.", "引き分け：手数の上限に達しました。"

@@ -105,12 +105,12 @@ def paste_centered(base: Image.Image, sprite: Image.Image, center: tuple[float, 
 def encode_png(img: Image.Image) -> bytes:
     """Encode as PNG, palette-reduced when that keeps the picture under the size limit.
 
-    Board pictures have few flat colours plus anti-aliased text; an RGB PNG at a fast
-    compression level is usually small enough, else a 256-colour palette version is used.
+    Board pictures have few flat colours plus anti-aliased text; an RGB PNG at the fastest
+    zlib level is usually small enough, else a 256-colour palette version is used.
     """
     rgb = img.convert("RGB") if img.mode != "RGB" else img
     buf = io.BytesIO()
-    rgb.save(buf, format="PNG", compress_level=3)
+    rgb.save(buf, format="PNG", compress_level=1)
     if buf.tell() <= MAX_PNG_BYTES:
         return buf.getvalue()
     pal = rgb.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
