@@ -1,0 +1,269 @@
+"""Pictures of 数字将棋 (Number shogi): the 3×5 board, pentagonal pieces and both hands.
+
+Each piece (駒) shows its number and, as the physical pieces do, a red dot on its edge for every
+direction it may step. The viewer's pieces point up; the other side's are turned around (180°).
+A promoted piece (成り) shows 8 with all eight dots; a piece still hidden during the secret setup
+is drawn face down. Both hands (持ち駒) sit on stands beside the board with their sums.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.suji_shogi import (
+    BLACK,
+    DIRECTION_TABLES,
+    FACE_DOWN,
+    FILES,
+    GAME,
+    PROMOTED,
+    RANK_KANJI,
+    RANKS,
+    SETUP_PHASE,
+    WHITE,
+    Move,
+    Setup,
+    SujiState,
+    face,
+)
+from render.base import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, encode_png, font
+
+CELL = 86
+"""Side of a board square in pixels."""
+LABEL = 30
+STAND = 118
+PAD = 14
+BOARD_W, BOARD_H = FILES * CELL, RANKS * CELL
+WIDTH = PAD + STAND + PAD + BOARD_W + LABEL + PAD + STAND + PAD
+HEIGHT = PAD + LABEL + BOARD_H + PAD + 8
+BOARD_X = PAD + STAND + PAD
+BOARD_Y = PAD + LABEL
+
+WOOD = (222, 184, 112)
+WOOD_LINE = (92, 62, 30)
+PIECE_FACE = (248, 230, 188)
+PIECE_BACK = (170, 128, 74)
+PIECE_EDGE = (70, 48, 24)
+INK = (20, 18, 16)
+PROMOTED_INK = (196, 30, 36)
+DOT = (206, 36, 40)
+SS = 3
+"""Supersampling factor for the anti-aliased piece sprites."""
+
+# Where each direction's dot sits on an upright piece, as fractions of its box.
+DOT_AT: dict[str, tuple[float, float]] = {
+    "F": (0.5, 0.13),
+    "FL": (0.22, 0.3),
+    "FR": (0.78, 0.3),
+    "L": (0.15, 0.6),
+    "R": (0.85, 0.6),
+    "BL": (0.15, 0.88),
+    "BR": (0.85, 0.88),
+    "B": (0.5, 0.9),
+}
+
+
+def _outline(w: float, h: float) -> list[tuple[float, float]]:
+    """The pentagon of a shogi piece (駒形), pointing up."""
+    corners = ((0.5, 0.02), (0.9, 0.2), (0.98, 0.98), (0.02, 0.98), (0.1, 0.2))
+    return [(w * x, h * y) for x, y in corners]
+
+
+@cache
+def piece_sprite(shown: int, table: str, turned: bool, size: int) -> Image.Image:
+    """A piece showing ``shown`` (1..6, 8, or :data:`FACE_DOWN`), ``size`` pixels tall."""
+    w, h = int(size * 0.84), size
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    pts = _outline(w * SS, h * SS)
+    hidden = shown == FACE_DOWN
+    d.polygon(pts, fill=PIECE_BACK if hidden else PIECE_FACE, outline=PIECE_EDGE, width=2 * SS)
+    if hidden:
+        # A face-down piece: plain wood grain lines, no number.
+        for i in range(3):
+            y = h * SS * (0.45 + 0.15 * i)
+            d.line([(w * SS * 0.2, y), (w * SS * 0.8, y)], fill=(150, 108, 60), width=SS)
+    else:
+        r = max(2.0, size * 0.045) * SS
+        for direction in DIRECTION_TABLES[table][shown]:
+            fx, fy = DOT_AT[direction]
+            cx, cy = fx * w * SS, fy * h * SS
+            d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=DOT)
+        ink = PROMOTED_INK if shown == PROMOTED else INK
+        fnt = font(int(size * 0.5 * SS))
+        d.text((w * SS / 2, h * SS * 0.57), str(shown), font=fnt, fill=ink, anchor="mm")
+        if shown == 6:
+            # Underlined, so that a 6 turned around does not read as 9.
+            y = h * SS * 0.8
+            d.line([(w * SS * 0.36, y), (w * SS * 0.64, y)], fill=ink, width=2 * SS)
+    img = big.resize((w, h), Image.Resampling.LANCZOS)
+    return img.rotate(180) if turned else img
+
+
+@cache
+def _text_sprite(text: str, size: int, colour: tuple[int, int, int]) -> Image.Image:
+    fnt = font(size)
+    left, top, right, bottom = fnt.getbbox(text)
+    img = Image.new("RGBA", (int(right - left) + 4, int(bottom - top) + 4), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((2 - left, 2 - top), text, font=fnt, fill=colour)
+    return img
+
+
+@cache
+def _background(flipped: bool) -> Image.Image:
+    """The board, its file and rank labels, and the two empty stands."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    d = ImageDraw.Draw(img)
+    d.rectangle([BOARD_X, BOARD_Y, BOARD_X + BOARD_W, BOARD_Y + BOARD_H], fill=WOOD)
+    for i in range(FILES + 1):
+        x = BOARD_X + i * CELL
+        d.line([(x, BOARD_Y), (x, BOARD_Y + BOARD_H)], fill=WOOD_LINE, width=2)
+    for j in range(RANKS + 1):
+        y = BOARD_Y + j * CELL
+        d.line([(BOARD_X, y), (BOARD_X + BOARD_W, y)], fill=WOOD_LINE, width=2)
+    lab = font(20)
+    for col in range(FILES):
+        file = col + 1 if flipped else FILES - col
+        x = BOARD_X + col * CELL + CELL // 2
+        d.text((x, BOARD_Y - LABEL // 2), str(file), font=lab, fill=MUTED, anchor="mm")
+    for row in range(RANKS):
+        rank = RANKS - 1 - row if flipped else row
+        y = BOARD_Y + row * CELL + CELL // 2
+        x = BOARD_X + BOARD_W + LABEL // 2 + 2
+        d.text((x, y), RANK_KANJI[rank], font=lab, fill=MUTED, anchor="mm")
+    for x in (PAD, WIDTH - PAD - STAND):
+        d.rounded_rectangle([x, BOARD_Y, x + STAND, BOARD_Y + BOARD_H], radius=10, fill=PANEL)
+    return img
+
+
+@cache
+def _highlight() -> Image.Image:
+    return Image.new("RGBA", (CELL - 2, CELL - 2), (*HIGHLIGHT, 110))
+
+
+def _cell_xy(sq: int, flipped: bool) -> tuple[int, int]:
+    """Top-left pixel of square ``sq`` (see :mod:`engines.suji_shogi` for the numbering)."""
+    col, row = sq % FILES, sq // FILES
+    if flipped:
+        col, row = FILES - 1 - col, RANKS - 1 - row
+    return BOARD_X + col * CELL, BOARD_Y + row * CELL
+
+
+def _paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+
+
+def _draw_stand(img: Image.Image, state: SujiState, seat: int, viewer_side: int) -> None:
+    """One player's stand (駒台): name, turn marker, the pieces in hand and their sum."""
+    near = seat == viewer_side
+    x0 = WIDTH - PAD - STAND if near else PAD
+    cx = x0 + STAND / 2
+    mark = "▲" if seat == BLACK else "△"
+    name = f"{mark}{'先手' if seat == BLACK else '後手'}"
+    to_move = state.to_move == seat or (state.to_move == SETUP_PHASE and not state.has_set_up(seat))
+    over = state.outcome() is not None
+    colour = HIGHLIGHT if to_move and not over else TEXT
+    if state.winner == seat:
+        colour = HIGHLIGHT
+    hand = state.hands[seat]
+    total = sum(n * c for n, c in enumerate(hand, start=1))
+    title = _text_sprite(name, 22, colour)
+    sum_text = _text_sprite(f"Σ = {total}", 20, TEXT if total else MUTED)
+    table = state.rules.directions
+    numbers = [n for n in range(1, 7) if hand[n - 1]]
+    step = 56
+    size = 50
+    block = len(numbers) * step
+    if near:
+        # Near stand: pieces above, name and sum at the bottom (as the viewer's own side).
+        y_name = BOARD_Y + BOARD_H - 46
+        _paste(img, title, cx, y_name)
+        _paste(img, sum_text, cx, y_name + 26)
+        y = y_name - 30 - block + step / 2
+    else:
+        y_name = BOARD_Y + 22
+        _paste(img, title, cx, y_name)
+        _paste(img, sum_text, cx, y_name + 26)
+        y = y_name + 60 + step / 2
+    for n in numbers:
+        sprite = piece_sprite(n, table, not near, size)
+        count = hand[n - 1]
+        px = cx - 14 if count > 1 else cx
+        _paste(img, sprite, px, y)
+        if count > 1:
+            _paste(img, _text_sprite(f"×{count}", 20, TEXT), cx + 36, y)
+        y += step
+    result = state.outcome()
+    if result is not None and seat in result.winners:
+        _paste(img, _text_sprite("勝ち win", 22, HIGHLIGHT), cx, BOARD_Y + BOARD_H / 2)
+    if state.to_move == SETUP_PHASE:
+        status = "配置済" if state.has_set_up(seat) else "配置中…"
+        _paste(img, _text_sprite(status, 18, MUTED), cx, BOARD_Y + BOARD_H / 2)
+
+
+def draw(state: SujiState, viewer: int | None, last_move: Any = None) -> Image.Image:
+    """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's)."""
+    side = WHITE if viewer == WHITE else BLACK
+    flipped = side == WHITE
+    img = _background(flipped).copy()
+    if isinstance(last_move, Move):
+        for sq in (last_move.frm, last_move.to):
+            if sq >= 0:
+                x, y = _cell_xy(sq, flipped)
+                img.paste(_highlight(), (x + 1, y + 1), _highlight())
+    table = state.rules.directions
+    size = int(CELL * 0.84)
+    for sq, code in enumerate(state.board):
+        if not code:
+            continue
+        owner = BLACK if code > 0 else WHITE
+        x, y = _cell_xy(sq, flipped)
+        sprite = piece_sprite(face(code), table, owner != side, size)
+        _paste(img, sprite, x + CELL / 2, y + CELL / 2 + (2 if owner == side else -2))
+    for seat in (BLACK, WHITE):
+        _draw_stand(img, state, seat, side)
+    return img
+
+
+def render(state: Any, viewer: int | None, last_move: Any = None) -> bytes:
+    """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``."""
+    if not isinstance(state, SujiState):
+        raise TypeError("not a 数字将棋 state")
+    if isinstance(last_move, Setup):
+        last_move = None
+    return encode_png(draw(state, viewer, last_move))
+
+
+RENDERERS = {"suji-shogi": render}
+
+
+def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:
+    last: Any = None
+    for text in moves:
+        last = state.parse_move(text)
+        state = state.apply(last)
+    return state, last
+
+
+def samples() -> dict[str, bytes]:
+    """A few meaningful positions for the rules page (file stem -> PNG)."""
+    out: dict[str, bytes] = {}
+    half = GAME.new_game().apply(Setup((4, 6, 5, 1, 2, 3)), BLACK)
+    out["suji-shogi-setup-hidden"] = render(half.observe(WHITE), WHITE)
+    start = half.apply(Setup((3, 6, 2, 5, 4, 1)), WHITE)
+    out["suji-shogi-start"] = render(start, None)
+    sample = GAME.new_game(2, {"directions": "sample"})
+    sample = sample.apply(Setup((4, 6, 5, 1, 2, 3)), BLACK).apply(Setup((3, 6, 2, 5, 4, 1)), WHITE)
+    moves = ["3d3c", "3b2c", "1d2c", "2b2c", "1e1d", "3a2b", "2e3d", "2c1c", "1d1c", "1b1c"]
+    moves.append("5*2c")
+    after, last = _play(sample, moves)
+    out["suji-shogi-sample-game"] = render(after, None, last)
+    won, last = _play(after, ["1c1d", "2c2b"])
+    out["suji-shogi-sum-of-seven"] = render(won, None, last)
+    promo = GAME.from_position("v3.v2/.5v6/.v+4./1.6/4.. b 1 3 30")
+    promo, last = _play(promo, ["2b2a+"])
+    out["suji-shogi-promotion-white-view"] = render(promo, WHITE, last)
+    return out
