@@ -1,0 +1,336 @@
+"""The picture of 三国志三人将棋: 61 pointy-top hexes, three armies, three hands.
+
+Each player sees the board turned (in 120° steps; 180° in the 2-player game) so that their own
+edge is at the bottom; spectators see 魏's view. Pieces are shogi-style pentagons in their
+army's colour (魏 blue, 蜀 green, 呉 red) pointing toward their owner's forward, with the kanji
+turned with them. The static board of each view and every piece sprite are drawn once (cached);
+a turn's picture is a copy, two highlighted cells and some pastes.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.core import State
+from engines.sangokushi import (
+    CELL_OF,
+    CELLS,
+    CENTRE,
+    GENERAL,
+    HAND_KINDS,
+    KANJI,
+    N_CELLS,
+    NAMES,
+    TOKIN,
+    Move,
+    SangokushiState,
+    frame_turn,
+    tables,
+    turn_cell,
+)
+from render.base import (
+    BACKGROUND,
+    CHECK,
+    HIGHLIGHT,
+    MUTED,
+    TEXT,
+    encode_png,
+    font,
+    paste_centered,
+)
+
+RGB = tuple[int, int, int]
+R = 32
+"""Hex radius (centre to corner) in pixels."""
+SQ3 = math.sqrt(3)
+PIECE = 46
+"""Piece sprite size on the board (the hand shows them smaller)."""
+WIDTH = 672
+HEIGHT = 596
+CX, CY = WIDTH / 2, 286
+
+WOOD = (224, 196, 148)
+LINE = (92, 66, 40)
+CENTRE_TINT = (196, 168, 214)
+ARMY = ((52, 104, 214), (40, 150, 80), (204, 56, 48))
+"""魏 blue, 蜀 green, 呉 red (the 2-player game uses blue and red)."""
+CAMP = ((168, 188, 236), (172, 212, 150), (238, 168, 146))
+"""The camps (陣) in a pale shade of their army's colour."""
+TOKIN_RED = (214, 30, 30)
+SEATS_JA = (("魏", "蜀", "呉"), ("先手", "後手"))
+SEATS_EN = (("Wei", "Shu", "Wu"), ("Black", "White"))
+
+
+def _army(players: int, seat: int, palette: tuple[RGB, ...] = ARMY) -> RGB:
+    return palette[seat] if players == 3 else palette[2 * seat]
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def _view_turn(players: int, viewer: int | None) -> int:
+    """How far (60° steps, anticlockwise) the board turns so the viewer's edge is at the bottom."""
+    seat = viewer if viewer is not None and 0 <= viewer < players else 0
+    return (-frame_turn(players, seat)) % 6
+
+
+@cache
+def _centres(players: int, viewer: int | None) -> tuple[tuple[float, float], ...]:
+    """Pixel centre of every cell (by cell index) in this viewer's turned board."""
+    turn = _view_turn(players, viewer)
+    out: list[tuple[float, float]] = [(0.0, 0.0)] * N_CELLS
+    for i in range(N_CELLS):
+        q, r = CELLS[turn_cell(i, turn)]
+        out[i] = (CX + R * SQ3 * (q + r / 2), CY + R * 1.5 * r)
+    return tuple(out)
+
+
+def _hex(c: tuple[float, float], radius: float) -> list[tuple[float, float]]:
+    return [
+        (c[0] + radius * math.cos(math.radians(60 * k - 90)),
+         c[1] + radius * math.sin(math.radians(60 * k - 90)))
+        for k in range(6)
+    ]  # fmt: skip
+
+
+@cache
+def _static(players: int, viewer: int | None) -> Image.Image:
+    """The board without pieces: cells, camps and centre tinted, cell names, edge labels."""
+    img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    centres = _centres(players, viewer)
+    t = tables(players, "oblique", "corner")
+    tint: dict[int, tuple[int, int, int]] = {}
+    zones = t.camps if players == 3 else tuple(t.promo[1 - s] for s in range(2))
+    for seat, camp in enumerate(zones):
+        for cell in camp:
+            tint[cell] = _army(players, seat, CAMP)
+    if players == 3:
+        tint[CENTRE] = CENTRE_TINT
+    small = font(11)
+    draw.fontmode = "1"  # crisp, unsmoothed small labels keep the PNG small and fast
+    for i, c in enumerate(centres):
+        draw.polygon(_hex(c, R), fill=tint.get(i, WOOD), outline=LINE, width=2)
+        draw.text((c[0], c[1] + R * 0.72), NAMES[i], font=small, fill=_mix(LINE, WOOD, 0.35),
+                  anchor="mm")  # fmt: skip
+    # edge cells get their names again outside the board, where no piece covers them
+    label = font(13)
+    for i, c in enumerate(centres):
+        q, r = CELLS[i]
+        if max(abs(q), abs(r), abs(q + r)) != 4:
+            continue
+        dx, dy = c[0] - CX, c[1] - CY
+        d = math.hypot(dx, dy)
+        pos = (c[0] + dx / d * R * 1.45, c[1] + dy / d * R * 1.45)
+        draw.text(pos, NAMES[i], font=label, fill=MUTED, anchor="mm")
+    return img
+
+
+@cache
+def _piece(kind: int, players: int, owner: int, angle: int, size: int) -> Image.Image:
+    """A pentagon piece of ``owner`` pointing ``angle`` degrees clockwise from up."""
+    scale = 3
+    w = size * scale
+    img = Image.new("RGBA", (w, w), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(img)
+    army = _army(players, owner)
+    m = w * 0.08
+    top, shoulder, bottom = m, w * 0.30, w - m
+    left, right = w * 0.14, w - w * 0.14
+    inset = w * 0.06
+    shape = [
+        (w / 2, top),
+        (right, shoulder),
+        (right - inset, bottom),
+        (left + inset, bottom),
+        (left, shoulder),
+    ]
+    if kind == TOKIN:
+        draw.polygon(shape, fill=(250, 246, 236), outline=army, width=int(w * 0.07))
+        colour: tuple[int, int, int] = TOKIN_RED
+    else:
+        draw.polygon(shape, fill=army, outline=_mix(army, (0, 0, 0), 0.45), width=scale * 2)
+        colour = (255, 255, 255)
+    glyph = font(int(w * (0.5 if kind != GENERAL else 0.54)), "mincho")
+    draw.text((w / 2, w * 0.6), KANJI[kind], font=glyph, fill=colour, anchor="mm")
+    if angle % 360:
+        img = img.rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True)
+    side = round(img.width / scale)
+    return _posterise(img.resize((side, side), Image.Resampling.LANCZOS))
+
+
+def _posterise(img: Image.Image) -> Image.Image:
+    """Few colours and four alpha levels: the PNG of a full board stays small and fast."""
+    alpha = img.getchannel("A").point(lambda a: 0 if a < 40 else 255 if a > 215 else a // 64 * 64)
+    rgb = img.convert("RGB").quantize(12, method=Image.Quantize.MEDIANCUT).convert("RGB")
+    rgb.putalpha(alpha)
+    return rgb
+
+
+def _angle(players: int, owner: int, viewer: int | None) -> int:
+    """Degrees clockwise from up of ``owner``'s forward in the viewer's picture."""
+    seat = viewer if viewer is not None and 0 <= viewer < players else 0
+    step = 120 if players == 3 else 180
+    return (step * (owner - seat)) % 360
+
+
+@cache
+def _hand_anchor(players: int, viewer: int | None, seat: int) -> tuple[int, int, str]:
+    """Where ``seat``'s hand goes: the board corner nearest their edge (x, y, side)."""
+    me = viewer if viewer is not None and 0 <= viewer < players else 0
+    rel = (seat - me) % players
+    if players == 2:
+        return (16, HEIGHT - 150, "l") if rel == 0 else (WIDTH - 16, 14, "r")
+    return ((16, HEIGHT - 150, "l"), (16, 14, "l"), (WIDTH - 16, 14, "r"))[rel]
+
+
+def _draw_hand(img: Image.Image, state: SangokushiState, viewer: int | None, seat: int) -> None:
+    n = state.players
+    x, y, side = _hand_anchor(n, viewer, seat)
+    draw = ImageDraw.Draw(img)
+    army = _army(n, seat)
+    ja, en = SEATS_JA[n == 2][seat], SEATS_EN[n == 2][seat]
+    to_move = state.current_player() == seat
+    head = f"{'▶ ' if to_move else ''}{ja} {en}"
+    if seat in state.in_check and state.general_cell(seat) >= 0:
+        head += "  王手"
+    anchor = "la" if side == "l" else "ra"
+    bright = _mix(army, (255, 255, 255), 0.35)
+    draw.text((x, y), head, font=font(20), fill=bright if to_move else MUTED, anchor=anchor)
+    items = [(k, c) for k, c in zip(HAND_KINDS, state.hands[seat], strict=True) if c]
+    if not items:
+        draw.text((x, y + 30), "持ち駒なし", font=font(14), fill=MUTED, anchor=anchor)
+        return
+    size = 34
+    for j, (kind, count) in enumerate(items):
+        col, row = j % 3, j // 3
+        dx = col * 58 + size / 2
+        px = x + dx if side == "l" else x - 58 * 2 - size / 2 + col * 58
+        py = y + 46 + row * 44
+        sprite = _piece(kind, n, seat, 0, size)
+        paste_centered(img, sprite, (px, py))
+        if count > 1:
+            draw.text((px + size / 2 + 1, py + 6), f"{count}", font=font(16), fill=TEXT,
+                      anchor="lm")  # fmt: skip
+
+
+def _draw_status(img: Image.Image, state: SangokushiState) -> None:
+    draw = ImageDraw.Draw(img)
+    n = state.players
+    lines: list[str] = []
+    outcome = state.outcome()
+    if outcome is not None:
+        winners = sorted(outcome.winners)
+        if winners:
+            lines.append(
+                f"勝ち {SEATS_JA[n == 2][winners[0]]}  {SEATS_EN[n == 2][winners[0]]} wins"
+            )
+        else:
+            lines.append("引き分け  draw")
+    elif state.return_to >= 0:
+        back = state.return_to
+        lines.append(f"次は{SEATS_JA[0][back]}に戻る  then back to {SEATS_EN[0][back]}")
+    lines.append(f"{state.ply}手目  ply {state.ply}")
+    y = HEIGHT - 8
+    for text in reversed(lines):
+        draw.text((WIDTH - 16, y), text, font=font(15), fill=MUTED, anchor="rd")
+        y -= 22
+
+
+def render(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
+    """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge)."""
+    assert isinstance(state, SangokushiState)
+    return encode_png(_image(state, viewer, last_move))
+
+
+def _image(
+    state: SangokushiState, viewer: int | None, last_move: Any, marks: tuple[int, ...] = ()
+) -> Image.Image:
+    """The picture before encoding; ``marks`` ringed cells (the rules page's move diagrams)."""
+    n = state.players
+    if viewer is not None and not 0 <= viewer < n:
+        viewer = None
+    img = _static(n, viewer).copy()
+    centres = _centres(n, viewer)
+    draw = ImageDraw.Draw(img)
+    if isinstance(last_move, Move):
+        cells = [last_move.dst] if last_move.is_drop else [last_move.src, last_move.dst]
+        for c in cells:
+            draw.polygon(_hex(centres[c], R - 3), fill=_mix(WOOD, HIGHLIGHT, 0.7))
+    for seat in state.in_check:
+        g = state.general_cell(seat)
+        if g >= 0:
+            draw.polygon(_hex(centres[g], R - 1), fill=_mix(WOOD, CHECK, 0.45), outline=CHECK,
+                         width=4)  # fmt: skip
+    for i, code in enumerate(state.board):
+        if code:
+            owner = code >> 3
+            sprite = _piece(code & 7, n, owner, _angle(n, owner, viewer), PIECE)
+            paste_centered(img, sprite, (centres[i][0], centres[i][1] - 4))
+    for c in marks:
+        x, y = centres[c]
+        draw.ellipse((x - 11, y - 11, x + 11, y + 11), outline=HIGHLIGHT, width=5)
+    for seat in range(n):
+        _draw_hand(img, state, viewer, seat)
+    _draw_status(img, state)
+    return img
+
+
+RENDERERS = {"sangokushi": render, "sangokushi-2p": render}
+
+
+def samples() -> dict[str, bytes]:
+    """Sample pictures for the rules page: the start, a check, each player's view."""
+    from engines.registry import get_game
+
+    three = get_game("sangokushi")
+    two = get_game("sangokushi-2p")
+    start = three.new_game()
+    out = {"sangokushi-start": render(start, None, None)}
+    mid = start
+    moves = (
+        "PB3-C4", "PE2-D2", "PG8-F7", "BB6-D7", "BD1-C2", "BD8-E7",
+        "BB1-D2", "PG4-F4", "GG9-G8", "PB2-C2", "HH4-G4",
+    )  # fmt: skip
+    last: Move | None = None
+    for text in moves:
+        last = mid.parse_move(text)
+        nxt = mid.apply(last)
+        assert isinstance(nxt, SangokushiState)
+        mid = nxt
+    out["sangokushi-view-wei"] = render(mid, 0, last)
+    out["sangokushi-view-shu"] = render(mid, 1, last)
+    out["sangokushi-view-wu"] = render(mid, 2, last)
+    out["sangokushi-2p-start"] = render(two.new_game(), None, None)
+    # move diagrams: one piece of 魏 on E5 (the general on E4), its moves ringed
+    diagrams = {
+        "general": ("E4", "G0", "E9 E1 I5"),
+        "cavalry": ("E5", "H0", "E4 F5"),
+        "spear": ("E5", "L0", "E8 F6"),
+        "archer": ("E5", "B0", "F5 E6 D4 D5 F6 E4"),
+        "pawn": ("E5", "P0", ""),
+    }
+    for name, (cell, piece, others) in diagrams.items():
+        pieces = {c: "P1" for c in others.split()} | {cell: piece}
+        pieces |= {"A3": "G0"} if piece != "G0" else {}
+        pieces |= {"G3": "G1", "G9": "G2"}
+        rows = [
+            "".join(pieces.get(nm, ".") for nm in NAMES if nm[0] == row)
+            for row in reversed("ABCDEFGHI")
+        ]
+        text = "/".join(rows) + " -/-/- 0 - --- -: 0"
+        state = three.from_position(text)
+        assert isinstance(state, SangokushiState)
+        src = CELL_OF[cell]
+        marks = tuple(m.dst for m in state.legal_moves() if m.src == src and not m.promote)
+        out[f"sangokushi-moves-{name}"] = encode_png(_image(state, 0, None, marks))
+    return out
