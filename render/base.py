@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -102,13 +103,36 @@ def paste_centered(base: Image.Image, sprite: Image.Image, center: tuple[float, 
         base.paste(sprite, (x, y), sprite)
 
 
-def encode_png(img: Image.Image) -> bytes:
-    """Encode as PNG, palette-reduced when that keeps the picture under the size limit.
+def palette_of(images: Sequence[Image.Image], colors: int = 256) -> Image.Image:
+    """A fixed palette (a ``P`` image) covering the colours of typical pictures of a game.
 
-    Board pictures have few flat colours plus anti-aliased text; an RGB PNG at the fastest
-    zlib level is usually small enough, else a 256-colour palette version is used.
+    Mapping a picture onto a cached palette costs about a millisecond, against several for an
+    adaptive quantize or a zlib pass over the RGB pixels, and the PNG is a third of the size.
+    """
+    width = max(im.width for im in images)
+    sheet = Image.new("RGB", (width, sum(im.height for im in images)), BACKGROUND)
+    y = 0
+    for im in images:
+        sheet.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    return sheet.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """Encode as PNG: through ``palette`` when given (fast and small), else as RGB.
+
+    Board pictures have few flat colours plus anti-aliased text. With a game's fixed palette
+    the nearest-colour map keeps them sharp; without one, an RGB PNG at the fastest zlib level
+    is used, palette-reduced only if it would exceed :data:`MAX_PNG_BYTES`.
     """
     rgb = img.convert("RGB") if img.mode != "RGB" else img
+    if palette is not None:
+        buf = io.BytesIO()
+        rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(
+            buf, format="PNG", compress_level=1
+        )
+        if buf.tell() <= MAX_PNG_BYTES:
+            return buf.getvalue()
     buf = io.BytesIO()
     rgb.save(buf, format="PNG", compress_level=1)
     if buf.tell() <= MAX_PNG_BYTES:
