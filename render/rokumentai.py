@@ -38,6 +38,7 @@ from render.base import (
     TEXT,
     encode_png,
     font,
+    palette_of,
 )
 
 CELL = 78
@@ -206,7 +207,13 @@ def _cross() -> Image.Image:
 
 
 def render(state: RokumentaiState, viewer: int | None = None, last_move: Any = None) -> bytes:
-    """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted."""
+    """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted. Both players and
+    spectators see the same picture."""
+    return encode_png(compose(state, last_move), _palette())
+
+
+def compose(state: RokumentaiState, last_move: Any = None) -> Image.Image:
+    """The picture of ``state`` as an RGB image, ``last_move`` outlined (and a strike crossed)."""
     img = _board_layer().copy()
     b = state.board
     if isinstance(last_move, Move):
@@ -234,7 +241,13 @@ def render(state: RokumentaiState, viewer: int | None = None, last_move: Any = N
         result = "" if outcome is None else outcome.result(owner)
         bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result)
         img.paste(bar, (0, top))
-    return encode_png(img)
+    return img
+
+
+@cache
+def _palette() -> Image.Image:
+    """The fixed palette of every 六面体 picture, taken from the sample positions."""
+    return palette_of([compose(state, last) for _, state, last in _sample_positions()])
 
 
 def _render_any(state: Any, viewer: int | None, last_move: Any) -> bytes:
@@ -259,23 +272,29 @@ def _play(state: RokumentaiState, *moves: str) -> tuple[RokumentaiState, Move | 
     return state, last
 
 
-def samples() -> dict[str, bytes]:
-    """A few meaningful positions, for docs/images (file stem -> PNG)."""
+def _sample_positions() -> list[tuple[str, RokumentaiState, Move | None]]:
+    """Meaningful positions (file stem, state, last move): the docs pictures, and between them
+    every colour the picture draws, so they also make the palette."""
     start = ROKUMENTAI.new_game()
     opening, last = _play(
         start, "四04占", "三03領", "二06占", "六02領", "六06占", "三05領", "五04武", "四03士"
     )
-    out = {"rokumentai-opening": render(opening, None, last)}
+    out = [("rokumentai-opening", opening, last)]
     beat, last = _play(opening, "武五04-四03")
-    out["rokumentai-beat"] = render(beat, None, last)
+    out.append(("rokumentai-beat", beat, last))
     seed = ROKUMENTAI.from_position(STRIKE_4_1)
-    out["rokumentai-strike-before"] = render(seed, None, None)
+    out.append(("rokumentai-strike-before", seed, None))
     after, last = _play(seed, "怨六01-四03-一06")
-    out["rokumentai-strike"] = render(after, None, last)
+    out.append(("rokumentai-strike", after, last))
     end = ROKUMENTAI.from_position(
         "......./.矢巫怨士馬./......./..士領馬巫怨/......./.占..武../......."
         f" b {HAND - 8}/{HAND - 6} ++ 57"
     )
     end, last = _play(end, "怨七04-四04-一04")
-    out["rokumentai-end"] = render(end, None, last)
+    out.append(("rokumentai-end", end, last))
     return out
+
+
+def samples() -> dict[str, bytes]:
+    """A few meaningful positions, for docs/images (file stem -> PNG)."""
+    return {stem: render(state, None, last) for stem, state, last in _sample_positions()}

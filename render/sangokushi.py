@@ -40,6 +40,7 @@ from render.base import (
     TEXT,
     encode_png,
     font,
+    palette_of,
     paste_centered,
 )
 
@@ -249,7 +250,18 @@ def _draw_status(img: Image.Image, state: SangokushiState) -> None:
 def render(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge)."""
     assert isinstance(state, SangokushiState)
-    return encode_png(_image(state, viewer, last_move))
+    return encode_png(_image(state, viewer, last_move), _palette())
+
+
+@cache
+def _palette() -> Image.Image:
+    """The fixed palette of every 三国志 picture, taken from the sample positions."""
+    return palette_of(
+        [
+            _image(state, viewer, last, marks)
+            for _, state, viewer, last, marks in _sample_positions()
+        ]
+    )
 
 
 def _image(
@@ -288,14 +300,20 @@ def _image(
 RENDERERS = {"sangokushi": render, "sangokushi-2p": render}
 
 
-def samples() -> dict[str, bytes]:
-    """Sample pictures for the rules page: the start, a check, each player's view."""
+_Sample = tuple[str, SangokushiState, int | None, Move | None, tuple[int, ...]]
+
+
+def _sample_positions() -> list[_Sample]:
+    """The rules page's pictures (file stem, state, viewer, last move, ringed cells): the start,
+    each player's view, a check, the move diagrams. Between them they draw every colour of the
+    game, so they also make the palette."""
     from engines.registry import get_game
 
     three = get_game("sangokushi")
     two = get_game("sangokushi-2p")
     start = three.new_game()
-    out = {"sangokushi-start": render(start, None, None)}
+    assert isinstance(start, SangokushiState)
+    out: list[_Sample] = [("sangokushi-start", start, None, None, ())]
     mid = start
     moves = (
         "PB3-C4", "PE2-D2", "PG8-F7", "BB6-D7", "BD1-C2", "BD8-E7",
@@ -307,10 +325,28 @@ def samples() -> dict[str, bytes]:
         nxt = mid.apply(last)
         assert isinstance(nxt, SangokushiState)
         mid = nxt
-    out["sangokushi-view-wei"] = render(mid, 0, last)
-    out["sangokushi-view-shu"] = render(mid, 1, last)
-    out["sangokushi-view-wu"] = render(mid, 2, last)
-    out["sangokushi-2p-start"] = render(two.new_game(), None, None)
+    for seat, name in enumerate(("wei", "shu", "wu")):
+        out.append((f"sangokushi-view-{name}", mid, seat, last, ()))
+    # a late position: 蜀 in check (王手), tokins (と) of all three armies, all three hands
+    late = three.from_position(
+        "....L2/P2.G1B0.B0/.P1....G2/+P0P2P2.H2..H2/.......L1P1/B1L0P0+P1.H0.P1/H2..P0.../"
+        "H0...+P2./.H0G0B1B2 B/L3/P 2 0 200 0:2 167"
+    )
+    check = late.parse_move("HF6-F8")
+    checked = late.apply(check)
+    assert isinstance(checked, SangokushiState)
+    out.append(("sangokushi-check", checked, 1, check, ()))
+    start2 = two.new_game()
+    assert isinstance(start2, SangokushiState)
+    out.append(("sangokushi-2p-start", start2, None, None, ()))
+    late2 = two.from_position(
+        "...../.L1..G1./+P0P0.+P0B0L1H1/..H1.B0P0../.P0......./.B0..+P1.../...P0.../...B0.L0/"
+        ".+P1H1.G0 H/L 0 - 10 1: 164"
+    )
+    check2 = late2.parse_move("PF7-G8")
+    checked2 = late2.apply(check2)
+    assert isinstance(checked2, SangokushiState)
+    out.append(("sangokushi-2p-check", checked2, None, check2, ()))
     # move diagrams: one piece of 魏 on E5 (the general on E4), its moves ringed
     diagrams = {
         "general": ("E4", "G0", "E9 E1 I5"),
@@ -332,5 +368,13 @@ def samples() -> dict[str, bytes]:
         assert isinstance(state, SangokushiState)
         src = CELL_OF[cell]
         marks = tuple(m.dst for m in state.legal_moves() if m.src == src and not m.promote)
-        out[f"sangokushi-moves-{name}"] = encode_png(_image(state, 0, None, marks))
+        out.append((f"sangokushi-moves-{name}", state, 0, None, marks))
     return out
+
+
+def samples() -> dict[str, bytes]:
+    """Sample pictures for the rules page: the start, a check, each player's view."""
+    return {
+        stem: encode_png(_image(state, viewer, last, marks), _palette())
+        for stem, state, viewer, last, marks in _sample_positions()
+    }

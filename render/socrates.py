@@ -8,7 +8,6 @@ drawn once per game and cached; a turn's picture is a copy, a few pastes and one
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
 from functools import cache
@@ -46,13 +45,13 @@ from render.base import (
     BLACK_PIECE,
     CHECK,
     HIGHLIGHT,
-    MAX_PNG_BYTES,
     MUTED,
     TEXT,
     WHITE_PIECE,
     draw_text_centered,
     encode_png,
     font,
+    palette_of,
 )
 
 SIZE = 58
@@ -245,48 +244,15 @@ def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
 def render_socrates(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
     """The board as ``viewer`` sees it (White: turned 180°), last move and checks marked."""
     assert isinstance(state, SocratesState)
-    return _encode(_draw(state, viewer, last_move))
-
-
-def _encode(img: Image.Image) -> bytes:
-    """PNG through a fixed palette: a nearest-colour map and a palette PNG are several times
-    faster and smaller than an RGB PNG of the same flat-coloured picture."""
-    pal = img.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    pal.save(buf, format="PNG", compress_level=3)
-    if buf.tell() > MAX_PNG_BYTES:
-        return encode_png(img)
-    return buf.getvalue()
-
-
-_PALETTE_POSITIONS = (
-    ("socrates-uchu", "10/10/10/2pM6/3mPP1M2/3p6/2m1P5/10/10 b P3M4p4m4 0 10", "e5-c5"),
-    ("socrates-shinken", "pp1pmp1pmp/10/2p7/6m3/10/4P5/7P2/10/2M1PM1PP1 b move 0 16", "c1-a8"),
-    (
-        "socrates-kokutan",
-        "10/1p1m1p1p2/2p1m1p3/1p1p3m2/6p3/3P6/2M1m1P3/1P1M3M2/10 b move 0 21",
-        "d4-f6",
-    ),
-    ("socrates-twothree", "10/4pp4/4pp4/4pp4/10/4PP4/4PP4/4PP4/10 b 0 0", "e4-e5"),
-)
+    return encode_png(_draw(state, viewer, last_move), _palette())
 
 
 @cache
 def _palette() -> Image.Image:
-    """One 256-colour palette for every Socrates picture, taken from typical pictures."""
-    shots = []
-    for game_id, text, move in _PALETTE_POSITIONS:
-        state = get_game(game_id).from_position(text)
-        last = state.parse_move(move)
-        after = state.apply(last)
-        assert isinstance(after, SocratesState)
-        shots.append(_draw(after, None, last))
-    sheet = Image.new("RGB", (WIDTH, sum(s.height for s in shots)), BACKGROUND)
-    y = 0
-    for shot in shots:
-        sheet.paste(shot, (0, y))
-        y += shot.height
-    return sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    """One fixed palette for every Socrates picture, taken from the sample positions."""
+    return palette_of(
+        [_draw(state, viewer, last) for _, state, viewer, last in _sample_positions()]
+    )
 
 
 def _draw(state: SocratesState, viewer: int | None, last_move: Any) -> Image.Image:
@@ -351,18 +317,25 @@ RENDERERS = {
 }
 
 
-def samples() -> dict[str, bytes]:
-    """A few positions that show each game's rules (file stem -> PNG)."""
-    out: dict[str, bytes] = {}
+_Sample = tuple[str, SocratesState, int | None, Move | None]
 
-    def add(stem: str, game_id: str, text: str | None, moves: tuple[str, ...]) -> None:
+
+def _sample_positions() -> list[_Sample]:
+    """Positions that show each game's rules and, between them, every colour the board draws
+    (the docs pictures and the palette both come from here)."""
+    out: list[_Sample] = []
+
+    def add(
+        stem: str, game_id: str, text: str | None, moves: tuple[str, ...], viewer: int | None = None
+    ) -> None:
         game = get_game(game_id)
         state = game.new_game() if text is None else game.from_position(text)
         last = None
         for move in moves:
             last = state.parse_move(move)
             state = state.apply(last)
-        out[stem] = render_socrates(state, None, last)
+        assert isinstance(state, SocratesState)
+        out.append((stem, state, viewer, last))
 
     # 宇宙遊泳: Black's plain e5 jumps the White marked piece on d5, landing on c5.
     add(
@@ -391,3 +364,11 @@ def samples() -> dict[str, bytes]:
     # ツースリー: White answers e4-e5 by jumping back over it.
     add("socrates-twothree", "socrates-twothree", None, ("e4-e5", "e6-e4"))
     return out
+
+
+def samples() -> dict[str, bytes]:
+    """A few positions that show each game's rules (file stem -> PNG)."""
+    return {
+        stem: render_socrates(state, viewer, last)
+        for stem, state, viewer, last in _sample_positions()
+    }

@@ -29,7 +29,16 @@ from engines.suji_shogi import (
     SujiState,
     face,
 )
-from render.base import BACKGROUND, HIGHLIGHT, MUTED, PANEL, TEXT, encode_png, font
+from render.base import (
+    BACKGROUND,
+    HIGHLIGHT,
+    MUTED,
+    PANEL,
+    TEXT,
+    encode_png,
+    font,
+    palette_of,
+)
 
 CELL = 86
 """Side of a board square in pixels."""
@@ -234,7 +243,13 @@ def render(state: Any, viewer: int | None, last_move: Any = None) -> bytes:
         raise TypeError("not a 数字将棋 state")
     if isinstance(last_move, Setup):
         last_move = None
-    return encode_png(draw(state, viewer, last_move))
+    return encode_png(draw(state, viewer, last_move), _palette())
+
+
+@cache
+def _palette() -> Image.Image:
+    """The fixed palette of every 数字将棋 picture, taken from the sample positions."""
+    return palette_of([draw(state, viewer, last) for _, state, viewer, last in _sample_positions()])
 
 
 RENDERERS = {"suji-shogi": render}
@@ -248,22 +263,29 @@ def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:
     return state, last
 
 
-def samples() -> dict[str, bytes]:
-    """A few meaningful positions for the rules page (file stem -> PNG)."""
-    out: dict[str, bytes] = {}
+def _sample_positions() -> list[tuple[str, SujiState, int | None, Any]]:
+    """Meaningful positions (file stem, state as the viewer sees it, viewer, last move): the
+    rules page's pictures, and between them every colour drawn (face-down pieces, highlights,
+    a win, a promotion, White's view), so they also make the palette."""
+    out: list[tuple[str, SujiState, int | None, Any]] = []
     half = GAME.new_game().apply(Setup((4, 6, 5, 1, 2, 3)), BLACK)
-    out["suji-shogi-setup-hidden"] = render(half.observe(WHITE), WHITE)
+    out.append(("suji-shogi-setup-hidden", half.observe(WHITE), WHITE, None))
     start = half.apply(Setup((3, 6, 2, 5, 4, 1)), WHITE)
-    out["suji-shogi-start"] = render(start, None)
+    out.append(("suji-shogi-start", start, None, None))
     sample = GAME.new_game(2, {"directions": "sample"})
     sample = sample.apply(Setup((4, 6, 5, 1, 2, 3)), BLACK).apply(Setup((3, 6, 2, 5, 4, 1)), WHITE)
     moves = ["3d3c", "3b2c", "1d2c", "2b2c", "1e1d", "3a2b", "2e3d", "2c1c", "1d1c", "1b1c"]
     moves.append("5*2c")
     after, last = _play(sample, moves)
-    out["suji-shogi-sample-game"] = render(after, None, last)
+    out.append(("suji-shogi-sample-game", after, None, last))
     won, last = _play(after, ["1c1d", "2c2b"])
-    out["suji-shogi-sum-of-seven"] = render(won, None, last)
+    out.append(("suji-shogi-sum-of-seven", won, None, last))
     promo = GAME.from_position("v3.v2/.5v6/.v+4./1.6/4.. b 1 3 30")
     promo, last = _play(promo, ["2b2a+"])
-    out["suji-shogi-promotion-white-view"] = render(promo, WHITE, last)
+    out.append(("suji-shogi-promotion-white-view", promo, WHITE, last))
     return out
+
+
+def samples() -> dict[str, bytes]:
+    """A few meaningful positions for the rules page (file stem -> PNG)."""
+    return {stem: render(state, viewer, last) for stem, state, viewer, last in _sample_positions()}
