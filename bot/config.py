@@ -1,0 +1,76 @@
+"""Settings from the environment (and a ``.env`` file): the only place that reads them.
+
+Every adapter (the Discord bot, the sandbox, the benchmarks) builds one :class:`Settings` with
+:func:`load_settings` and hands it to :class:`bot.service.GameService`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB = "./data/banmen.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """What the host needs to know; see docs/service.md for the environment variables."""
+
+    discord_token: str | None = None
+    db_path: str = DEFAULT_DB
+    dev_guild_id: str | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    max_active_per_user: int = 20
+    """Open or running games one user may sit in at once."""
+    max_active_per_guild: int = 500
+    """Open or running games one server may host at once."""
+    takeback_grace: int = 60
+    """Seconds during which a takeback needs no consent (while the opponent has not moved)."""
+    state_cache_size: int = 512
+    """Games whose replayed state is kept in memory (a bounded LRU)."""
+    sqlite_synchronous: str = "FULL"
+    """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a whole number, not {value!r}") from exc
+
+
+def _opt(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def load_settings(
+    env_file: str | Path | None = ".env", env: Mapping[str, str] | None = None
+) -> Settings:
+    """Read the settings; ``env_file`` (if it exists) fills what the environment does not set."""
+    if env is None:
+        if env_file is not None and Path(env_file).is_file():
+            from dotenv import load_dotenv
+
+            load_dotenv(env_file, override=False)
+        env = os.environ
+    return Settings(
+        discord_token=_opt(env, "DISCORD_TOKEN"),
+        db_path=_opt(env, "BANMEN_DB") or DEFAULT_DB,
+        dev_guild_id=_opt(env, "DEV_GUILD_ID"),
+        log_level=(_opt(env, "LOG_LEVEL") or "INFO").upper(),
+        discord_api_base=_opt(env, "DISCORD_API_BASE"),
+        discord_gateway_url=_opt(env, "DISCORD_GATEWAY_URL"),
+        max_active_per_user=_int(env, "BANMEN_MAX_ACTIVE_PER_USER", 20),
+        max_active_per_guild=_int(env, "BANMEN_MAX_ACTIVE_PER_GUILD", 500),
+        takeback_grace=_int(env, "BANMEN_TAKEBACK_GRACE", 60),
+        state_cache_size=_int(env, "BANMEN_STATE_CACHE", 512),
+        sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
+    )

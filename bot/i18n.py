@@ -1,0 +1,345 @@
+"""The message catalogue: every message the host says, in English and Japanese.
+
+:func:`t` renders a key with parameters. Parameters may be plain values, an
+``engines.core.Text`` (resolved to the language), a ``datetime`` (shown in UTC), a ``timedelta``
+(a short duration) or a list (joined).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.clock import remaining_text
+from engines.core import Text
+
+LANGS = ("en", "ja")
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    # -- refusals ---------------------------------------------------------------------------
+    "refuse.unknown_game": ("There is no game #{id}.", "対局 #{id} はありません。"),
+    "refuse.unknown_game_type": ("{reason}", "{reason}"),
+    "refuse.not_a_player": (
+        "You are not a player in game #{id}.",
+        "あなたは対局 #{id} の対局者ではありません。",
+    ),
+    "refuse.not_your_turn": (
+        "It is not your turn in game #{id}: {to_move} to move.",
+        "対局 #{id} はあなたの手番ではありません（手番: {to_move}）。",
+    ),
+    "refuse.broken_game": (
+        "Game #{id} no longer replays with this version of its rules; a moderator has been told.",
+        "対局 #{id} は現在のルール実装では再現できません。管理者に報告しました。",
+    ),
+    "refuse.game_over": ("Game #{id} is over.", "対局 #{id} は終了しています。"),
+    "refuse.not_started": (
+        "Game #{id} has not started yet: it is waiting for players.",
+        "対局 #{id} はまだ始まっていません（参加者を待っています）。",
+    ),
+    "refuse.already_started": (
+        "Game #{id} has already started (or ended).",
+        "対局 #{id} はすでに始まっています（または終了しています）。",
+    ),
+    "refuse.bad_move": ("{reason}", "{reason}"),
+    "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手: {moves}"),
+    "refuse.too_long": (
+        "That is too long for a move ({length} characters; at most {limit}).",
+        "指し手として長すぎます（{length}文字、最大{limit}文字）。",
+    ),
+    "refuse.position_changed": (
+        "The position of game #{id} has changed since you looked: look at the board and try again.",
+        "対局 #{id} の局面が変わりました。盤面を確認してからもう一度どうぞ。",
+    ),
+    "refuse.setup_done": (
+        "You have already sent your setup for game #{id}.",
+        "対局 #{id} の配置はすでに送信済みです。",
+    ),
+    "refuse.not_setup": (
+        "Game #{id} is not at a secret setup: use /move.",
+        "対局 #{id} は秘密の配置の段階ではありません。/move を使ってください。",
+    ),
+    "refuse.use_setup": (
+        "Game #{id} is at a secret setup: send yours with /setup (only you will see it).",
+        "対局 #{id} は秘密の配置の段階です。/setup で送ってください（あなたにしか見えません）。",
+    ),
+    "refuse.game_full": ("Game #{id} has no free seat.", "対局 #{id} に空席はありません。"),
+    "refuse.already_joined": (
+        "You already have a seat in game #{id}.",
+        "あなたはすでに対局 #{id} に参加しています。",
+    ),
+    "refuse.limit_user": (
+        "{name} already has {limit} open or running games (the limit).",
+        "{name}さんはすでに上限の{limit}局を対局中・募集中です。",
+    ),
+    "refuse.limit_guild": (
+        "This server already has {limit} open or running games (the limit).",
+        "このサーバーの対局数が上限（{limit}局）に達しています。",
+    ),
+    "refuse.bad_option": ("{reason}", "{reason}"),
+    "refuse.bad_clock": (
+        "I cannot read the clock {clock!r}: use none, live:5 (minutes), corr:3 (days) or "
+        "bank:7d+1d/14d.",
+        "持ち時間「{clock}」が読めません。none、live:5（分）、corr:3（日）、bank:7d+1d/14d "
+        "のように書いてください。",
+    ),
+    "refuse.too_many_players": (
+        "{game} is for {players} players: too many were named.",
+        "{game}は{players}人用です。指名した人数が多すぎます。",
+    ),
+    "refuse.not_full": (
+        "Game #{id} still has {open} free seat(s).",
+        "対局 #{id} にはまだ空席が{open}つあります。",
+    ),
+    "refuse.creator_leaves": (
+        "You created game #{id}: cancel it instead of leaving.",
+        "対局 #{id} はあなたが作成したものです。退出ではなく中止してください。",
+    ),
+    "refuse.no_offer": (
+        "There is no offer for you to answer in game #{id}.",
+        "対局 #{id} にあなたが答えるべき申し出はありません。",
+    ),
+    "refuse.already_offered": (
+        "An offer is already waiting for an answer in game #{id}.",
+        "対局 #{id} ではすでに申し出が返事を待っています。",
+    ),
+    "refuse.two_player_only": (
+        "Draw offers are for two-player games only.",
+        "引き分けの提案は二人用の対局でのみできます。",
+    ),
+    "refuse.no_takeback": (
+        "There is no move of yours that can be taken back in game #{id}.",
+        "対局 #{id} には待ったできるあなたの手がありません。",
+    ),
+    "refuse.not_creator": (
+        "Only the player who created game #{id} can do that.",
+        "対局 #{id} の作成者だけが行えます。",
+    ),
+    "refuse.not_moderator": (
+        "Only a moderator can abort a game.",
+        "対局の中止はモデレーターだけが行えます。",
+    ),
+    "refuse.bad_record": (
+        "That is not a record I can import: {reason}",
+        "取り込めない棋譜です: {reason}",
+    ),
+    "refuse.daily_done": (
+        "You have already played today's deal. A new one comes at 00:00 UTC.",
+        "今日の一局はもう遊びました。次は協定世界時 0 時に配られます。",
+    ),
+    "refuse.bad_setting": (
+        "There is no server setting {key!r} (settings: {keys}).",
+        "「{key}」という設定はありません（設定: {keys}）。",
+    ),
+    "refuse.bad_setting_value": (
+        "The setting {key} cannot be {value!r}.",
+        "設定 {key} に「{value}」は使えません。",
+    ),
+    # -- games ------------------------------------------------------------------------------
+    "game.created": (
+        "Game #{id} of {game} is open: {open} seat(s) free. Join with /join {id}.",
+        "{game}の対局 #{id} を募集中です（空席{open}）。/join {id} で参加できます。",
+    ),
+    "game.joined": (
+        "{name} joined game #{id} ({open} seat(s) still free).",
+        "{name}さんが対局 #{id} に参加しました（残りの空席{open}）。",
+    ),
+    "game.left": ("{name} left game #{id}.", "{name}さんが対局 #{id} から退出しました。"),
+    "game.started": (
+        "Game #{id} of {game} begins. {players}",
+        "{game}の対局 #{id} を開始します。{players}",
+    ),
+    "game.cancelled": ("Game #{id} was cancelled.", "対局 #{id} は中止されました。"),
+    "game.resigned": ("Game #{id}: {result}", "対局 #{id}: {result}"),
+    "game.aborted": (
+        "Game #{id} was aborted by {name}: no result.",
+        "対局 #{id} は{name}さんにより中止されました（勝敗なし）。",
+    ),
+    "game.timeout": ("Game #{id}: time is up. {result}", "対局 #{id}: 時間切れです。{result}"),
+    "game.result": ("Result: {result}", "結果: {result}"),
+    "turn.next": ("{to_move} to move.", "手番: {to_move}"),
+    "turn.deadline": ("Deadline: {deadline}", "期限: {deadline}"),
+    # -- moves ------------------------------------------------------------------------------
+    "move.played": ("#{id} {ply}. {name}: {move}", "#{id} {ply}手目 {name}: {move}"),
+    "move.chance": ("Chance: {move}", "偶然: {move}"),
+    "setup.accepted": (
+        "Your setup for game #{id} is in: {move} (only you can see it).",
+        "対局 #{id} の配置を受け付けました: {move}（あなたにしか見えません）。",
+    ),
+    "setup.waiting": (
+        "{name} has sent a secret setup for game #{id}.",
+        "{name}さんが対局 #{id} の秘密の配置を送りました。",
+    ),
+    "setup.revealed": (
+        "Every setup of game #{id} is in: the board is revealed.",
+        "対局 #{id} の配置がそろいました。盤面を公開します。",
+    ),
+    "draw.offered": (
+        "{name} offers a draw in game #{id}.",
+        "{name}さんが対局 #{id} で引き分けを提案しました。",
+    ),
+    "draw.agreed": ("Game #{id} is drawn by agreement.", "対局 #{id} は合意により引き分けです。"),
+    "draw.declined": ("{name} declined the draw.", "{name}さんが引き分けの提案を断りました。"),
+    "takeback.offered": (
+        "{name} asks to take back their last move in game #{id}.",
+        "{name}さんが対局 #{id} で待ったを求めています。",
+    ),
+    "takeback.declined": ("{name} declined the takeback.", "{name}さんが待ったを断りました。"),
+    "takeback.done": (
+        "Game #{id}: the last move of {name} was taken back.",
+        "対局 #{id}: {name}さんの最後の手を戻しました。",
+    ),
+    "clock.reminder": (
+        "Game #{id}: {to_move}, your move is due in {left} ({deadline}).",
+        "対局 #{id}: {to_move}さん、手番の期限まであと{left}です（{deadline}）。",
+    ),
+    # -- looking ----------------------------------------------------------------------------
+    "board.open": (
+        "Game #{id} of {game} (waiting for players). {players}",
+        "{game}の対局 #{id}（参加者募集中）。{players}",
+    ),
+    "board.active": (
+        "Game #{id} of {game}, {ply} moves. {players}",
+        "{game}の対局 #{id}、{ply}手。{players}",
+    ),
+    "board.finished": (
+        "Game #{id} of {game} (finished). {players}",
+        "{game}の対局 #{id}（終局）。{players}",
+    ),
+    "board.cancelled": ("Game #{id} of {game} (cancelled).", "{game}の対局 #{id}（中止）。"),
+    "board.aborted": ("Game #{id} of {game} (aborted).", "{game}の対局 #{id}（中止）。"),
+    "board.text": ("```\n{position}\n```", "```\n{position}\n```"),
+    "moves.none": ("Game #{id} has no moves yet.", "対局 #{id} にはまだ指し手がありません。"),
+    "moves.list": (
+        "Moves of game #{id} ({count}):\n{moves}",
+        "対局 #{id} の棋譜（{count}）:\n{moves}",
+    ),
+    "record.ready": ("The record of game #{id} is attached.", "対局 #{id} の棋譜を添付します。"),
+    "record.imported": (
+        "Imported as game #{id} ({count} entries).",
+        "対局 #{id} として取り込みました（{count}件）。",
+    ),
+    "games.list": ("Your games ({count}):", "あなたの対局（{count}）:"),
+    "games.none": ("You have no open or running games.", "対局中・募集中の対局はありません。"),
+    "games.item_turn": (
+        "▶ #{id} {game} — your move {deadline} · {players}",
+        "▶ #{id} {game} — あなたの手番 {deadline} · {players}",
+    ),
+    "games.item_active": ("  #{id} {game} · {players}", "  #{id} {game} · {players}"),
+    "games.item_open": (
+        "  #{id} {game} (waiting) · {players}",
+        "  #{id} {game}（募集中）· {players}",
+    ),
+    "stats.show": ("Statistics of {name}:", "{name}さんの成績:"),
+    "stats.none": (
+        "{name} has no finished games yet.",
+        "{name}さんの終局した対局はまだありません。",
+    ),
+    "stats.item": (
+        "{game}: {games} games, {wins} wins, {losses} losses, {draws} draws ({rate}); "
+        "streak {streak}, best {best}",
+        "{game}: {games}局 {wins}勝 {losses}敗 {draws}分（勝率{rate}）連勝{streak}・最多{best}",
+    ),
+    "settings.saved": ("Server setting {key} = {value}.", "サーバー設定 {key} = {value}。"),
+    "daily.board": ("Daily deal of {day}:", "{day} の今日の一局:"),
+    "daily.empty": (
+        "Nobody has played the deal of {day} yet.",
+        "{day} の一局はまだ誰も遊んでいません。",
+    ),
+    "daily.item": ("{name} (#{id}, {ply} moves): {result}", "{name}（#{id}、{ply}手）: {result}"),
+    # -- outcome texts made by the host -----------------------------------------------------
+    "outcome.timeout": ("{names} ran out of time: {rest}", "{names}さんの時間切れ。{rest}"),
+    "outcome.timeout_all": (
+        "Nobody sent their setup in time: the game is void.",
+        "誰も期限内に配置を送らなかったため、対局は無効です。",
+    ),
+    "outcome.resigned": ("{names} resigned: {rest}", "{names}さんの投了。{rest}"),
+    "outcome.wins": ("{name} wins.", "{name}さんの勝ち。"),
+    "outcome.share_first": ("{names} share first place.", "{names}さんが同率一位。"),
+    "outcome.solo_lost": ("the game is lost.", "この一局は負けです。"),
+    "outcome.aborted": ("Aborted by {name}.", "{name}さんにより中止。"),
+    "outcome.agreed": ("Draw by agreement.", "合意による引き分け。"),
+    # -- sandbox ----------------------------------------------------------------------------
+    "sandbox.welcome": (
+        "Banmen sandbox: you are {name}. Type /help for commands.",
+        "盤面サンドボックス: あなたは{name}です。/help でコマンド一覧。",
+    ),
+    "sandbox.no_token": (
+        "No DISCORD_TOKEN is set: starting the terminal sandbox instead.",
+        "DISCORD_TOKEN が設定されていないため、端末サンドボックスを起動します。",
+    ),
+    "sandbox.private": ("(only for {name})", "（{name}さんにだけ表示）"),
+    "sandbox.as": ("You are now {name}.", "あなたは今{name}です。"),
+    "sandbox.unknown": (
+        "Unknown command {command!r}: type /help.",
+        "不明なコマンド「{command}」: /help を見てください。",
+    ),
+    "sandbox.usage": ("Usage: {usage}", "使い方: {usage}"),
+    "sandbox.image": ("[image: {path}]", "[画像: {path}]"),
+    "sandbox.file": ("[file: {path}]", "[ファイル: {path}]"),
+    "sandbox.no_game": (
+        "Which game? Give its number (e.g. /move 3 四04占) or start one with /play.",
+        "どの対局ですか。番号を付けるか（例: /move 3 四04占）、/play で始めてください。",
+    ),
+    "sandbox.games": ("Games: {games}", "ゲーム: {games}"),
+    "sandbox.help": (
+        "Commands: /play <game> [@user ...] [open=N] [clock=...] [opt=value ...], /join <id>, "
+        "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
+        "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
+        "/takeback [accept|decline], /abort, /record [id], /import <file>, /games, /stats, "
+        "/daily, /as <user>, /lang en|ja, /tick [duration], /help, /quit",
+        "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [設定=値 ...]、"
+        "/join <番号>、"
+        "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
+        "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
+        "/takeback [accept|decline]、/abort、/record [番号]、/import <ファイル>、/games、/stats、"
+        "/daily、/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
+    ),
+}
+
+TURN_KEYS = frozenset(
+    {
+        "game.started",
+        "move.played",
+        "setup.revealed",
+        "setup.waiting",
+        "takeback.done",
+        "board.active",
+        "draw.declined",
+        "takeback.declined",
+        "game.joined",
+    }
+)
+
+
+def fmt_value(value: Any, lang: str) -> str:
+    if isinstance(value, Text):
+        return value.get(lang)
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M UTC")
+    if isinstance(value, timedelta):
+        return remaining_text(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(fmt_value(v, lang) for v in value)
+    return str(value)
+
+
+class _Params(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def t(key: str, lang: str = "en", /, **params: Any) -> str:
+    """The message ``key`` in ``lang`` (``en`` or ``ja``) with ``params`` filled in."""
+    try:
+        en, ja = MESSAGES[key]
+    except KeyError:
+        return key
+    template = ja if lang.startswith("ja") else en
+    values = _Params({k: fmt_value(v, lang) for k, v in params.items()})
+    return template.format_map(values)
+
+
+def render_params(params: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """Parameters as strings in ``lang`` (for adapters that build their own layout)."""
+    return {k: fmt_value(v, lang) for k, v in params.items()}

@@ -1,0 +1,286 @@
+"""The terminal sandbox: the bot's slash-command grammar in a terminal, over the same service.
+
+One person can act as several users (``/as bob``); pictures are written to files whose paths are
+printed; commands come from the keyboard, a script file or a pipe, so a whole game can be scripted.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import IO, Any
+
+from bot import i18n
+from bot.clock import Clock, ClockError, SystemClock, parse_duration
+from bot.config import Settings
+from bot.service import GameService, Refusal, Reply, User
+from engines.registry import all_games
+
+
+class OffsetClock:
+    """The real clock plus an offset that ``/tick`` moves forward (to try clocks quickly)."""
+
+    def __init__(self, base: Clock | None = None) -> None:
+        self.base = base or SystemClock()
+        self.offset = timedelta()
+
+    def now(self) -> datetime:
+        return self.base.now() + self.offset
+
+
+class UnknownCommand(Exception):
+    pass
+
+
+@dataclass
+class Sandbox:
+    """Reads commands, calls the service, prints the replies (see ``/help``)."""
+
+    service: GameService
+    out_dir: Path = Path("out")
+    lang: str = "en"
+    user: User = field(default_factory=lambda: User("you", "you"))
+    out: IO[str] = field(default_factory=lambda: sys.stdout)
+    clock: OffsetClock | None = None
+    current: dict[str, int] = field(default_factory=dict)
+    images: int = 0
+
+    # -- output ----------------------------------------------------------------------------
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def t(self, key: str, **params: Any) -> str:
+        return i18n.t(key, self.lang, **params)
+
+    def show(self, reply: Reply) -> None:
+        who = reply.audience or self.user.id
+        prefix = "" if reply.public else self.t("sandbox.private", name=who) + " "
+        self.say(prefix + reply.text(self.lang))
+        if reply.choices:
+            self.say("  " + ", ".join(reply.choices))
+        if reply.notify:
+            self.say("  @" + " @".join(reply.notify))
+        if reply.image is not None:
+            self.images += 1
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            view = "spectator" if reply.image_viewer is None else f"seat{reply.image_viewer}"
+            path = self.out_dir / f"game-{reply.game_id}-{self.images:04d}-{view}.png"
+            path.write_bytes(reply.image)
+            self.say(self.t("sandbox.image", path=path))
+        for f in reply.files:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f.name
+            path.write_bytes(f.data)
+            self.say(self.t("sandbox.file", path=path))
+        if reply.game_id is not None:
+            for uid in {self.user.id, *reply.to_move}:
+                self.current.setdefault(uid, reply.game_id)
+            self.current[self.user.id] = reply.game_id
+
+    # -- parsing ---------------------------------------------------------------------------
+    @staticmethod
+    def _user(token: str) -> User:
+        name = token.lstrip("@").strip()
+        return User(name, name)
+
+    def _game_and_rest(self, args: list[str], min_rest: int = 0) -> tuple[int, list[str]]:
+        if args and len(args) > min_rest and args[0].lstrip("#").isdigit():
+            return int(args[0].lstrip("#")), args[1:]
+        gid = self.current.get(self.user.id)
+        if gid is None:
+            raise Refusal("sandbox.no_game")
+        return gid, args
+
+    async def handle(self, line: str) -> None:
+        """Run one command line; refusals are printed, unknown commands raise UnknownCommand."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        try:
+            parts = shlex.split(line)
+        except ValueError:
+            parts = line.split()
+        command, args = parts[0].lower(), parts[1:]
+        if not command.startswith("/"):
+            command, args = "/move", parts
+        try:
+            await self._dispatch(command, args)
+        except Refusal as exc:
+            self.say("✗ " + exc.text(self.lang))
+        for reply in await self.service.process_due():
+            self.show(reply)
+
+    async def _dispatch(self, command: str, args: list[str]) -> None:
+        s, me = self.service, self.user
+        if command == "/help":
+            self.say(self.t("sandbox.help"))
+            self.say(self.t("sandbox.games", games=", ".join(g.id for g in all_games())))
+        elif command == "/as":
+            if not args:
+                self.say(self.t("sandbox.usage", usage="/as <user>"))
+                return
+            self.user = self._user(args[0])
+            self.say(self.t("sandbox.as", name=self.user.name))
+        elif command == "/lang":
+            self.lang = "ja" if args and args[0].startswith("ja") else "en"
+        elif command == "/play":
+            await self._play(args)
+        elif command == "/join":
+            gid, _ = self._game_and_rest(args)
+            self.show(await s.join(gid, me))
+        elif command in ("/leave", "/start", "/cancel", "/resign", "/abort", "/record"):
+            gid, _ = self._game_and_rest(args)
+            fn = {
+                "/leave": s.leave,
+                "/start": s.start,
+                "/cancel": s.cancel,
+                "/resign": s.resign,
+                "/abort": s.abort,
+                "/record": s.record,
+            }[command]
+            self.show(await fn(gid, me))
+        elif command in ("/move", "/setup"):
+            gid, rest = self._game_and_rest(args, min_rest=1)
+            if not rest:
+                self.say(self.t("sandbox.usage", usage=f"{command} [id] <move>"))
+                return
+            text = " ".join(rest)
+            if command == "/move":
+                self.show(await s.play(gid, me, text))
+            else:
+                for reply in await s.setup(gid, me, text):
+                    self.show(reply)
+        elif command in ("/board", "/moves"):
+            gid, _ = self._game_and_rest(args)
+            fn2 = s.board if command == "/board" else s.moves
+            self.show(await fn2(gid, me))
+        elif command == "/legal":
+            gid, rest = self._game_and_rest(args)
+            await s.warm(gid)
+            self.say(", ".join(s.legal_move_choices(gid, me.id, " ".join(rest), 200)) or "-")
+        elif command in ("/draw", "/takeback"):
+            gid, rest = self._game_and_rest(args)
+            what = rest[0].lower() if rest else ""
+            if command == "/draw":
+                fn3 = {"accept": s.accept_draw, "decline": s.decline_draw}.get(what, s.offer_draw)
+            else:
+                fn3 = {"accept": s.accept_takeback, "decline": s.decline_takeback}.get(
+                    what, s.request_takeback
+                )
+            self.show(await fn3(gid, me))
+        elif command == "/games":
+            self.show(await s.list_games(me))
+        elif command == "/stats":
+            self.show(await s.stats(self._user(args[0]) if args else me))
+        elif command == "/daily":
+            self.show(await s.daily(me))
+        elif command == "/import":
+            if not args:
+                self.say(self.t("sandbox.usage", usage="/import <file.json>"))
+                return
+            text = Path(args[0]).read_text(encoding="utf-8")
+            self.show(await s.import_record(me, text, seats=[self._user(a) for a in args[1:]]))
+        elif command == "/tick":
+            if self.clock is None:
+                self.say("/tick needs the sandbox clock")
+                return
+            try:
+                seconds = parse_duration(args[0] if args else "1m", "m")
+            except ClockError as exc:
+                self.say("✗ " + str(exc))
+                return
+            self.clock.offset += timedelta(seconds=seconds)
+        elif command in ("/quit", "/exit"):
+            raise EOFError
+        else:
+            raise UnknownCommand(command)
+
+    async def _play(self, args: list[str]) -> None:
+        if not args:
+            self.say(self.t("sandbox.usage", usage="/play <game> [@user ...] [key=value ...]"))
+            return
+        game_type, invite, options = args[0], [], {}
+        kw: dict[str, Any] = {}
+        for a in args[1:]:
+            if a.startswith("@"):
+                invite.append(self._user(a))
+            elif "=" in a:
+                k, _, v = a.partition("=")
+                if k in ("open", "host", "players"):
+                    if not v.isdigit():
+                        self.say(self.t("sandbox.usage", usage=f"{k}=<number>"))
+                        return
+                    kw[{"open": "open_seats", "host": "host_seats"}.get(k, k)] = int(v)
+                elif k == "clock":
+                    kw["clock"] = v
+                else:
+                    options[k] = v
+            else:
+                invite.append(self._user(a))
+        reply = await self.service.create_game(
+            self.user, game_type, invite=invite, options=options, **kw
+        )
+        self.show(reply)
+
+    async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
+        """Run every line; returns the exit status (2: unknown command under ``strict``)."""
+        for line in lines:
+            if echo and line.strip():
+                self.say(f"{self.user.name}> {line.rstrip()}")
+            try:
+                await self.handle(line)
+            except UnknownCommand as exc:
+                self.say("✗ " + self.t("sandbox.unknown", command=str(exc)))
+                if strict:
+                    return 2
+            except EOFError:
+                break
+        return 0
+
+
+def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:
+    while True:
+        try:
+            yield input(f"{sandbox.user.name}> ")
+        except EOFError:
+            return
+
+
+async def run_sandbox(
+    settings: Settings,
+    *,
+    script: str | None = None,
+    out_dir: str = "out",
+    lang: str = "en",
+    user: str = "you",
+    strict: bool = False,
+    stdin: IO[str] | None = None,
+    out: IO[str] | None = None,
+    clock: Clock | None = None,
+) -> int:
+    """Open the store, run the commands (script file, pipe or keyboard) and close."""
+    offset = OffsetClock(clock)
+    service = await GameService.open(settings.db_path, clock=offset, settings=settings)
+    sandbox = Sandbox(
+        service,
+        Path(out_dir),
+        "ja" if lang.startswith("ja") else "en",
+        User(user, user),
+        out or sys.stdout,
+        offset,
+    )
+    try:
+        if script is not None:
+            lines: Iterable[str] = Path(script).read_text(encoding="utf-8").splitlines()
+            return await sandbox.run(lines, echo=True, strict=strict)
+        source = stdin or sys.stdin
+        if source.isatty():
+            sandbox.say(sandbox.t("sandbox.welcome", name=sandbox.user.name))
+            return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)
+        return await sandbox.run(source, echo=True, strict=strict)
+    finally:
+        await service.close()

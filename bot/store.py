@@ -1,0 +1,616 @@
+"""The store: the only code that speaks SQL.
+
+The service talks to a :class:`Store` (a Protocol, so a PostgreSQL store can be added later);
+:class:`SqliteStore` is the SQLite implementation (aiosqlite, WAL, foreign keys, busy timeout,
+numbered migrations in ``bot/migrations`` tracked by ``PRAGMA user_version``).
+
+Every change to a game is one :class:`Change` written in one transaction, guarded twice: the
+game's ``version`` must still be the one the change was computed from, and the move log's
+primary key (game, ply) refuses a second writer for the same ply. Either guard failing raises
+:class:`ConflictError` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+BUSY_TIMEOUT_MS = 5000
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+class ConflictError(Exception):
+    """Someone else changed the game first (the position has changed)."""
+
+
+# --- rows -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: str  # human | open | host
+    user_id: str | None = None
+    name: str | None = None
+    bank_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One log entry: ``ply`` is its index in the log (chance outcomes included)."""
+
+    ply: int
+    actor: int
+    move: str
+    user_id: str | None
+    secret: bool
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    game_type: str
+    players: int
+    options: dict[str, str]
+    seed: str
+    status: str
+    guild_id: str | None
+    channel_id: str | None
+    thread_id: str | None
+    message_id: str | None
+    creator_id: str
+    clock: str
+    reminders: tuple[int, ...]
+    created_ms: int
+    started_ms: int | None
+    finished_ms: int | None
+    result: dict[str, Any] | None
+    turn_started_ms: int | None
+    deadline_ms: int | None
+    reminders_sent: tuple[int, ...]
+    offer: dict[str, Any] | None
+    version: int
+    seats: tuple[SeatRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start)."""
+
+    game_type: str
+    players: int
+    options: dict[str, str]
+    seed: str
+    status: str
+    guild_id: str | None
+    channel_id: str | None
+    creator_id: str
+    clock: str
+    reminders: tuple[int, ...]
+    created_ms: int
+    seats: tuple[SeatRow, ...]
+    started_ms: int | None = None
+    finished_ms: int | None = None
+    result: dict[str, Any] | None = None
+    turn_started_ms: int | None = None
+    deadline_ms: int | None = None
+    entries: tuple[MoveRow, ...] = ()
+    daily_day: str | None = None
+
+
+_UNSET: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One atomic change of a game, computed from ``expected_version``.
+
+    ``append`` entries must continue the log exactly (their ``ply`` is the log index);
+    ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
+    of the game row; ``seats`` replaces seat rows; ``results`` updates personal statistics.
+    """
+
+    game_id: int
+    expected_version: int
+    append: tuple[MoveRow, ...] = ()
+    truncate_from: int | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+    seats: tuple[SeatRow, ...] = ()
+    results: tuple[tuple[str, str, str], ...] = ()  # (user_id, game_type, win|loss|draw)
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    game_type: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    streak: int = 0
+    best_streak: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A line of a user's game list."""
+
+    id: int
+    game_type: str
+    status: str
+    guild_id: str | None
+    seats: tuple[SeatRow, ...]
+    created_ms: int
+    deadline_ms: int | None
+
+
+class Store(Protocol):
+    """Everything the service stores. Implementations must make :meth:`apply` atomic."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None: ...
+    async def create_game(self, game: NewGame) -> int: ...
+    async def load_game(self, game_id: int) -> GameRow | None: ...
+    async def load_moves(self, game_id: int) -> list[MoveRow]: ...
+    async def apply(self, change: Change) -> None: ...
+    async def timed_games(self) -> list[GameRow]: ...
+    async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]: ...
+    async def count_active(self, user_id: str | None, guild_id: str | None) -> int: ...
+    async def active_games(self) -> list[GameSummary]: ...
+    async def stats(self, user_id: str, game_type: str | None) -> list[Stats]: ...
+    async def guild_settings(self, guild_id: str) -> dict[str, str]: ...
+    async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None: ...
+    async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None: ...
+    async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]: ...
+
+
+# --- migrations -----------------------------------------------------------------------------
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """The numbered migrations, in order: (number, file name, SQL)."""
+    out: list[tuple[int, str, str]] = []
+    for entry in MIGRATIONS_DIR.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            out.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    out.sort()
+    for i, (n, name, _) in enumerate(out, start=1):
+        if n != i:
+            raise RuntimeError(f"migration {name} is out of sequence (expected {i:04d})")
+    return out
+
+
+LATEST_VERSION = len(migrations())
+
+
+_GAME_COLUMNS = (
+    "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
+    "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
+    "deadline_ms, reminders_sent, offer, version"
+)
+_SETTABLE = frozenset(
+    {
+        "status",
+        "channel_id",
+        "thread_id",
+        "message_id",
+        "started_ms",
+        "finished_ms",
+        "result",
+        "turn_started_ms",
+        "deadline_ms",
+        "reminders_sent",
+        "offer",
+    }
+)
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in text.split(",") if x)
+
+
+def _int_text(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values)
+
+
+def _json_or_none(value: Any) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _encode_field(name: str, value: Any) -> Any:
+    if name in ("result", "offer"):
+        return _json_or_none(value)
+    if name == "reminders_sent":
+        return _int_text(value)
+    return value
+
+
+class SqliteStore:
+    """The SQLite store: one file, one connection, one transaction per change."""
+
+    def __init__(
+        self, path: str | Path, *, target_version: int | None = None, synchronous: str = "FULL"
+    ) -> None:
+        if synchronous.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        self.path = str(path)
+        # FULL: an acknowledged move survives a power cut too; NORMAL (WAL): it survives a crash
+        # of the process, and a commit costs no fsync.
+        self.synchronous = synchronous.upper()
+        self._target = LATEST_VERSION if target_version is None else target_version
+        self._db: aiosqlite.Connection | None = None
+        # One connection is shared by every coroutine: statements of two transactions must never
+        # interleave, so each store call holds this lock for its whole transaction.
+        self._lock = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        self._db = db
+        await self.migrate(self._target)
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return self._db
+
+    async def user_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration above the file's ``user_version`` up to ``target``."""
+        target = LATEST_VERSION if target is None else target
+        async with self._lock:
+            current = await self.user_version()
+            for number, _name, sql in migrations():
+                if current < number <= target:
+                    # executescript commits first; the BEGIN/COMMIT makes each step atomic, and
+                    # user_version is part of the same transaction.
+                    await self.db.executescript(
+                        f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
+                    )
+                    current = number
+            return current
+
+    # -- helpers ---------------------------------------------------------------------------
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self.db.execute(sql, params) as cur:
+            rows = await cur.fetchall()
+        return list(rows)
+
+    async def _begin(self) -> None:
+        await self.db.execute("BEGIN IMMEDIATE")
+
+    async def _rollback(self) -> None:
+        await self.db.execute("ROLLBACK")
+
+    # -- users -----------------------------------------------------------------------------
+    async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO users (id, name, updated_ms) VALUES (?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+                "updated_ms = excluded.updated_ms "
+                "WHERE users.name != excluded.name",
+                (user_id, name, now_ms),
+            )
+
+    # -- games -----------------------------------------------------------------------------
+    async def create_game(self, game: NewGame) -> int:
+        async with self._lock:
+            await self._begin()
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
+                    "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
+                    "finished_ms, "
+                    "result, turn_started_ms, deadline_ms) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game.game_type,
+                        game.players,
+                        json.dumps(game.options, ensure_ascii=False, sort_keys=True),
+                        game.seed,
+                        game.status,
+                        game.guild_id,
+                        game.channel_id,
+                        game.creator_id,
+                        game.clock,
+                        _int_text(game.reminders),
+                        game.created_ms,
+                        game.started_ms,
+                        game.finished_ms,
+                        _json_or_none(game.result),
+                        game.turn_started_ms,
+                        game.deadline_ms,
+                    ),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                await self.db.executemany(
+                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, s.seat, s.kind, s.user_id, s.bank_ms) for s in game.seats],
+                )
+                await self._insert_moves(game_id, game.entries)
+                if game.daily_day is not None:
+                    await self.db.execute(
+                        "INSERT INTO daily_games (game_type, day, user_id, game_id, guild_id) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
+                    )
+                await self.db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self._rollback()
+                raise ConflictError(str(exc)) from exc
+            except BaseException:
+                await self._rollback()
+                raise
+            return int(game_id)
+
+    async def _insert_moves(self, game_id: int, entries: Sequence[MoveRow]) -> None:
+        if entries:
+            await self.db.executemany(
+                "INSERT INTO moves (game_id, ply, actor, move, user_id, secret, at_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, e.ply, e.actor, e.move, e.user_id, int(e.secret), e.at_ms)
+                    for e in entries
+                ],
+            )
+
+    async def load_game(self, game_id: int) -> GameRow | None:
+        async with self._lock:
+            rows = await self._fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            )
+            if not rows:
+                return None
+            seats = await self._seats([game_id])
+        return _game_row(rows[0], seats.get(game_id, ()))
+
+    async def _seats(self, game_ids: Sequence[int]) -> dict[int, tuple[SeatRow, ...]]:
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        rows = await self._fetchall(
+            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms FROM seats s "
+            f"LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id IN ({marks}) "
+            "ORDER BY s.game_id, s.seat",
+            list(game_ids),
+        )
+        out: dict[int, list[SeatRow]] = {}
+        for r in rows:
+            out.setdefault(int(r[0]), []).append(SeatRow(int(r[1]), r[2], r[3], r[4], r[5]))
+        return {k: tuple(v) for k, v in out.items()}
+
+    async def load_moves(self, game_id: int) -> list[MoveRow]:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT ply, actor, move, user_id, secret, at_ms FROM moves WHERE game_id = ? "
+                "ORDER BY ply",
+                (game_id,),
+            )
+        return [MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5])) for r in rows]
+
+    async def apply(self, change: Change) -> None:
+        bad = set(change.fields) - _SETTABLE
+        if bad:
+            raise ValueError(f"cannot set {sorted(bad)}")
+        async with self._lock:
+            await self._begin()
+            try:
+                sets = ", ".join(f"{name} = ?" for name in change.fields)
+                values = [_encode_field(k, v) for k, v in change.fields.items()]
+                cur = await self.db.execute(
+                    f"UPDATE games SET {sets + ', ' if sets else ''}version = version + 1 "
+                    "WHERE id = ? AND version = ?",
+                    (*values, change.game_id, change.expected_version),
+                )
+                if cur.rowcount != 1:
+                    raise ConflictError(f"game {change.game_id} changed")
+                if change.truncate_from is not None:
+                    await self.db.execute(
+                        "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
+                        (change.game_id, change.truncate_from),
+                    )
+                if change.append:
+                    async with self.db.execute(
+                        "SELECT count(*) FROM moves WHERE game_id = ?", (change.game_id,)
+                    ) as c:
+                        row = await c.fetchone()
+                    if row is None or int(row[0]) != change.append[0].ply:
+                        raise ConflictError(f"game {change.game_id}: the log moved on")
+                    await self._insert_moves(change.game_id, change.append)
+                for s in change.seats:
+                    await self.db.execute(
+                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ? "
+                        "WHERE game_id = ? AND seat = ?",
+                        (s.kind, s.user_id, s.bank_ms, change.game_id, s.seat),
+                    )
+                for user_id, game_type, result in change.results:
+                    await self._record_result(user_id, game_type, result)
+                await self.db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                await self._rollback()
+                raise ConflictError(str(exc)) from exc
+            except BaseException:
+                await self._rollback()
+                raise
+
+    async def _record_result(self, user_id: str, game_type: str, result: str) -> None:
+        win, loss, draw = int(result == "win"), int(result == "loss"), int(result == "draw")
+        await self.db.execute(
+            "INSERT INTO user_stats (user_id, game_type, games, wins, losses, draws, streak, "
+            "best_streak) VALUES (?, ?, 1, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id, game_type) DO UPDATE SET games = games + 1, "
+            "wins = wins + excluded.wins, losses = losses + excluded.losses, "
+            "draws = draws + excluded.draws, "
+            "streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END, "
+            "best_streak = max(best_streak, "
+            "CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)",
+            (user_id, game_type, win, loss, draw, win, win),
+        )
+
+    async def timed_games(self) -> list[GameRow]:
+        """Running games with a deadline (restored at start-up)."""
+        async with self._lock:
+            rows = await self._fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
+                "AND deadline_ms IS NOT NULL"
+            )
+            seats = await self._seats([int(r[0]) for r in rows])
+        return [_game_row(r, seats.get(int(r[0]), ())) for r in rows]
+
+    async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]:
+        marks = ",".join("?" * len(statuses))
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT DISTINCT g.id, g.game_type, g.status, g.guild_id, g.created_ms, "
+                "g.deadline_ms FROM games g JOIN seats s ON s.game_id = g.id "
+                f"WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id",
+                (user_id, *statuses),
+            )
+            seats = await self._seats([int(r[0]) for r in rows])
+        return [
+            GameSummary(int(r[0]), r[1], r[2], r[3], seats.get(int(r[0]), ()), int(r[4]), r[5])
+            for r in rows
+        ]
+
+    async def active_games(self) -> list[GameSummary]:
+        """Every open or running game (for the in-memory index of who plays where)."""
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT id, game_type, status, guild_id, created_ms, deadline_ms FROM games "
+                "WHERE status IN ('open', 'active') ORDER BY id"
+            )
+            seats = await self._seats([int(r[0]) for r in rows])
+        return [
+            GameSummary(int(r[0]), r[1], r[2], r[3], seats.get(int(r[0]), ()), int(r[4]), r[5])
+            for r in rows
+        ]
+
+    async def count_active(self, user_id: str | None, guild_id: str | None) -> int:
+        async with self._lock:
+            if user_id is not None:
+                rows = await self._fetchall(
+                    "SELECT count(DISTINCT g.id) FROM games g JOIN seats s ON s.game_id = g.id "
+                    "WHERE s.user_id = ? AND g.status IN ('open', 'active')",
+                    (user_id,),
+                )
+            else:
+                rows = await self._fetchall(
+                    "SELECT count(*) FROM games WHERE guild_id IS ? "
+                    "AND status IN ('open', 'active')",
+                    (guild_id,),
+                )
+        return int(rows[0][0])
+
+    # -- community -------------------------------------------------------------------------
+    async def stats(self, user_id: str, game_type: str | None) -> list[Stats]:
+        sql = (
+            "SELECT game_type, games, wins, losses, draws, streak, best_streak FROM user_stats "
+            "WHERE user_id = ?"
+        )
+        params: tuple[Any, ...] = (user_id,)
+        if game_type is not None:
+            sql += " AND game_type = ?"
+            params += (game_type,)
+        async with self._lock:
+            rows = await self._fetchall(sql + " ORDER BY game_type", params)
+        return [Stats(r[0], *(int(x) for x in r[1:])) for r in rows]
+
+    async def guild_settings(self, guild_id: str) -> dict[str, str]:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+        return {r[0]: r[1] for r in rows}
+
+    async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, key, value),
+            )
+
+    async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND user_id = ?",
+                (game_type, day, user_id),
+            )
+        return int(rows[0][0]) if rows else None
+
+    async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND guild_id IS ? "
+                "ORDER BY game_id",
+                (game_type, day, guild_id),
+            )
+        return [int(r[0]) for r in rows]
+
+
+def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
+    return GameRow(
+        id=int(r[0]),
+        game_type=r[1],
+        players=int(r[2]),
+        options=json.loads(r[3]),
+        seed=r[4],
+        status=r[5],
+        guild_id=r[6],
+        channel_id=r[7],
+        thread_id=r[8],
+        message_id=r[9],
+        creator_id=r[10],
+        clock=r[11],
+        reminders=_ints(r[12]),
+        created_ms=int(r[13]),
+        started_ms=r[14],
+        finished_ms=r[15],
+        result=json.loads(r[16]) if r[16] else None,
+        turn_started_ms=r[17],
+        deadline_ms=r[18],
+        reminders_sent=_ints(r[19]),
+        offer=json.loads(r[20]) if r[20] else None,
+        version=int(r[21]),
+        seats=seats,
+    )
+
+
+def with_fields(row: GameRow, fields: dict[str, Any], seats: Sequence[SeatRow] = ()) -> GameRow:
+    """``row`` after a :class:`Change` with these fields and seats (the version bumped)."""
+    new_seats = list(row.seats)
+    for s in seats:
+        new_seats[s.seat] = s
+    return replace(row, **fields, seats=tuple(new_seats), version=row.version + 1)

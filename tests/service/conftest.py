@@ -1,0 +1,42 @@
+"""Fixtures: a service over a temporary SQLite file, a fake clock and the test engines."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.service import GameService, User
+from tests.service import fakegame
+
+ALICE = User("100", "alice")
+BOB = User("200", "bob")
+CAROL = User("300", "carol")
+DAVE = User("400", "dave")
+
+
+@pytest.fixture
+def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
+    fakegame.install(monkeypatch)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "banmen.db")
+
+
+@pytest.fixture
+async def service(fakes: None, clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        yield svc
+    finally:
+        await svc.close()

@@ -1,0 +1,34 @@
+"""Settings from the environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import DEFAULT_DB, load_settings
+
+
+def test_defaults() -> None:
+    s = load_settings(env={})
+    assert s.db_path == DEFAULT_DB and s.discord_token is None and s.max_active_per_user == 20
+
+
+def test_from_env() -> None:
+    s = load_settings(
+        env={"DISCORD_TOKEN": "t", "BANMEN_DB": "/x.db", "LOG_LEVEL": "debug",
+             "BANMEN_MAX_ACTIVE_PER_USER": "3", "DEV_GUILD_ID": "42"}
+    )  # fmt: skip
+    assert (s.discord_token, s.db_path, s.log_level, s.max_active_per_user, s.dev_guild_id) == (
+        "t", "/x.db", "DEBUG", 3, "42",
+    )  # fmt: skip
+    with pytest.raises(ValueError):
+        load_settings(env={"BANMEN_MAX_ACTIVE_PER_USER": "many"})
+
+
+def test_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("BANMEN_DB=/from/dotenv.db\n", encoding="utf-8")
+    monkeypatch.setenv("BANMEN_DB", "placeholder")  # so the teardown removes what dotenv sets
+    monkeypatch.delenv("BANMEN_DB")
+    assert load_settings(env_file).db_path == "/from/dotenv.db"

@@ -1,0 +1,141 @@
+"""The terminal sandbox plays whole scripted games over the service."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from bot.sandbox import run_sandbox
+from engines.registry import all_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+TTT_SCRIPT = """\
+# a whole game of noughts and crosses, alice against bob
+/as alice
+/play ttt-test @bob
+/move a1
+/as bob
+/move a1
+/move b1
+/as alice
+/move a2
+/as bob
+/board
+/move b2
+/moves
+/as alice
+/move a3
+/move b3
+/record
+/stats
+"""
+
+
+async def _run(tmp_path: Path, script: str, **kw: object) -> tuple[int, str]:
+    path = tmp_path / "script.txt"
+    path.write_text(script, encoding="utf-8")
+    out = io.StringIO()
+    settings = Settings(db_path=str(tmp_path / "sandbox.db"))
+    code = await run_sandbox(
+        settings,
+        script=str(path),
+        out_dir=str(tmp_path / "out"),
+        out=out,
+        **kw,  # type: ignore[arg-type]
+    )
+    return code, out.getvalue()
+
+
+async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, TTT_SCRIPT)
+    assert code == 0
+    assert "Game #1 of Noughts and crosses begins" in out
+    assert "✗ 'a1' is not a move I can read." in out  # bob tried a taken square
+    assert "Result: three in a row" in out
+    assert "✗ Game #1 is over." in out  # the move after the end
+    assert "Noughts and crosses: 1 games, 1 wins" in out
+    images = sorted((tmp_path / "out").glob("game-1-*.png"))
+    assert len(images) == 7  # start, five moves, bob's /board
+    assert "[image: " + str(images[0]) in out
+    kif = (tmp_path / "out" / "banmen-1.kif").read_text(encoding="utf-8")
+    assert "   5 ▲a3" in kif
+
+
+async def test_japanese_output(fakes: None, tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, "/play ttt-test @bob\n/move a1\n", lang="ja")
+    assert code == 0
+    assert "三目並べの対局 #1 を開始します" in out and "1手目" in out
+
+
+async def test_unknown_command(fakes: None, tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, "/help\n/frobnicate\n/games\n")
+    assert code == 0 and "Unknown command '/frobnicate'" in out and "no open" in out
+    code, _ = await _run(tmp_path, "/help\n/frobnicate\n/games\n", strict=True)
+    assert code == 2
+
+
+async def test_tick_moves_the_sandbox_clock(fakes: None, tmp_path: Path) -> None:
+    script = "/play ttt-test @bob clock=live:5\n/tick 4m30s\n/tick 4m\n/tick 1m\n/move a1\n"
+    script = script.replace("4m30s", "270s")
+    code, out = await _run(tmp_path, script)
+    assert code == 0
+    assert "your move is due in" in out
+    assert "time is up" in out and "✗ Game #1 is over." in out
+
+
+ROKUMENTAI_SCRIPT = """\
+/as alice
+/play rokumentai @bob
+/move 七06占
+/as bob
+/move 七07領
+/as alice
+/move 六07武
+/legal 武
+/as bob
+/move 六06女
+/as alice
+/move 武六07-七07
+/record
+"""
+
+
+@pytest.mark.skipif(
+    "rokumentai" not in {g.id for g in all_games()}, reason="rokumentai is not registered"
+)
+def test_cli_sandbox_plays_rokumentai(tmp_path: Path) -> None:
+    """``python -m bot sandbox --script``: a whole 六面体 game with real pictures."""
+    script = tmp_path / "game.txt"
+    script.write_text(ROKUMENTAI_SCRIPT, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "sandbox", "--db", str(tmp_path / "r.db"), "--script",
+         str(script), "--out", str(tmp_path / "out"), "--strict"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "武六07-七07" in out and "Result:" in out and "✗" not in out
+    pngs = list((tmp_path / "out").glob("*.png"))
+    assert len(pngs) == 6 and all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+
+
+def test_no_token_starts_the_sandbox(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env |= {"PYTHONPATH": str(ROOT), "BANMEN_DB": str(tmp_path / "x.db")}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path, env=env, input="/help\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "No DISCORD_TOKEN is set" in result.stderr
+    assert "Commands:" in result.stdout
+    assert (tmp_path / "x.db").exists()
