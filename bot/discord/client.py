@@ -1,0 +1,124 @@
+"""The Discord client: a ``commands.Bot`` whose cogs are thin adapters over the game service.
+
+``setup_hook`` loads the explicit extension list, registers the persistent buttons
+(``DynamicItem``), installs the Japanese translator, syncs the commands to the development guild
+(global sync only on request) and starts the delivery of reminders and timeouts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord.errors import on_tree_error
+from bot.discord.translator import BanmenTranslator
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.service import GameService
+
+log = logging.getLogger("banmen.discord")
+
+EXTENSIONS: tuple[str, ...] = (
+    "bot.discord.cogs.play",
+    "bot.discord.cogs.moves",
+    "bot.discord.cogs.info",
+    "bot.discord.cogs.rules",
+    "bot.discord.cogs.admin",
+    "bot.discord.cogs.timers",
+)
+"""Every cog, loaded in this order (no discovery: what runs is what is listed)."""
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST calls to ``api_base`` and connect to ``gateway_url`` (a Discord double).
+
+    discord.py builds every REST URL from ``Route.BASE`` and a plain client connects to
+    ``DiscordWebSocket.DEFAULT_GATEWAY`` without asking the REST API, so these two are enough.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class BanmenTree(app_commands.CommandTree["BanmenBot"]):
+    """The command tree; its ``on_error`` is the one handler for every slash command."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[BanmenBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await on_tree_error(interaction, error)
+
+
+class BanmenBot(commands.Bot):
+    """The bot: holds the service and the settings; everything else lives in cogs."""
+
+    def __init__(
+        self,
+        service: GameService,
+        settings: Settings,
+        *,
+        sync_global: bool = False,
+        guild_ready_timeout: float = 2.0,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            allowed_mentions=NO_MENTIONS,
+            help_command=None,
+            tree_cls=BanmenTree,
+            guild_ready_timeout=guild_ready_timeout,
+            # Interactions carry what the bot needs; no message cache is kept.
+            max_messages=None,
+        )
+        self.service = service
+        self.settings = settings
+        self.sync_global = sync_global
+        self.synced = asyncio.Event()
+
+    async def setup_hook(self) -> None:
+        from bot.discord.views import GameButton
+
+        point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
+        await self.tree.set_translator(BanmenTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(GameButton)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Sync to the development guild when one is set; globally only when asked to."""
+        synced: list[app_commands.AppCommand] = []
+        if self.settings.dev_guild_id:
+            guild = discord.Object(int(self.settings.dev_guild_id))
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild.id)
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally", len(synced))
+        self.synced.set()
+        return synced
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("connected as %s (%s) to %d guilds", user, user and user.id, len(self.guilds))
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        # The endpoints must be set before login, which happens before setup_hook.
+        point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
+        await super().start(token, reconnect=reconnect)
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        log.exception("error in event %s", event_method)

@@ -1,0 +1,1 @@
+"""The bot's cogs, one concern each (see ``bot.discord.client.EXTENSIONS``)."""

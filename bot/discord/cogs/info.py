@@ -1,0 +1,84 @@
+"""Looking at games: ``/board``, ``/moves``, ``/record`` (a file) and ``/games`` (mine)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.discord.actions import guild_lang, respond, service_user
+from bot.discord.client import BanmenBot
+from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.format import reply_parts
+from bot.discord.texts import lang_of_locale
+
+
+class InfoCog(commands.Cog):
+    """Read-only views of a game; the service decides what each viewer may see."""
+
+    def __init__(self, bot: BanmenBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name=_("board"), description=_("Show the board of this game."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.board(game_id, user))
+
+    @app_commands.command(name=_("moves"), description=_("Show the moves played so far."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def moves(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.moves(game_id, user))
+
+    @app_commands.command(name=_("record"), description=_("Get the game record as a file."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def record(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.record(game_id, user))
+
+    @app_commands.command(
+        name=_("games"), description=_("Your active games, those where it is your move first.")
+    )
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        user = service_user(interaction.user)
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        service = self.bot.service
+        reply = await service.list_games(user, guild)
+        lang = lang_of_locale(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
+        parts = reply_parts(reply, lang, ephemeral=True)
+        links = game_links(self.bot, interaction.guild_id, str(interaction.user.id))
+        if links and parts.embed is not None:
+            parts.embed.add_field(name="\u200b", value="\n".join(links)[:1024], inline=False)
+        await interaction.response.send_message(**parts.send_kwargs(), ephemeral=True)
+
+
+def game_links(bot: BanmenBot, guild_id: int | None, user_id: str) -> list[str]:
+    """Jump links to the threads (or lobby messages) of the user's cached games."""
+    if guild_id is None:
+        return []
+    out = []
+    for gid, label in bot.service.game_choices(user_id, "", limit=10):
+        loc = bot.service.location(gid)
+        if loc is None or not (loc.thread_id or loc.channel_id):
+            continue
+        place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
+        out.append(f"[{label}](https://discord.com/channels/{guild_id}/{place})")
+    return out
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, BanmenBot)
+    await bot.add_cog(InfoCog(bot))

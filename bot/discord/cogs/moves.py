@@ -1,0 +1,156 @@
+"""Playing: ``/move`` (legal-move autocomplete), ``/setup``, ``/resign``, ``/draw``, ``/takeback``.
+
+Autocomplete reads the service's cached legal moves (no database, no rendering), so it answers
+at once; it is only a suggestion: the submitted text is parsed and checked again by the engine.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.discord.actions import respond, service_user
+from bot.discord.client import BanmenBot
+from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.errors import NoGameHere
+from bot.discord.format import choices_for
+
+log = logging.getLogger("banmen.discord.moves")
+
+Answer = Literal["accept", "decline"]
+
+
+class MovesCog(commands.Cog):
+    """Moves and the requests players make of each other during a game."""
+
+    def __init__(self, bot: BanmenBot) -> None:
+        self.bot = bot
+
+    async def _move_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        service = self.bot.service
+        try:
+            game = game_here(interaction, getattr(interaction.namespace, "game", None))
+        except NoGameHere:
+            return []
+        user = str(interaction.user.id)
+        names = service.legal_move_choices(game, user, current, limit=25)
+        if not names and service.current_state(game) is None:
+            # Not cached yet (e.g. just after a restart): load it once, then answer.
+            await service.warm(game)
+            names = service.legal_move_choices(game, user, current, limit=25)
+        return [app_commands.Choice(name=n, value=v) for n, v in choices_for(names)]
+
+    @app_commands.command(
+        name=_("move"), description=_("Make a move in this game (the choices are the legal moves).")
+    )
+    @app_commands.describe(move=_("Your move, in the game's notation."), game=GAME_OPTION)
+    @app_commands.guild_only()
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        move: app_commands.Range[str, 1, 100],
+        game: int | None = None,
+    ) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.play(game_id, user, move))
+
+    @move.autocomplete("move")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._move_choices(interaction, current)
+
+    @move.autocomplete("game")
+    async def move_game_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await game_autocomplete(interaction, current)
+
+    @app_commands.command(
+        name=_("setup"), description=_("Submit your secret setup (only you see it).")
+    )
+    @app_commands.describe(text=_("Your setup, in the game's notation."), game=GAME_OPTION)
+    @app_commands.guild_only()
+    async def setup_(
+        self,
+        interaction: discord.Interaction[Any],
+        text: app_commands.Range[str, 1, 100],
+        game: int | None = None,
+    ) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.setup(game_id, user, text))
+
+    @setup_.autocomplete("text")
+    async def setup_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._move_choices(interaction, current)
+
+    @app_commands.command(name=_("resign"), description=_("Resign this game."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.resign(game_id, user))
+
+    @app_commands.command(name=_("draw"), description=_("Offer a draw, or answer an offer."))
+    @app_commands.describe(
+        answer=_("Accept or decline the other player's request."), game=GAME_OPTION
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def draw(
+        self,
+        interaction: discord.Interaction[Any],
+        answer: Answer | None = None,
+        game: int | None = None,
+    ) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        service = self.bot.service
+        method = {
+            None: service.offer_draw,
+            "accept": service.accept_draw,
+            "decline": service.decline_draw,
+        }[answer]
+        await respond(interaction, lambda: method(game_id, user))
+
+    @app_commands.command(
+        name=_("takeback"), description=_("Take back your last move, or answer a request.")
+    )
+    @app_commands.describe(
+        answer=_("Accept or decline the other player's request."), game=GAME_OPTION
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def takeback(
+        self,
+        interaction: discord.Interaction[Any],
+        answer: Answer | None = None,
+        game: int | None = None,
+    ) -> None:
+        game_id = game_here(interaction, game)
+        user = service_user(interaction.user)
+        service = self.bot.service
+        method = {
+            None: service.request_takeback,
+            "accept": service.accept_takeback,
+            "decline": service.decline_takeback,
+        }[answer]
+        await respond(interaction, lambda: method(game_id, user))
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, BanmenBot)
+    await bot.add_cog(MovesCog(bot))

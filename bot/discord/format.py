@@ -1,0 +1,150 @@
+"""Service replies as Discord messages: content, embed, files, buttons and allowed mentions.
+
+Pure functions of a reply and a language, so they are unit-tested without a connection. Only the
+players the service lists in ``notify`` are pinged; everything else (user text included) can never
+mention ``@everyone``, a role or another user.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.discord.texts import t
+from bot.service import Refusal, Reply
+
+EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
+REFUSAL_COLOUR = discord.Colour(0xD05050)
+MAX_DESCRIPTION = 4000
+MAX_CONTENT = 2000
+
+
+@dataclass
+class MessageParts:
+    """Keyword arguments for ``send`` / ``send_message`` / ``edit``, built once."""
+
+    content: str | None = None
+    embed: discord.Embed | None = None
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+    allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
+    ephemeral: bool = False
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """For ``Messageable.send`` and webhook followups."""
+        out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions}
+        if self.content:
+            out["content"] = self.content
+        if self.embed is not None:
+            out["embed"] = self.embed
+        if self.files:
+            out["files"] = self.files
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+def allowed_mentions_for(user_ids: Sequence[str]) -> discord.AllowedMentions:
+    """Pings for exactly these users; never everyone, roles or a replied-to user."""
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        users=[discord.Object(int(u)) for u in user_ids if u.isdigit()],
+        replied_user=False,
+    )
+
+
+def mention(user_id: str) -> str:
+    return f"<@{user_id}>" if user_id.isdigit() else user_id
+
+
+def board_filename(game_id: int | None) -> str:
+    return f"board-{game_id}.png" if game_id is not None else "board.png"
+
+
+def timestamp(when: datetime, style: str = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone."""
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.Embed:
+    text = reply.text(lang)
+    embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
+    if reply.to_move:
+        embed.add_field(name=t("to_move", lang), value=" ".join(mention(u) for u in reply.to_move))
+    if reply.deadline is not None:
+        embed.add_field(
+            name=t("deadline", lang),
+            value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
+        )
+    if with_image and reply.image is not None:
+        embed.set_image(url=f"attachment://{board_filename(reply.game_id)}")
+    if reply.game_id is not None:
+        embed.set_footer(text=f"#{reply.game_id}")
+    return embed
+
+
+TURN_ACTIONS = frozenset({"move", "setup"})
+
+
+def awaits_player(reply: Reply) -> bool:
+    """True when the reply leaves someone to act (a finished game pings nobody)."""
+    return any(a.partition(":")[0] in TURN_ACTIONS for a in reply.actions)
+
+
+def reply_parts(
+    reply: Reply,
+    lang: str,
+    *,
+    ephemeral: bool = False,
+    view: discord.ui.View | None = None,
+) -> MessageParts:
+    """One service reply as one message: pings in the content, the rest in the embed."""
+    files = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
+    if reply.image is not None:
+        files.insert(
+            0, discord.File(io.BytesIO(reply.image), filename=board_filename(reply.game_id))
+        )
+    pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)
+    content = " ".join(mention(u) for u in pings) or None
+    return MessageParts(
+        content=content,
+        embed=reply_embed(reply, lang),
+        files=files,
+        view=view,
+        allowed_mentions=allowed_mentions_for(pings),
+        ephemeral=ephemeral,
+    )
+
+
+def refusal_text(refusal: Refusal, lang: str) -> str:
+    """What was wrong and, for a move, the closest legal moves."""
+    text = refusal.text(lang)
+    if refusal.suggestions and refusal.suggestions[0] not in text:
+        moves = ", ".join(f"`{s}`" for s in refusal.suggestions[:10])
+        text += "\n" + t("suggestions", lang, moves=moves)
+    return _clip(text, MAX_CONTENT)
+
+
+def choices_for(values: Sequence[str]) -> list[tuple[str, str]]:
+    """Autocomplete choices (name, value): at most 25, each at most 100 characters."""
+    out: list[tuple[str, str]] = []
+    for v in values:
+        if 0 < len(v) <= 100:
+            out.append((v, v))
+        if len(out) == 25:
+            break
+    return out
+
+
+def settings_text(values: Mapping[str, object]) -> str:
+    return "\n".join(f"`{k}` = `{v}`" for k, v in values.items())
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,123 @@
+"""Japanese localisations of the slash commands (名前と説明の日本語化).
+
+Commands are declared in English with ``locale_str``; :class:`BanmenTranslator` gives Discord the
+Japanese name or description for the ``ja`` locale from :data:`JA`. Game titles and option help
+come from the engines' bilingual texts through ``locale_str(..., ja=...)`` extras.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+
+JA: dict[str, str] = {
+    # command names
+    "play": "対局",
+    "move": "指す",
+    "board": "盤面",
+    "moves": "手順",
+    "resign": "投了",
+    "draw": "引き分け",
+    "takeback": "待った",
+    "record": "棋譜",
+    "games": "対局一覧",
+    "rules": "ルール",
+    "abort": "中止",
+    "settings": "設定",
+    "setup": "配置",
+    "sync": "同期",
+    "join": "参加",
+    "Join an open game (a lobby).": "募集中の対局に参加します。",
+    "The game number (e.g. 12).": "対局番号（例：12）。",
+    # command descriptions
+    "Start a game: challenge players, or open a lobby anyone can join.": (
+        "対局を始めます。相手を指名して挑戦するか、誰でも参加できる募集を出します。"
+    ),
+    "Make a move in this game (the choices are the legal moves).": (
+        "この対局で手を指します（候補は合法手です）。"
+    ),
+    "Show the board of this game.": "この対局の盤面を表示します。",
+    "Show the moves played so far.": "これまでの指し手を表示します。",
+    "Resign this game.": "この対局を投了します。",
+    "Offer a draw, or answer an offer.": "引き分けを提案するか、提案に答えます。",
+    "Take back your last move, or answer a request.": (
+        "直前の手を戻すか、待ったの申し出に答えます。"
+    ),
+    "Get the game record as a file.": "棋譜をファイルで受け取ります。",
+    "Your active games, those where it is your move first.": (
+        "参加中の対局（手番の対局が先）を表示します。"
+    ),
+    "A short illustrated summary of a game's rules.": "ゲームのルールの概要を図付きで表示します。",
+    "Stop a game without a result (moderators).": "対局を結果なしで中止します（モデレーター）。",
+    "Server settings: language, threads, default clock, limits (admins).": (
+        "サーバー設定：言語、スレッド、既定の持ち時間、上限（管理者）。"
+    ),
+    "Submit your secret setup (only you see it).": (
+        "秘密の初期配置を提出します（自分だけに表示）。"
+    ),
+    "Sync the slash commands globally (bot owner).": (
+        "スラッシュコマンドを全体に同期します（所有者）。"
+    ),
+    # option names
+    "game": "ゲーム",
+    "opponent": "相手",
+    "opponent2": "相手2",
+    "players": "人数",
+    "clock": "持ち時間",
+    "answer": "返事",
+    "key": "項目",
+    "value": "値",
+    "text": "内容",
+    # option descriptions
+    "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
+    "Which game.": "どのゲームか。",
+    "Your move, in the game's notation.": "指し手（そのゲームの表記）。",
+    "The player you challenge (none: an open lobby).": "挑戦する相手（省略すると募集）。",
+    "The third player (three-player games).": "三人目の相手（三人用ゲーム）。",
+    "How many players.": "人数。",
+    "Time per move: none, live:5 (minutes), corr:3 (days), bank:7d+1d/14d.": (
+        "持ち時間：none、live:5（分）、corr:3（日）、bank:7d+1d/14d。"
+    ),
+    "Accept or decline the other player's request.": "相手の申し出を受けるか断るか。",
+    "The setting to change (none: show them all).": "変更する項目（省略すると一覧）。",
+    "The new value.": "新しい値。",
+    "Your setup, in the game's notation.": "初期配置（そのゲームの表記）。",
+    # choice names
+    "accept": "受ける",
+    "decline": "断る",
+    "language": "言語",
+    "threads": "スレッド",
+    "default clock": "既定の持ち時間",
+    "games per user": "一人あたりの対局数",
+    "games per server": "サーバーの対局数",
+}
+
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+class BanmenTranslator(app_commands.Translator):
+    """English strings to Japanese (``ja``); an extra ``ja=`` on a ``locale_str`` wins."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.japanese:
+            return None
+        text = string.extras.get("ja") or JA.get(string.message)
+        if text is None:
+            return None
+        location = context.location
+        if location in (
+            app_commands.TranslationContextLocation.command_name,
+            app_commands.TranslationContextLocation.group_name,
+            app_commands.TranslationContextLocation.parameter_name,
+        ) and not _NAME.match(text):
+            return None
+        if location is app_commands.TranslationContextLocation.choice_name:
+            return text[:100]
+        return text[:100] if len(text) > 100 else text

@@ -1,0 +1,182 @@
+"""Persistent buttons and the move modal.
+
+Every button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries the action and
+the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a button). The
+bot registers the class once, so a button works for any game after any restart. A view is built
+from the ``actions`` of a service reply: the adapter knows labels, never rules.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord.texts import TEXTS, t
+
+if TYPE_CHECKING:
+    from bot.discord.client import BanmenBot
+
+log = logging.getLogger("banmen.discord.views")
+
+CUSTOM_ID = re.compile(r"banmen:(?P<action>[a-z_]{1,24}):(?P<game>\d{1,18})(?::(?P<arg>.{1,60}))?")
+
+_STYLES: dict[str, discord.ButtonStyle] = {
+    "join": discord.ButtonStyle.success,
+    "start": discord.ButtonStyle.primary,
+    "cancel": discord.ButtonStyle.secondary,
+    "leave": discord.ButtonStyle.secondary,
+    "move": discord.ButtonStyle.primary,
+    "setup": discord.ButtonStyle.primary,
+    "play": discord.ButtonStyle.primary,
+    "pass": discord.ButtonStyle.primary,
+    "resign": discord.ButtonStyle.danger,
+    "accept_draw": discord.ButtonStyle.success,
+    "accept_takeback": discord.ButtonStyle.success,
+    "decline_draw": discord.ButtonStyle.secondary,
+    "decline_takeback": discord.ButtonStyle.secondary,
+}
+MAX_BUTTONS = 25
+
+
+def custom_id(action: str, game_id: int, arg: str | None = None) -> str:
+    return f"banmen:{action}:{game_id}" + (f":{arg}" if arg else "")
+
+
+def split_action(action: str) -> tuple[str, str | None]:
+    """``"play:Draw"`` -> ``("play", "Draw")``; ``"resign"`` -> ``("resign", None)``."""
+    name, _, arg = action.partition(":")
+    return name, (arg or None)
+
+
+def split_play(arg: str | None) -> tuple[int | None, str]:
+    """``"7|draw"`` -> ``(7, "draw")``: the log length the button was made for, and the move."""
+    ply, sep, move = (arg or "").partition("|")
+    if sep and ply.isdigit():
+        return int(ply), move
+    return None, arg or ""
+
+
+def button_label(action: str, lang: str, arg: str | None = None) -> str:
+    if arg is not None:
+        return split_play(arg)[1][:80] if action == "play" else arg[:80]
+    key = f"button.{action}"
+    return t(key, lang) if key in TEXTS else action.replace("_", " ").title()
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
+    """A button for one action of one game; the callback hands it to the action runner."""
+
+    def __init__(
+        self,
+        action: str,
+        game_id: int,
+        arg: str | None = None,
+        *,
+        label: str | None = None,
+        style: discord.ButtonStyle | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or button_label(action, "en", arg),
+                style=style or _STYLES.get(action, discord.ButtonStyle.secondary),
+                custom_id=custom_id(action, game_id, arg),
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+        self.arg = arg
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> GameButton:
+        label = getattr(item, "label", None)
+        style = getattr(item, "style", None)
+        return cls(match["action"], int(match["game"]), match["arg"], label=label, style=style)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord.actions import run_action
+        from bot.discord.errors import on_view_error
+
+        # A DynamicItem's errors never reach a view's on_error: handle them here, in one place.
+        try:
+            await run_action(interaction, self.game_id, self.action, self.arg)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+class GameView(discord.ui.View):
+    """The buttons of one reply; persistent (no timeout), errors go to the shared handler."""
+
+    def __init__(self, game_id: int, actions: Sequence[str], lang: str) -> None:
+        super().__init__(timeout=None)
+        for action in list(actions)[:MAX_BUTTONS]:
+            name, arg = split_action(action)
+            self.add_item(GameButton(name, game_id, arg, label=button_label(name, lang, arg)))
+
+    async def on_error(
+        self,
+        interaction: discord.Interaction[Any],
+        error: Exception,
+        item: discord.ui.Item[Any],
+        /,
+    ) -> None:
+        from bot.discord.errors import on_view_error
+
+        await on_view_error(interaction, error, item)
+
+
+def game_view(game_id: int | None, actions: Sequence[str], lang: str) -> GameView | None:
+    """The view for a reply, or None when it offers no action."""
+    if game_id is None or not actions:
+        return None
+    return GameView(game_id, actions, lang)
+
+
+class MoveModal(discord.ui.Modal):
+    """Type a move (or a secret setup) for people who prefer a text box to /move."""
+
+    def __init__(self, game_id: int, lang: str, *, setup: bool = False, example: str = "") -> None:
+        kind = "setup" if setup else "move"
+        super().__init__(
+            title=t(f"modal.{kind}.title", lang, game=game_id)[:45],
+            custom_id=f"banmen-modal:{kind}:{game_id}",
+            timeout=900,
+        )
+        self.game_id = game_id
+        self.setup = setup
+        self.text: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
+            label=t(f"modal.{kind}.label", lang),
+            custom_id="text",
+            placeholder=(t("modal.move.placeholder", lang, example=example) if example else None),
+            max_length=100,
+        )
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        from bot.discord.actions import submit_text
+
+        await submit_text(interaction, self.game_id, self.text.value, setup=self.setup)
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        from bot.discord.errors import on_view_error
+
+        await on_view_error(interaction, error, None)
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BanmenBot:
+    from bot.discord.client import BanmenBot
+
+    client = interaction.client
+    assert isinstance(client, BanmenBot)
+    return client

@@ -1,0 +1,180 @@
+"""Unit tests of the command layer: reply formatting, refusals, custom ids, translations."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from bot.discord.format import (
+    allowed_mentions_for,
+    awaits_player,
+    choices_for,
+    refusal_text,
+    reply_parts,
+)
+from bot.discord.texts import TEXTS, lang_of_locale, t
+from bot.discord.translator import JA, BanmenTranslator
+from bot.discord.views import (
+    CUSTOM_ID,
+    GameView,
+    button_label,
+    custom_id,
+    split_action,
+    split_play,
+)
+from bot.service import File, Refusal, Reply
+from engines.core import Text
+
+ALICE, BOB = "1300000000000000003", "1300000000000000004"
+
+
+def move_reply(**kw: Any) -> Reply:
+    base: dict[str, Any] = {
+        "params": {"id": 7, "game": Text("Rokumentai", "六面体"), "name": "Alice",
+                   "move": Text("四04占", "四04占"), "ply": 1, "to_move": "Bob"},
+        "game_id": 7,
+        "image": b"\x89PNG\r\n\x1a\nfake",
+        "actions": ("move", "resign", "offer_draw"),
+        "notify": (BOB,),
+        "to_move": (BOB,),
+        "deadline": datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+    }  # fmt: skip
+    base.update(kw)
+    return Reply("move.played", **base)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_turn_message_pings_only_the_player_to_move(lang: str) -> None:
+    parts = reply_parts(move_reply(), lang)
+    assert parts.content == f"<@{BOB}>"
+    mentions = parts.allowed_mentions.to_dict()
+    assert mentions["parse"] == []
+    assert mentions["users"] == [int(BOB)]
+    assert not mentions.get("replied_user")
+    assert parts.embed is not None
+    embed = parts.embed.to_dict()
+    assert embed["image"]["url"] == "attachment://board-7.png"
+    assert [f.filename for f in parts.files] == ["board-7.png"]
+    # The deadline is a Discord timestamp (every reader sees their own time zone).
+    assert any("<t:1767323045:R>" in f["value"] for f in embed["fields"])
+    label = {"en": "To move", "ja": "手番"}[lang]
+    assert any(f["name"] == label for f in embed["fields"])
+    assert "四04占" in embed["description"]
+
+
+def test_languages_differ() -> None:
+    en = reply_parts(move_reply(), "en").embed
+    ja = reply_parts(move_reply(), "ja").embed
+    assert en is not None and ja is not None
+    assert en.description != ja.description
+    assert "手番" in str(ja.description)
+
+
+def test_ephemeral_and_finished_replies_ping_nobody() -> None:
+    assert reply_parts(move_reply(), "en", ephemeral=True).content is None
+    over = move_reply(actions=("board", "moves", "record"))
+    assert not awaits_player(over)
+    parts = reply_parts(over, "en")
+    assert parts.content is None
+    assert dict(parts.allowed_mentions.to_dict()) == {"parse": [], "users": []}
+
+
+def test_user_text_cannot_ping_everyone() -> None:
+    evil = move_reply(params={"id": 7, "game": "x", "name": "@everyone <@&123>", "move": "m",
+                              "ply": 1})  # fmt: skip
+    mentions = reply_parts(evil, "en").allowed_mentions.to_dict()
+    assert "everyone" not in mentions["parse"] and "roles" not in mentions["parse"]
+    assert allowed_mentions_for(["not-a-snowflake"]).to_dict()["users"] == []
+
+
+def test_record_files_attached() -> None:
+    files = (File("banmen-7.kif", b"kif"), File("banmen-7.json", b"{}"))
+    parts = reply_parts(move_reply(image=None, files=files), "en")
+    assert [f.filename for f in parts.files] == ["banmen-7.kif", "banmen-7.json"]
+    assert parts.embed is not None and parts.embed.image.url is None
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "turn"), ("ja", "手番")])
+def test_refusal_in_the_users_language(lang: str, word: str) -> None:
+    refusal = Refusal("refuse.not_your_turn", id=7, to_move="Bob")
+    assert word in refusal_text(refusal, lang)
+
+
+def test_refusal_lists_suggestions_once() -> None:
+    refusal = Refusal("refuse.bad_move", ("四01占", "五01占"), reason=Text("bad", "だめ"), id=7)
+    text = refusal_text(refusal, "en")
+    assert text.count("四01占") == 1
+
+
+def test_autocomplete_choices_are_bounded() -> None:
+    values = [f"m{i}" for i in range(40)] + ["x" * 101, ""]
+    out = choices_for(values)
+    assert len(out) == 25
+    assert all(0 < len(v) <= 100 for _, v in out)
+
+
+def test_custom_ids_round_trip() -> None:
+    cid = custom_id("resign", 12)
+    m = CUSTOM_ID.fullmatch(cid)
+    assert m and m["action"] == "resign" and m["game"] == "12" and m["arg"] is None
+    cid = custom_id("play", 3, "start 4")
+    m = CUSTOM_ID.fullmatch(cid)
+    assert m and (m["action"], m["game"], m["arg"]) == ("play", "3", "start 4")
+    assert len(cid) <= 100
+    assert split_action("play:draw") == ("play", "draw")
+    assert split_action("resign") == ("resign", None)
+
+
+async def test_view_labels_follow_the_language() -> None:
+    assert button_label("resign", "ja") == "投了"
+    assert button_label("resign", "en") == "Resign"
+    assert button_label("play", "ja", "start 1") == "start 1"
+    assert button_label("play", "en", "12|draw") == "draw"
+    assert split_play("12|draw") == (12, "draw")
+    assert split_play("draw") == (None, "draw")
+    view = GameView(5, ("move", "resign", "play:draw"), "ja")
+    labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
+    assert labels == ["指す", "投了", "draw"]
+    assert view.timeout is None
+
+
+def test_texts_have_both_languages() -> None:
+    for key, (en, ja) in TEXTS.items():
+        assert en and ja, key
+        assert t(key, "en", game=1, example="x", seconds=1, permission="p", title="t",
+                 link="l", count=1, moves="m") is not None  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("locale", "fallback", "lang"),
+    [("ja", "en", "ja"), ("en-US", "ja", "en"), ("fr", "ja", "ja"), (None, "en", "en")],
+)
+def test_language_of_a_locale(locale: str | None, fallback: str, lang: str) -> None:
+    assert lang_of_locale(locale, fallback) == lang
+
+
+async def test_translator_gives_japanese_names() -> None:
+    translator = BanmenTranslator()
+    context: app_commands.TranslationContext[Any, Any] = app_commands.TranslationContext(
+        app_commands.TranslationContextLocation.other, None
+    )
+    ja = await translator.translate(
+        app_commands.locale_str("move"), discord.Locale.japanese, context
+    )
+    assert ja == "指す"
+    en = await translator.translate(
+        app_commands.locale_str("move"), discord.Locale.american_english, context
+    )
+    assert en is None
+    extra = await translator.translate(
+        app_commands.locale_str("Rokumentai", ja="六面体"), discord.Locale.japanese, context
+    )
+    assert extra == "六面体"
+    # Every localised command name is a valid Discord name.
+    for name in ("play", "move", "board", "moves", "resign", "draw", "takeback", "record",
+                 "games", "rules", "abort", "settings", "setup", "join"):  # fmt: skip
+        assert name in JA and len(JA[name]) <= 32 and " " not in JA[name]

@@ -1,0 +1,119 @@
+"""A complete game through the Discord double: challenge, accept, thread, moves, resign, restart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.conftest import Harness
+from tests.discord_double import DiscordDouble, Interaction
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def assert_png(inter: Interaction | dict[str, Any], double: DiscordDouble) -> None:
+    """The message carries a real PNG (checked by its signature and IHDR chunk)."""
+    if isinstance(inter, Interaction):
+        datas = [f.data for f in inter.files]
+    else:
+        datas = [double.files[int(a["id"])] for a in inter["attachments"]]
+    pngs = [d for d in datas if d.startswith(PNG)]
+    assert pngs, "no PNG attached"
+    assert pngs[0][12:16] == b"IHDR"
+    assert len(pngs[0]) <= 100_000
+
+
+def restricted(allowed: dict[str, Any] | None, users: set[int]) -> None:
+    """Allowed mentions never parse everyone/roles, and list exactly ``users``."""
+    assert allowed is not None
+    assert not allowed.get("parse"), allowed
+    assert {int(u) for u in allowed.get("users", [])} == users
+    assert not allowed.get("roles")
+
+
+async def start_challenge(double: DiscordDouble) -> tuple[int, dict[str, Any]]:
+    """alice challenges bob to 六面体; bob accepts; returns (thread id, first turn message)."""
+    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
+    assert not challenge.ephemeral
+    message = challenge.message
+    assert message is not None
+    assert double.bob.mention in message["content"]
+    restricted(message["allowed_mentions"], {double.bob.id})
+    buttons = double.buttons(message)
+    assert set(buttons) == {"Accept", "Decline"}
+
+    # Someone else cannot accept a challenge addressed to bob.
+    wrong = await double.click(double.carol, message, buttons["Accept"])
+    assert wrong.ephemeral
+
+    accepted = await double.click(double.bob, message, buttons["Accept"])
+    assert accepted.response_time < 3.0
+    thread = (await double.wait_for(lambda: double.threads()))[0]
+    thread_id = int(thread["id"])
+    assert thread["name"].startswith("#")
+    turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
+    assert_png(turn, double)
+    return thread_id, turn
+
+
+async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
+    thread_id, turn = await start_challenge(double)
+    service = harness.service
+    assert service is not None
+    # The player to move (seat 0 = the challenger) is pinged, nobody else.
+    to_move = double.alice if str(double.alice.id) in turn["content"] else double.bob
+    other = double.bob if to_move is double.alice else double.alice
+    assert to_move.mention in turn["content"]
+    restricted(turn["allowed_mentions"], {to_move.id})
+    labels = set(double.buttons(turn))
+    assert {"Move", "Resign"} <= labels
+
+    # Autocomplete: the legal moves of the player to move, filtered by what was typed.
+    choices = (
+        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+    ).choices
+    assert 0 < len(choices) <= 25
+    typed = choices[0]["value"][:2]
+    filtered = (
+        await double.autocomplete(to_move, "move", {"move": typed}, "move", channel=thread_id)
+    ).choices
+    assert filtered and all(typed in c["value"] for c in filtered)
+    # The other player gets no suggestions (it is not their turn).
+    none = await double.autocomplete(other, "move", {"move": ""}, "move", channel=thread_id)
+    assert none.choices == []
+
+    # The wrong user: an ephemeral refusal.
+    wrong = await double.slash(other, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    assert wrong.ephemeral
+    assert wrong.response_time < 3.0
+    # An illegal move: ephemeral, with the closest legal moves.
+    bad = await double.slash(to_move, "move", {"move": "九99占"}, channel=thread_id)
+    assert bad.ephemeral
+    assert "Closest legal moves" in bad.text or "近い合法手" in bad.text
+
+    # A legal move: the board for the next player, who alone is pinged.
+    played = await double.slash(to_move, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    assert not played.ephemeral
+    assert played.response_time < 3.0
+    assert_png(played, double)
+    assert other.mention in played.content
+    assert to_move.mention not in played.content
+    body = played.answer.body.get("data", played.answer.body)
+    restricted(body.get("allowed_mentions"), {other.id})
+    old_turn = played.message
+    assert old_turn is not None
+
+    # Restart the bot mid-game; the old message's Resign button still works.
+    await harness.restart()
+    resign_id = double.buttons(old_turn)["Resign"]
+    resigned = await double.click(other, old_turn, resign_id)
+    assert resigned.response_time < 3.0
+    assert not resigned.ephemeral
+    assert resigned.text
+    # The game is over: a further move is refused politely.
+    late = await double.slash(to_move, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    assert late.ephemeral
+
+    # Every interaction was answered within Discord's 3 seconds; nothing unknown was called.
+    assert all(i.response_time < 3.0 for i in double.interactions.values())
+    assert not double.unhandled
+    assert not [r for r in double.requests if r.status >= 400]

@@ -1,0 +1,1000 @@
+"""A loopback Discord: enough of the REST API and the gateway for the real discord.py client.
+
+One aiohttp server on 127.0.0.1 (an ephemeral port) serves ``/api/v10/...`` and the gateway
+websocket (JSON, zlib-stream compressed as discord.py asks for). It keeps the guild, its channels,
+threads and messages, records every request the bot makes, and lets a test act as users:
+``slash``, ``autocomplete``, ``click`` and ``submit_modal`` dispatch INTERACTION_CREATE and
+return when the bot has answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.discord_double import payloads
+from tests.discord_double.payloads import JSON, User, snowflake
+
+EPHEMERAL = 1 << 6
+
+
+@dataclass
+class Upload:
+    """A file the bot uploaded (multipart ``files[n]``)."""
+
+    filename: str
+    data: bytes
+    content_type: str
+
+
+@dataclass
+class Request:
+    """One REST request the bot made."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    json: Any
+    files: list[Upload]
+    at: float
+    status: int = 200
+
+
+@dataclass
+class Reply:
+    """One thing the bot sent in answer to an interaction.
+
+    ``kind`` is ``callback`` (with ``type``: 4 message, 5 deferred, 6 deferred update, 7 update,
+    8 autocomplete, 9 modal), ``followup`` or ``edit`` (of the original response).
+    """
+
+    kind: str
+    type: int | None
+    body: JSON
+    files: list[Upload]
+    at: float
+    message: JSON | None = None
+
+
+_DONE_CALLBACKS = {4, 7, 8, 9}
+
+
+@dataclass
+class Interaction:
+    """An interaction the double dispatched, with everything the bot answered."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel_id: int
+    payload: JSON
+    sent_at: float
+    replies: list[Reply] = field(default_factory=list)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    responded: asyncio.Event = field(default_factory=asyncio.Event)
+
+    # -- what the bot answered ---------------------------------------------------------------
+    @property
+    def callback(self) -> Reply | None:
+        return next((r for r in self.replies if r.kind == "callback"), None)
+
+    @property
+    def response_time(self) -> float:
+        """Seconds from dispatch to the first callback (Discord allows 3)."""
+        cb = self.callback
+        return float("inf") if cb is None else cb.at - self.sent_at
+
+    @property
+    def answer(self) -> Reply:
+        """The reply that carries the answer: the last message-bearing reply."""
+        for reply in reversed(self.replies):
+            if reply.kind != "callback" or reply.type in _DONE_CALLBACKS:
+                return reply
+        if self.replies:
+            return self.replies[-1]
+        raise AssertionError(f"interaction {self.id} got no answer")
+
+    @property
+    def data(self) -> JSON:
+        body = self.answer.body
+        data = body.get("data", body) if self.answer.kind == "callback" else body
+        return data if isinstance(data, dict) else {}
+
+    @property
+    def content(self) -> str:
+        return str(self.data.get("content") or "")
+
+    @property
+    def embeds(self) -> list[JSON]:
+        return list(self.data.get("embeds") or [])
+
+    @property
+    def text(self) -> str:
+        """Content and every embed's title, description and fields, for assertions."""
+        parts = [self.content]
+        for e in self.embeds:
+            parts += [str(e.get("title") or ""), str(e.get("description") or "")]
+            for f in e.get("fields") or []:
+                parts += [str(f.get("name") or ""), str(f.get("value") or "")]
+            if e.get("footer"):
+                parts.append(str(e["footer"].get("text") or ""))
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def files(self) -> list[Upload]:
+        return [f for r in self.replies for f in r.files]
+
+    @property
+    def ephemeral(self) -> bool:
+        cb = self.callback
+        flags = 0
+        if cb is not None and cb.type in (4, 5):
+            flags |= int((cb.body.get("data") or {}).get("flags") or 0)
+        flags |= int(self.data.get("flags") or 0)
+        return bool(flags & EPHEMERAL)
+
+    @property
+    def choices(self) -> list[JSON]:
+        """Autocomplete choices (callback type 8)."""
+        cb = self.callback
+        assert cb is not None and cb.type == 8, f"not an autocomplete answer: {self.replies}"
+        return list((cb.body.get("data") or {}).get("choices") or [])
+
+    @property
+    def modal(self) -> JSON:
+        cb = self.callback
+        assert cb is not None and cb.type == 9, f"no modal was opened: {self.replies}"
+        return dict(cb.body.get("data") or {})
+
+    @property
+    def message(self) -> JSON | None:
+        """The message the answer created or edited, as the double stores it."""
+        return self.answer.message
+
+
+class Gateway:
+    """One gateway connection: a zlib stream and the sequence number."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+        self.ws = ws
+        self.compressor = zlib.compressobj() if compress else None
+        self.seq = 0
+        self.session_id = secrets.token_hex(8)
+        self.identified = asyncio.Event()
+        self.on_seq: Callable[[str, int], None] | None = None
+
+    async def send(self, payload: JSON) -> None:
+        text = json.dumps(payload, separators=(",", ":"))
+        if self.compressor is None:
+            await self.ws.send_str(text)
+        else:
+            raw = self.compressor.compress(text.encode()) + self.compressor.flush(zlib.Z_SYNC_FLUSH)
+            await self.ws.send_bytes(raw)
+
+    async def dispatch(self, event: str, data: JSON) -> None:
+        self.seq += 1
+        await self.send({"op": 0, "t": event, "s": self.seq, "d": data})
+        if self.on_seq is not None:
+            self.on_seq(self.session_id, self.seq)
+
+
+Handler = Callable[[web.Request, re.Match[str], "Request"], Awaitable[web.StreamResponse]]
+
+
+class DiscordDouble:
+    """The loopback Discord. Use as ``async with DiscordDouble() as double:``."""
+
+    def __init__(self) -> None:
+        self.token = "double." + secrets.token_urlsafe(16)
+        self.application_id = snowflake()
+        self.bot_user = User(self.application_id, "banmen", bot=True)
+        self.guild_id = snowflake()
+        self.owner = User(snowflake(), "owner", permissions=payloads.ALL_PERMISSIONS)
+        self.alice = User(snowflake(), "alice")
+        self.bob = User(snowflake(), "bob", locale="ja")
+        self.carol = User(snowflake(), "carol")
+        self.mod = User(
+            snowflake(), "mod", permissions=payloads.MEMBER_PERMISSIONS | payloads.MANAGE_THREADS
+        )
+        self.users = [self.owner, self.alice, self.bob, self.carol, self.mod]
+        self.channel_id = snowflake()
+        self.channels: dict[int, JSON] = {
+            self.channel_id: payloads.text_channel(self.channel_id, self.guild_id, "games")
+        }
+        self.messages: dict[int, JSON] = {}
+        self.message_order: list[int] = []
+        self.files: dict[int, bytes] = {}
+        self.requests: list[Request] = []
+        self.unhandled: list[Request] = []
+        self.interactions: dict[int, Interaction] = {}
+        self.commands: dict[int | None, list[JSON]] = {}
+        self.synced = asyncio.Event()
+        self.gateway: Gateway | None = None
+        self.connections = 0
+        self.identifies = 0
+        self.resumes = 0
+        self.sessions: dict[str, int] = {}
+        self.forbid_threads = False
+        """Refuse thread creation (403), as a server that denies the bot the permission."""
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
+        self._install_routes()
+
+    # -- life cycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/attachments/{id}/{name}", self._attachment)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        sockets = getattr(server, "sockets", None)
+        assert sockets
+        self.port = int(sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self.gateway is not None:
+            with contextlib.suppress(ConnectionError, RuntimeError):
+                await self.gateway.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def __aenter__(self) -> DiscordDouble:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api_base(self) -> str:
+        """What the bot sets as ``DISCORD_API_BASE``."""
+        return f"{self.base_url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        """What the bot sets as ``DISCORD_GATEWAY_URL``."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # -- gateway -----------------------------------------------------------------------------
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(heartbeat=None, autoping=True)
+        await ws.prepare(request)
+        gw = Gateway(ws, compress=request.query.get("compress") == "zlib-stream")
+        gw.on_seq = self.sessions.__setitem__
+        self.connections += 1
+        if self.gateway is not None and not self.gateway.ws.closed:
+            await self.gateway.ws.close(code=4000)
+        self.gateway = gw
+        await gw.send({"op": 10, "d": {"heartbeat_interval": 41250}})
+        async for msg in ws:
+            if msg.type != WSMsgType.TEXT:
+                continue
+            data = json.loads(msg.data)
+            op = data.get("op")
+            if op == 1:
+                await gw.send({"op": 11})
+            elif op == 2:
+                await self._identify(gw, data["d"])
+            elif op == 6:
+                await self._resume(gw, data["d"])
+        return ws
+
+    async def _resume(self, gw: Gateway, data: JSON) -> None:
+        """Resume a session this double started (missed events are not replayed: the double
+        dispatches nothing while no bot is connected); an unknown one must identify again."""
+        if data.get("token") != self.token or data.get("session_id") not in self.sessions:
+            await gw.send({"op": 9, "d": False})
+            return
+        self.resumes += 1
+        gw.session_id = str(data["session_id"])
+        gw.seq = self.sessions[gw.session_id]
+        await gw.dispatch("RESUMED", {})
+        gw.identified.set()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _identify(self, gw: Gateway, data: JSON) -> None:
+        if data.get("token") != self.token:
+            await gw.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        self.identifies += 1
+        self.sessions[gw.session_id] = 0
+        await gw.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot_user.payload(),
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": gw.session_id,
+                "resume_gateway_url": self.gateway_url,
+                "application": {"id": str(self.application_id), "flags": 0},
+                "shard": [0, 1],
+            },
+        )
+        channels = [c for c in self.channels.values() if c["type"] == 0]
+        guild = payloads.guild(self.guild_id, self.owner, channels, [self.bot_user, *self.users])
+        guild["threads"] = [c for c in self.channels.values() if c["type"] in (11, 12)]
+        await gw.dispatch("GUILD_CREATE", guild)
+        gw.identified.set()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def request_reconnect(self) -> None:
+        """Ask the bot to reconnect (op 7), as Discord does when it moves a session."""
+        gw = self.gateway
+        if gw is None:
+            raise RuntimeError("the bot is not connected to the gateway")
+        await gw.send({"op": 7, "d": None})
+
+    async def _dispatch(self, event: str, data: JSON) -> None:
+        gw = self.gateway
+        if gw is None or gw.ws.closed:
+            raise RuntimeError("the bot is not connected to the gateway")
+        await gw.dispatch(event, data)
+
+    # -- REST --------------------------------------------------------------------------------
+    def _install_routes(self) -> None:
+        r = self._route
+        r("GET", r"/users/@me", self._get_me)
+        r("GET", r"/oauth2/applications/@me", self._get_application)
+        r("GET", r"/applications/@me", self._get_application)
+        r("PUT", r"/applications/(?P<app>\d+)/commands", self._put_commands)
+        r("PUT", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._put_commands)
+        r("GET", r"/applications/(?P<app>\d+)/commands", self._get_commands)
+        r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._get_commands)
+        r("POST", r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback", self._callback)
+        r("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup)
+        r(
+            "GET",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+            self._get_webhook_message,
+        )
+        r(
+            "PATCH",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+            self._edit_webhook_message,
+        )
+        r(
+            "DELETE",
+            r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)/messages/(?P<mid>@original|\d+)",
+            self._delete_webhook_message,
+        )
+        r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
+        r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
+        r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._get_message)
+        r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._patch_message)
+        r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._delete_message)
+        r("POST", r"/channels/(?P<channel>\d+)/threads", self._create_thread)
+        r("POST", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)/threads", self._create_thread)
+        r("PATCH", r"/channels/(?P<channel>\d+)", self._patch_channel)
+        r("PUT", r"/channels/(?P<channel>\d+)/thread-members/(?P<user>@me|\d+)", self._no_content)
+        r("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member)
+        r("GET", r"/users/(?P<user>\d+)", self._get_user)
+        r("POST", r"/users/@me/channels", self._dm_channel)
+
+    def _route(self, method: str, pattern: str, handler: Handler) -> None:
+        self._routes.append((method, re.compile(pattern + "$"), handler))
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["tail"]
+        body, files = await _read_body(request)
+        rec = Request(request.method, path, dict(request.query), body, files, time.perf_counter())
+        self.requests.append(rec)
+        for method, pattern, handler in self._routes:
+            m = pattern.match(path)
+            if m and method == request.method:
+                needs_auth = not path.startswith(("/interactions/", "/webhooks/"))
+                if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+                    rec.status = 401
+                    return _error(401, 0, "401: Unauthorized")
+                response = await handler(request, m, rec)
+                rec.status = response.status
+                async with self._changed:
+                    self._changed.notify_all()
+                return response
+        rec.status = 404
+        self.unhandled.append(rec)
+        return _error(404, 0, f"the double has no route {request.method} {path}")
+
+    async def _no_content(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        return web.Response(status=204)
+
+    async def _get_me(self, request: web.Request, m: re.Match[str], rec: Request) -> web.Response:
+        return _json(self.bot_user.payload())
+
+    async def _get_user(self, request: web.Request, m: re.Match[str], rec: Request) -> web.Response:
+        user = self.user(int(m["user"]))
+        return _json(user.payload())
+
+    async def _get_member(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        return _json(self.user(int(m["user"])).member(self.guild_id))
+
+    async def _dm_channel(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        recipient = self.user(int(rec.json["recipient_id"]))
+        channel_id = snowflake()
+        data = {"id": str(channel_id), "type": 1, "recipients": [recipient.payload()]}
+        self.channels[channel_id] = data
+        return _json(data)
+
+    async def _get_application(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": "Banmen",
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "owner": self.owner.payload(),
+                "team": None,
+                "flags": 0,
+                "summary": "",
+            }
+        )
+
+    async def _put_commands(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        guild = int(m["guild"]) if m.groupdict().get("guild") else None
+        out = []
+        for cmd in rec.json:
+            cmd = dict(cmd)
+            cmd.setdefault("type", 1)
+            cmd.update(
+                id=str(snowflake()),
+                application_id=str(self.application_id),
+                version=str(snowflake()),
+            )
+            if guild is not None:
+                cmd["guild_id"] = str(guild)
+            out.append(cmd)
+        self.commands[guild] = out
+        self.synced.set()
+        return _json(out)
+
+    async def _get_commands(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        guild = int(m["guild"]) if m.groupdict().get("guild") else None
+        return _json(self.commands.get(guild, []))
+
+    async def _callback(self, request: web.Request, m: re.Match[str], rec: Request) -> web.Response:
+        inter = self.interactions.get(int(m["id"]))
+        if inter is None or inter.token != m["token"]:
+            return _error(404, 10062, "Unknown interaction")
+        if inter.callback is not None:
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if rec.at - inter.sent_at > 3.0:
+            return _error(404, 10062, "Unknown interaction")
+        body = rec.json or {}
+        ctype = int(body.get("type", 0))
+        reply = Reply("callback", ctype, body, rec.files, rec.at)
+        data = dict(body.get("data") or {})
+        message: JSON | None = None
+        if ctype in (4, 5):
+            if ctype == 5:
+                data = {"flags": data.get("flags", 0) | (1 << 7)}  # LOADING
+            message = self._store(
+                inter.channel_id, data, rec.files, self.bot_user.payload(), webhook=True
+            )
+            inter.payload["_original"] = message["id"]
+        elif ctype == 7 and "message" in inter.payload:
+            message = self._edit(int(inter.payload["message"]["id"]), data, rec.files)
+            inter.payload["_original"] = message["id"]
+        reply.message = message
+        inter.replies.append(reply)
+        inter.responded.set()
+        if ctype in _DONE_CALLBACKS:
+            inter.done.set()
+        resource: JSON = {"type": ctype}
+        if message is not None:
+            resource["message"] = message
+        return _json(
+            {
+                "interaction": {
+                    "id": str(inter.id),
+                    "type": inter.type,
+                    "response_message_id": message["id"] if message else None,
+                    "response_message_loading": ctype == 5,
+                    "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+                },
+                "resource": resource,
+            }
+        )
+
+    def _interaction_by_token(self, token: str) -> Interaction | None:
+        return next((i for i in self.interactions.values() if i.token == token), None)
+
+    async def _followup(self, request: web.Request, m: re.Match[str], rec: Request) -> web.Response:
+        inter = self._interaction_by_token(m["token"])
+        if inter is None:
+            return _error(404, 10015, "Unknown Webhook")
+        body = rec.json or {}
+        message = self._store(
+            inter.channel_id, body, rec.files, self.bot_user.payload(), webhook=True
+        )
+        inter.replies.append(Reply("followup", None, body, rec.files, rec.at, message))
+        inter.done.set()
+        return _json(message)
+
+    def _webhook_message_id(self, inter: Interaction, mid: str) -> int | None:
+        if mid == "@original":
+            original = inter.payload.get("_original")
+            return None if original is None else int(original)
+        return int(mid)
+
+    async def _get_webhook_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        inter = self._interaction_by_token(m["token"])
+        mid = None if inter is None else self._webhook_message_id(inter, m["mid"])
+        if mid is None or mid not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        return _json(self.messages[mid])
+
+    async def _edit_webhook_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        inter = self._interaction_by_token(m["token"])
+        mid = None if inter is None else self._webhook_message_id(inter, m["mid"])
+        if inter is None or mid is None or mid not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        body = dict(rec.json or {})
+        message = self._edit(mid, body, rec.files)
+        message["flags"] = int(message.get("flags") or 0) & ~(1 << 7)
+        inter.replies.append(Reply("edit", None, body, rec.files, rec.at, message))
+        inter.done.set()
+        return _json(message)
+
+    async def _delete_webhook_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        inter = self._interaction_by_token(m["token"])
+        mid = None if inter is None else self._webhook_message_id(inter, m["mid"])
+        if mid is not None:
+            self.messages.pop(mid, None)
+        return web.Response(status=204)
+
+    async def _get_channel(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        channel = self.channels.get(int(m["channel"]))
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        return _json(channel)
+
+    async def _patch_channel(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        channel = self.channels.get(int(m["channel"]))
+        if channel is None:
+            return _error(404, 10003, "Unknown Channel")
+        body = rec.json or {}
+        for key in ("name", "topic"):
+            if key in body:
+                channel[key] = body[key]
+        meta = channel.get("thread_metadata")
+        if meta is not None:
+            for key in ("archived", "locked", "auto_archive_duration"):
+                if key in body:
+                    meta[key] = body[key]
+        return _json(channel)
+
+    async def _post_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        channel_id = int(m["channel"])
+        if channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
+        message = self._store(channel_id, rec.json or {}, rec.files, self.bot_user.payload())
+        return _json(message)
+
+    async def _get_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        message = self.messages.get(int(m["mid"]))
+        if message is None:
+            return _error(404, 10008, "Unknown Message")
+        return _json(message)
+
+    async def _patch_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        mid = int(m["mid"])
+        if mid not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        return _json(self._edit(mid, rec.json or {}, rec.files))
+
+    async def _delete_message(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        self.messages.pop(int(m["mid"]), None)
+        return web.Response(status=204)
+
+    async def _create_thread(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        parent = int(m["channel"])
+        if parent not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
+        if self.forbid_threads:
+            return _error(403, 50013, "Missing Permissions")
+        body = rec.json or {}
+        private = body.get("type") == 12
+        thread_id = int(m["mid"]) if m.groupdict().get("mid") else snowflake()
+        thread = payloads.thread_channel(
+            thread_id,
+            self.guild_id,
+            parent,
+            str(body.get("name", "thread")),
+            self.bot_user.id,
+            private,
+        )
+        if "auto_archive_duration" in body:
+            thread["thread_metadata"]["auto_archive_duration"] = body["auto_archive_duration"]
+        self.channels[thread_id] = thread
+        if m.groupdict().get("mid") and int(m["mid"]) in self.messages:
+            self.messages[int(m["mid"])]["thread"] = thread
+        await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+        return _json(thread, status=201)
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        data = self.files.get(int(request.match_info["id"]))
+        if data is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=data, content_type="image/png")
+
+    # -- the message store -------------------------------------------------------------------
+    def _attachments(self, body: JSON, files: list[Upload], keep: list[JSON]) -> list[JSON]:
+        out: list[JSON] = []
+        wanted = body.get("attachments")
+        kept_ids = None if wanted is None else {str(a.get("id")) for a in wanted}
+        for a in keep:
+            if kept_ids is None or a["id"] in kept_ids:
+                out.append(a)
+        for upload in files:
+            attachment_id = snowflake()
+            self.files[attachment_id] = upload.data
+            out.append(
+                payloads.attachment(attachment_id, upload.filename, upload.data, self.base_url)
+            )
+        return out
+
+    def _store(
+        self,
+        channel_id: int,
+        body: JSON,
+        files: list[Upload],
+        author: JSON,
+        *,
+        webhook: bool = False,
+    ) -> JSON:
+        mid = snowflake()
+        message = payloads.message(
+            mid,
+            channel_id,
+            self.guild_id,
+            author,
+            body,
+            self._attachments(body, files, []),
+            webhook_id=self.application_id if webhook else None,
+        )
+        message["allowed_mentions"] = body.get("allowed_mentions")
+        message["mentions"] = self._mentions(body)
+        self.messages[mid] = message
+        self.message_order.append(mid)
+        return message
+
+    def _edit(self, mid: int, body: JSON, files: list[Upload]) -> JSON:
+        message = self.messages[mid]
+        for key in ("content", "embeds", "components", "flags"):
+            if key in body:
+                message[key] = body[key] if body[key] is not None else message[key]
+        if "attachments" in body or files:
+            message["attachments"] = self._attachments(body, files, message["attachments"])
+        if "allowed_mentions" in body:
+            message["allowed_mentions"] = body["allowed_mentions"]
+        message["edited_timestamp"] = payloads.now_iso()
+        message["edits"] = int(message.get("edits", 0)) + 1
+        return message
+
+    def _mentions(self, body: JSON) -> list[JSON]:
+        """Who Discord would ping: user mentions in the content that allowed_mentions permits."""
+        content = str(body.get("content") or "")
+        ids = [int(x) for x in re.findall(r"<@!?(\d+)>", content)]
+        allowed = body.get("allowed_mentions")
+        if allowed is not None:
+            parse = allowed.get("parse") or []
+            if "users" not in parse:
+                listed = {int(x) for x in allowed.get("users") or []}
+                ids = [i for i in ids if i in listed]
+        return [u.payload() for u in self.users if u.id in ids]
+
+    # -- what tests use ----------------------------------------------------------------------
+    def user(self, user_id: int) -> User:
+        for u in [*self.users, self.bot_user]:
+            if u.id == user_id:
+                return u
+        raise KeyError(user_id)
+
+    def channel_messages(self, channel_id: int) -> list[JSON]:
+        return [
+            self.messages[m]
+            for m in self.message_order
+            if m in self.messages and self.messages[m]["channel_id"] == str(channel_id)
+        ]
+
+    def threads(self) -> list[JSON]:
+        return [c for c in self.channels.values() if c["type"] in (11, 12)]
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate()`` is truthy (re-checked after every REST request)."""
+
+        async def wait() -> Any:
+            async with self._changed:
+                while not (result := predicate()):
+                    await self._changed.wait()
+                return result
+
+        return await asyncio.wait_for(wait(), timeout)
+
+    async def wait_for_message(
+        self,
+        channel_id: int,
+        predicate: Callable[[JSON], bool] = lambda m: True,
+        *,
+        after: int = 0,
+        timeout: float = 10.0,
+    ) -> JSON:
+        """The first message in ``channel_id`` with id above ``after`` matching ``predicate``."""
+
+        def find() -> JSON | None:
+            for message in self.channel_messages(channel_id):
+                if int(message["id"]) > after and predicate(message):
+                    return message
+            return None
+
+        result: JSON = await self.wait_for(find, timeout)
+        return result
+
+    async def wait_connected(self, identifies: int = 1, timeout: float = 10.0) -> None:
+        """Until the bot has identified on the gateway ``identifies`` times in all."""
+        await self.wait_for(lambda: self.identifies >= identifies, timeout)
+
+    def command(self, name: str, guild: int | None = None) -> JSON:
+        for scope in (guild or self.guild_id, None):
+            for cmd in self.commands.get(scope, []):
+                if cmd["name"] == name and cmd.get("type", 1) == 1:
+                    return cmd
+        raise KeyError(f"command /{name} was not synced")
+
+    def _channel_payload(self, channel_id: int) -> JSON:
+        return dict(self.channels[channel_id])
+
+    def _base_interaction(self, itype: int, user: User, channel_id: int) -> Interaction:
+        iid = snowflake()
+        token = "itoken." + secrets.token_urlsafe(24)
+        payload: JSON = {
+            "id": str(iid),
+            "application_id": str(self.application_id),
+            "type": itype,
+            "token": token,
+            "version": 1,
+            "guild_id": str(self.guild_id),
+            "channel_id": str(channel_id),
+            "channel": self._channel_payload(channel_id),
+            "member": user.member(self.guild_id),
+            "app_permissions": str(payloads.ALL_PERMISSIONS),
+            "locale": user.locale,
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        return Interaction(iid, token, itype, user, channel_id, payload, 0.0)
+
+    def _options(
+        self, cmd: JSON, values: dict[str, Any], focused: str | None
+    ) -> tuple[list[JSON], JSON]:
+        specs = {o["name"]: o for o in cmd.get("options") or []}
+        options: list[JSON] = []
+        resolved: JSON = {}
+        for name, value in values.items():
+            if name not in specs:
+                raise KeyError(f"/{cmd['name']} has no option {name!r}; it has {list(specs)}")
+            otype = int(specs[name]["type"])
+            if otype in (1, 2):  # a subcommand (group): its own options, nested
+                sub, sub_resolved = self._options(specs[name], dict(value or {}), focused)
+                for key, table in sub_resolved.items():
+                    resolved.setdefault(key, {}).update(table)
+                options.append({"name": name, "type": otype, "options": sub})
+                continue
+            if isinstance(value, User):
+                resolved.setdefault("users", {})[str(value.id)] = value.payload()
+                resolved.setdefault("members", {})[str(value.id)] = value.member(
+                    self.guild_id, with_user=False
+                )
+                value = str(value.id)
+            option: JSON = {"name": name, "type": otype, "value": value}
+            if name == focused:
+                option["focused"] = True
+            options.append(option)
+        return options, resolved
+
+    async def _send(self, inter: Interaction, timeout: float, wait: str) -> Interaction:
+        self.interactions[inter.id] = inter
+        inter.sent_at = time.perf_counter()
+        await self._dispatch("INTERACTION_CREATE", inter.payload)
+        event = inter.done if wait == "done" else inter.responded
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(
+                f"the bot did not answer interaction {inter.payload.get('data')} "
+                f"within {timeout}s; replies so far: {inter.replies}"
+            ) from None
+        return inter
+
+    async def slash(
+        self,
+        user: User,
+        name: str,
+        options: dict[str, Any] | None = None,
+        *,
+        channel: int | None = None,
+        timeout: float = 10.0,
+        wait: str = "done",
+    ) -> Interaction:
+        """``user`` runs ``/name`` with ``options``; returns once the bot has answered."""
+        cmd = self.command(name)
+        inter = self._base_interaction(2, user, channel or self.channel_id)
+        opts, resolved = self._options(cmd, options or {}, None)
+        data: JSON = {"id": cmd["id"], "name": name, "type": 1, "options": opts}
+        if resolved:
+            data["resolved"] = resolved
+        data["guild_id"] = str(self.guild_id)
+        inter.payload["data"] = data
+        return await self._send(inter, timeout, wait)
+
+    async def autocomplete(
+        self,
+        user: User,
+        name: str,
+        options: dict[str, Any],
+        focused: str,
+        *,
+        channel: int | None = None,
+        timeout: float = 10.0,
+    ) -> Interaction:
+        """``user`` is typing option ``focused`` of ``/name``; returns the choices answer."""
+        cmd = self.command(name)
+        inter = self._base_interaction(4, user, channel or self.channel_id)
+        opts, _ = self._options(cmd, options, focused)
+        inter.payload["data"] = {"id": cmd["id"], "name": name, "type": 1, "options": opts}
+        return await self._send(inter, timeout, "done")
+
+    async def click(
+        self,
+        user: User,
+        message: JSON,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        timeout: float = 10.0,
+        wait: str = "done",
+    ) -> Interaction:
+        """``user`` presses the button (or picks ``values`` of the select) ``custom_id``."""
+        message = self.messages.get(int(message["id"]), message)
+        if custom_id not in payloads.custom_ids(message.get("components") or []):
+            raise KeyError(f"no component {custom_id!r} on message {message['id']}")
+        inter = self._base_interaction(3, user, int(message["channel_id"]))
+        data: JSON = {"custom_id": custom_id, "component_type": 3 if values is not None else 2}
+        if values is not None:
+            data["values"] = values
+        inter.payload["data"] = data
+        inter.payload["message"] = json.loads(json.dumps(message))
+        return await self._send(inter, timeout, wait)
+
+    async def submit_modal(
+        self,
+        user: User,
+        opened_by: Interaction,
+        values: dict[str, str],
+        *,
+        timeout: float = 10.0,
+        wait: str = "done",
+    ) -> Interaction:
+        """``user`` fills the modal ``opened_by`` opened (text input custom_id -> value)."""
+        modal = opened_by.modal
+        rows: list[JSON] = []
+        for text_input in payloads.find_components(modal.get("components") or [], 4):
+            cid = str(text_input["custom_id"])
+            rows.append(
+                {
+                    "type": 1,
+                    "components": [{"type": 4, "custom_id": cid, "value": values.get(cid, "")}],
+                }
+            )
+        inter = self._base_interaction(5, user, opened_by.channel_id)
+        inter.payload["data"] = {"custom_id": modal["custom_id"], "components": rows}
+        if "message" in opened_by.payload:
+            inter.payload["message"] = opened_by.payload["message"]
+        return await self._send(inter, timeout, wait)
+
+    def buttons(self, message: JSON) -> dict[str, str]:
+        """Label -> custom_id of every button on ``message`` (its latest stored version)."""
+        message = self.messages.get(int(message["id"]), message)
+        return {
+            str(b.get("label") or b.get("emoji", {}).get("name") or ""): str(b["custom_id"])
+            for b in payloads.find_components(message.get("components") or [], 2)
+            if "custom_id" in b
+        }
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    """JSON exactly as Discord labels it: discord.py compares the content type verbatim."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"code": code, "message": message}, status=status)
+
+
+async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """JSON body, or multipart ``payload_json`` with ``files[n]`` parts."""
+    files: list[Upload] = []
+    if request.content_type.startswith("multipart/"):
+        body: Any = None
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader) or part.name is None:
+                continue
+            raw = await part.read()
+            if part.name == "payload_json":
+                body = json.loads(bytes(raw).decode())
+            else:
+                files.append(
+                    Upload(
+                        part.filename or part.name,
+                        bytes(raw),
+                        part.headers.get("Content-Type", "application/octet-stream"),
+                    )
+                )
+        return body, files
+    if request.can_read_body:
+        text = await request.text()
+        return (json.loads(text) if text else None), files
+    return None, files
