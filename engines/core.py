@@ -271,6 +271,11 @@ class State(ABC, Generic[M]):
         """The state as ``viewer`` may see it (``None``: a spectator). Hidden facts are masked."""
         return self
 
+    def announcement(self, lang: str = "en") -> str | None:
+        """What a host should announce about the action just played (王手 and turn jumps in
+        三国志三人将棋, for example), or ``None``."""
+        return None
+
     def hides_moves(self) -> bool:
         """True while moves already made are secret from the other players (a secret setup)."""
         return False
