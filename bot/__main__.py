@@ -18,6 +18,11 @@ from bot.config import Settings, load_settings
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="banmen", description="Banmen (盤面) game host")
+    parser.add_argument(
+        "--sync-global",
+        action="store_true",
+        help="with DISCORD_TOKEN: sync the slash commands globally once at start-up",
+    )
     sub = parser.add_subparsers(dest="command")
     sb = sub.add_parser("sandbox", help="the terminal sandbox (slash commands in a terminal)")
     sb.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
@@ -51,17 +56,19 @@ def sandbox(settings: Settings, args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     settings = load_settings()
+    if args.command != "sandbox" and settings.discord_token:
+        import importlib
+
+        # The Discord adapter is imported only when it is needed (and only then needs discord);
+        # it sets up its own logging, which keeps the token out of every line.
+        bot_args = ["--sync-global"] if args.sync_global else []
+        importlib.import_module("bot.discord_app").main(bot_args)
+        return 0
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if args.command == "sandbox":
         return sandbox(settings, args)
-    if settings.discord_token:
-        import importlib
-
-        # The Discord adapter is imported only when it is needed (and only then needs discord).
-        result = importlib.import_module("bot.discord_app").main()
-        return int(result) if isinstance(result, int) else 0
     print(i18n.t("sandbox.no_token"), file=sys.stderr)
     return sandbox(settings, argparse.Namespace())
 
