@@ -333,11 +333,10 @@ class SocratesState(State[Move]):
         return dict(self.opts)
 
     def option(self, name: str) -> str:
-        return self._option_map.get(name, "")
-
-    @cached_property
-    def _option_map(self) -> dict[str, str]:
-        return dict(self.opts)
+        for key, value in reversed(self.opts):  # the last one wins, as in options()
+            if key == name:
+                return value
+        return ""
 
     @cached_property
     def _choice_list(self) -> tuple[Move, ...]:

@@ -15,9 +15,9 @@ from typing import ClassVar
 
 from engines.core import Outcome, PositionError, Text
 from engines.socrates.board import (
-    ALL_EIGHT,
     BLACK,
     CELLS,
+    COLS,
     DIAGONAL,
     EMPTY,
     FLIP,
@@ -50,8 +50,6 @@ def in_area(col: int, row: int) -> bool:
 
 
 AREA = tuple(in_area(col_of(c), row_of(c)) for c in range(CELLS))
-AREA_CELLS = tuple(c for c in range(CELLS) if AREA[c])
-ROW = tuple(row_of(c) for c in range(CELLS))
 
 
 def _jump(c: int, d: tuple[int, int]) -> tuple[int, int] | None:
@@ -82,9 +80,74 @@ STEP_FORWARD = tuple(
     )
     for f in FORWARD
 )
-ADJACENT = tuple(tuple(t for d in ALL_EIGHT if (t := NEIGHBOURS[d][c]) >= 0) for c in range(CELLS))
-CHECKED_BY = {"P": "m", "M": "p", "p": "M", "m": "P"}
 """A piece is in check next to an enemy of the other face: plain by marked, marked by plain."""
+_BEYOND = (
+    tuple((row_of(c) + 1) * COLS for c in range(CELLS)),
+    tuple((row_of(c) - 1) * COLS for c in range(CELLS)),
+)
+"""A cell ``t`` is strictly forward of ``c`` for Black when ``t >= _BEYOND[0][c]``, for White
+when ``t < _BEYOND[1][c]`` (the first cell of the row above; of its own row)."""
+
+# --- the board as one number (move generation) --------------------------------------------------
+# Each cell is a hex digit of ``int(board.translate(_HEX), 16)``, cell 0 the most significant:
+# 1 = P, 2 = M, 4 = p, 8 = m, so one bit per cell and kind. A set of cells is the sum of their
+# ``BIT``; the masks of one kind of piece are the number shifted and masked with ``_ONES``.
+
+_HEX = str.maketrans({EMPTY: "0", "P": "1", "M": "2", "p": "4", "m": "8"})
+BIT = tuple(1 << 4 * (CELLS - 1 - c) for c in range(CELLS))
+_ONES = sum(BIT)
+_KIND_SHIFT = ((0, 1, 2, 3), (2, 3, 0, 1))
+"""Per seat, the digit bit of its plain and marked pieces, then the enemy's plain and marked."""
+
+
+def _cells_mask(cells: Iterable[int]) -> int:
+    return sum(BIT[c] for c in set(cells))
+
+
+def _jump_table(c: int) -> dict[int, tuple[int, ...]]:
+    """For each occupancy of the cells the jumps from ``c`` cross and land on (the key is the
+    occupancy masked with ``_JUMP_MASK[c]``): the landing cells of the possible jumps, in
+    ``JUMPS[c]`` order. Jumps from one cell cross and land on distinct cells."""
+    table: dict[int, tuple[int, ...]] = {0: ()}
+    for over, land in JUMPS[c]:
+        ob, lb = BIT[over], BIT[land]
+        table = {
+            key | extra: (*lands, land) if extra == ob else lands
+            for key, lands in table.items()
+            for extra in (0, ob, lb, ob | lb)
+        }
+    return table
+
+
+_JUMP_MASK = tuple(_cells_mask(cell for pair in JUMPS[c] for cell in pair) for c in range(CELLS))
+_JUMP_LANDS = tuple(_jump_table(c) for c in range(CELLS))
+"""``_JUMP_LANDS[c][occupied & _JUMP_MASK[c]]``: where a piece on ``c`` can jump to."""
+_STEP_MASK = tuple(tuple(_cells_mask(steps[c]) for c in range(CELLS)) for steps in STEP_FORWARD)
+
+
+def _step_table(c: int, steps: tuple[int, ...]) -> dict[int, tuple[Move, ...]]:
+    """For each occupancy of the cells ``steps`` (masked as ``_STEP_MASK``): the step moves
+    from ``c`` to the empty ones, in order."""
+    table: dict[int, tuple[Move, ...]] = {0: ()}
+    for t in steps:
+        bit = BIT[t]
+        table = {
+            key | extra: moves if extra else (*moves, STEPS[c][t])
+            for key, moves in table.items()
+            for extra in (0, bit)
+        }
+    return table
+
+
+_STEP_MOVES = tuple(tuple(_step_table(c, steps[c]) for c in range(CELLS)) for steps in STEP_FORWARD)
+"""``_STEP_MOVES[seat][c][occupied & _STEP_MASK[seat][c]]``: the steps of a piece on ``c``."""
+_BLOCKED = tuple(
+    tuple(_cells_mask(steps[c] + tuple(land for _, land in JUMPS[c])) for c in range(CELLS))
+    for steps in STEP_FORWARD
+)
+"""A piece on ``c`` with all of ``_BLOCKED[seat][c]`` occupied has no move."""
+_MINE = tuple(str.maketrans({ch: "x" for ch in own}) for own in OWN)
+"""Translation tables that turn a seat's pieces into ``x`` (to find them with ``str.find``)."""
 GOALS = (
     tuple(cell(col, 8) for col in (1, 3, 5, 7)),
     tuple(cell(col, 2) for col in (1, 3, 5, 7)),
@@ -103,21 +166,47 @@ START = "".join(
 FLIP_PHASE, MOVE_PHASE = 0, 1
 
 
-def jump_ends(board: str, start: int) -> list[int]:
-    """Every cell a chain of jumps from ``start`` can stop on (any direction, no revisits)."""
-    ends: list[int] = []
-    _chain(board, start, start, {start}, ends)
-    return ends
+def _occupied(board: str) -> tuple[int, int]:
+    """``board`` as a number (see ``BIT``) and its occupied cells."""
+    kinds = int(board.translate(_HEX), 16)
+    return kinds, (kinds | kinds >> 1 | kinds >> 2 | kinds >> 3) & _ONES
 
 
-def _chain(board: str, start: int, c: int, visited: set[int], ends: list[int]) -> None:
-    for over, land in JUMPS[c]:
-        if land in visited or board[land] != EMPTY or board[over] == EMPTY or over == start:
-            continue
-        visited.add(land)
-        ends.append(land)
-        _chain(board, start, land, visited, ends)
-        visited.discard(land)
+def _around(m: int) -> int:
+    """Each cell's digit of ``m`` (see ``BIT``) or-ed onto the digits of its 8 neighbours: 1, 9,
+    10 or 11 cells away, 4 bits a cell. (A shift wraps across rows only from columns a and j,
+    off the area; only area cells are read from the result.)"""
+    return m << 4 | m >> 4 | m << 36 | m >> 36 | m << 40 | m >> 40 | m << 44 | m >> 44
+
+
+def _pieces(board: str, seat: int, kinds: int) -> tuple[list[int], list[int]]:
+    """The area cells of ``seat``'s pieces, and of those in check, in cell order."""
+    find = board.translate(_MINE[seat]).find
+    mine = []
+    c = find("x")
+    while c >= 0:
+        if AREA[c]:
+            mine.append(c)
+        c = find("x", c + 1)
+    plain, marked, their_plain, their_marked = _KIND_SHIFT[seat]
+    near = _around(kinds)  # each cell's digit: the kinds of pieces next to it
+    checked = (
+        kinds >> plain & near >> their_marked | kinds >> marked & near >> their_plain
+    ) & _ONES
+    return mine, [c for c in mine if checked & BIT[c]] if checked else []
+
+
+def _reach(occupied: int, c: int, seen: set[int], ends: list[int]) -> None:
+    """Add to ``ends`` every cell a chain of jumps from ``c`` reaches through cells not yet in
+    ``seen``, in depth-first order (``occupied``: with the moving piece lifted off its start).
+
+    A cell reachable by some chain is reachable by one without repeats, so visiting each cell
+    once finds every end, in the order a walk over every path first arrives at them."""
+    for land in _JUMP_LANDS[c][occupied & _JUMP_MASK[c]]:
+        if land not in seen:
+            seen.add(land)
+            ends.append(land)
+            _reach(occupied, land, seen, ends)
 
 
 def jump_path(board: str, start: int, end: int) -> list[int] | None:
@@ -159,38 +248,42 @@ class KokutanState(SocratesState):
 
     def in_check(self, seat: int) -> list[int]:
         """The cells of ``seat``'s pieces in check (チェック), in cell order."""
-        b = self.board
-        own = OWN[seat]
-        out = []
-        for s in AREA_CELLS:
-            ch = b[s]
-            if ch in own:
-                threat = CHECKED_BY[ch]
-                for t in ADJACENT[s]:
-                    if b[t] == threat:
-                        out.append(s)
-                        break
-        return out
+        return _pieces(self.board, seat, _occupied(self.board)[0])[1]
 
-    def _moves_of(self, cells: Iterable[int], seat: int) -> list[Move]:
-        """The moves of the pieces on ``cells``: steps first, then jump chains ending forward."""
-        b = self.board
-        fwd = FORWARD[seat]
-        steps = STEP_FORWARD[seat]
+    def _moves_of(self, cells: Iterable[int], seat: int, occupied: int = -1) -> list[Move]:
+        """The moves of the pieces on ``cells``: steps first, then jump chains ending forward.
+
+        A jump moves a piece by an even number of columns and of rows (two, or none after a
+        wall), so a chain never ends on a step's cell and the two lists need no merging."""
+        if occupied < 0:
+            occupied = _occupied(self.board)[1]
+        blocked = _BLOCKED[seat]
+        step_mask, step_moves = _STEP_MASK[seat], _STEP_MOVES[seat]
+        jump_mask, jump_lands = _JUMP_MASK, _JUMP_LANDS
+        beyond = _BEYOND[seat]
+        black = seat == BLACK
         out: list[Move] = []
         for s in cells:
-            dests = [t for t in steps[s] if b[t] == EMPTY]
-            for over, land in JUMPS[s]:
-                if b[over] != EMPTY and b[land] == EMPTY:
-                    ends: list[int] = []
-                    _chain(b, s, s, {s}, ends)
-                    r = ROW[s]
-                    for t in ends:
-                        if (ROW[t] - r) * fwd > 0 and t not in dests:
-                            dests.append(t)
-                    break
-            row = STEPS[s]
-            out.extend(row[t] for t in dests)
+            need = blocked[s]
+            if occupied & need == need:
+                continue
+            out.extend(step_moves[s][occupied & step_mask[s]])
+            lands = jump_lands[s][occupied & jump_mask[s]]
+            if lands:
+                lifted = occupied & ~BIT[s]
+                seen = {s}
+                ends: list[int] = []
+                for land in lands:
+                    if land not in seen:
+                        seen.add(land)
+                        ends.append(land)
+                        _reach(lifted, land, seen, ends)
+                row = STEPS[s]
+                lim = beyond[s]
+                if black:
+                    out.extend([row[t] for t in ends if t >= lim])
+                else:
+                    out.extend([row[t] for t in ends if t < lim])
         return out
 
     def _choices(self) -> tuple[Move, ...]:
@@ -198,13 +291,19 @@ class KokutanState(SocratesState):
         me = self.turn
         if self.phase == FLIP_PHASE:
             plain = PLAIN[me]
-            flips = [FLIPS[c] for c in AREA_CELLS if b[c] == plain]
-            return (*flips, PASS)
-        checked = self.in_check(me)
-        if checked and (forced := self._moves_of(checked, me)):
+            flips = []
+            c = b.find(plain)
+            while c >= 0:
+                if AREA[c]:
+                    flips.append(FLIPS[c])
+                c = b.find(plain, c + 1)
+            flips.append(PASS)
+            return tuple(flips)
+        kinds, occupied = _occupied(b)
+        mine, checked = _pieces(b, me, kinds)
+        if checked and (forced := self._moves_of(checked, me, occupied)):
             return tuple(forced)
-        own = OWN[me]
-        return tuple(self._moves_of([s for s in AREA_CELLS if b[s] in own], me))
+        return tuple(self._moves_of(mine, me, occupied))
 
     def _play(self, move: Move) -> tuple[SocratesState, Outcome | None, bool]:
         me = self.turn

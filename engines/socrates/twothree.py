@@ -9,16 +9,20 @@ Whoever first stands on all six of the enemy's starting cells wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import product
+from operator import attrgetter
 from typing import ClassVar
 
 from engines.core import OptionSpec, Outcome, Text
 from engines.socrates.board import (
     BLACK,
     CELLS,
+    COLS,
     EMPTY,
     FORWARD,
     MOVE,
     OWN,
+    PLAIN,
     STEPS,
     Move,
     SocratesGame,
@@ -69,11 +73,91 @@ def _column_move(board: str, line: tuple[int, ...], enemy: str) -> int:
     return line[i] if i < n and board[line[i]] == EMPTY else -1
 
 
+def _line_end(content: str, i: int, d: int, enemy: str) -> int:
+    """Within one column's ``content``: the end of the step or jump of the piece at index ``i``
+    in direction ``d`` (as :func:`_column_move`), or -1."""
+    j = i + d
+    while 0 <= j < len(content) and content[j] == enemy:
+        j += d
+    return j if 0 <= j < len(content) and content[j] == EMPTY else -1
+
+
+_Table = dict[str, tuple[tuple[Move, ...], ...]]
+
+
+def _column_tables(seat: int) -> tuple[_Table, _Table]:
+    """The moves of ``seat``'s pieces in columns e and f for every content of a column's seven
+    strip cells (rows 2 to 8, bottom first: a 7-character string of ``.``, ``P`` and ``p``).
+
+    Each entry: the forward moves, the backward moves, and for each piece its forward move or
+    else its backward one (``retreat=piece``), all in cell order. A move stays in its column, so
+    a column's moves depend on nothing else."""
+    own, enemy = PLAIN[seat], PLAIN[1 - seat]
+    d = 1 if FORWARD[seat] > 0 else -1
+    tables: tuple[_Table, _Table] = ({}, {})
+    move_of = [  # per column: (from index, to index) -> that move
+        {(i, j): STEPS[cells[i]][cells[j]] for i in range(7) for j in range(7)}
+        for cells in ([cell(col, row) for row in range(2, 9)] for col in (4, 5))
+    ]
+    for letters in product(EMPTY + "Pp", repeat=7):
+        key = "".join(letters)
+        fwd, bwd, per = [], [], []
+        i = key.find(own)
+        while i >= 0:
+            ahead, back = _line_end(key, i, d, enemy), _line_end(key, i, -d, enemy)
+            if ahead >= 0:
+                fwd.append((i, ahead))
+            if back >= 0:
+                bwd.append((i, back))
+            if ahead >= 0 or back >= 0:
+                per.append((i, ahead if ahead >= 0 else back))
+            i = key.find(own, i + 1)
+        for table, moves in zip(tables, move_of, strict=True):
+            table[key] = (
+                tuple([moves[p] for p in fwd]),
+                tuple([moves[p] for p in bwd]),
+                tuple([moves[p] for p in per]),
+            )
+    return tables
+
+
+COLUMN_MOVES = (_column_tables(0), _column_tables(1))
+"""``COLUMN_MOVES[seat][0 or 1][column content]``: see :func:`_column_tables` (e, then f)."""
+_E = slice(cell(4, 2), cell(4, 8) + 1, COLS)
+_F = slice(cell(5, 2), cell(5, 8) + 1, COLS)
+"""The strip's two columns as slices of the board string (rows 2 to 8)."""
+_FROM = attrgetter("frm")
+
+
+def _merge(e: tuple[Move, ...], f: tuple[Move, ...]) -> tuple[Move, ...]:
+    """Two columns' moves in cell order (e2 f2 e3 f3 ...)."""
+    if not e:
+        return f
+    if not f:
+        return e
+    return tuple(sorted(e + f, key=_FROM))
+
+
 @dataclass(frozen=True)
 class TwoThreeState(SocratesState):
     """A ツースリー position."""
 
     def _choices(self) -> tuple[Move, ...]:
+        b = self.board
+        me = self.turn
+        e_table, f_table = COLUMN_MOVES[me]
+        e = e_table.get(b[_E])
+        f = f_table.get(b[_F])
+        if e is None or f is None:  # not a board of this game's pieces: the plain scan
+            return self._scan()
+        if self.option("retreat") == "piece":
+            return _merge(e[2], f[2])
+        if e[0] or f[0]:
+            return _merge(e[0], f[0])
+        return _merge(e[1], f[1])
+
+    def _scan(self) -> tuple[Move, ...]:
+        """:meth:`_choices` cell by cell (the tables hold every board of ``.``, ``P``, ``p``)."""
         b = self.board
         me = self.turn
         enemy = OWN[1 - me]
