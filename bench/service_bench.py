@@ -162,10 +162,10 @@ async def _main() -> list[tuple[str, str]]:
         rows.append((f"create {GAMES} games", f"{time.perf_counter() - t0:.1f} s"))
         for concurrency, cache, sync in (
             (1, 512, "FULL"),
-            (1, 2000, "FULL"),
-            (8, 2000, "FULL"),
-            (1, 2000, "NORMAL"),
-            (8, 2000, "NORMAL"),
+            (1, 2048, "FULL"),
+            (8, 2048, "FULL"),
+            (1, 2048, "NORMAL"),
+            (8, 2048, "NORMAL"),
         ):
             seconds, lat, replaced = await _play(db, game_type, ids, concurrency, cache, sync)
             label = f"{concurrency} at once, cache {cache}, sync {sync}"

@@ -30,7 +30,7 @@ class Settings:
     """Open or running games one server may host at once."""
     takeback_grace: int = 60
     """Seconds during which a takeback needs no consent (while the opponent has not moved)."""
-    state_cache_size: int = 512
+    state_cache_size: int = 2048
     """Games whose replayed state is kept in memory (a bounded LRU)."""
     sqlite_synchronous: str = "FULL"
     """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
@@ -71,6 +71,6 @@ def load_settings(
         max_active_per_user=_int(env, "BANMEN_MAX_ACTIVE_PER_USER", 20),
         max_active_per_guild=_int(env, "BANMEN_MAX_ACTIVE_PER_GUILD", 500),
         takeback_grace=_int(env, "BANMEN_TAKEBACK_GRACE", 60),
-        state_cache_size=_int(env, "BANMEN_STATE_CACHE", 512),
+        state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
     )
