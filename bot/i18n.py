@@ -162,6 +162,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # -- moves ------------------------------------------------------------------------------
     "move.played": ("#{id} {ply}. {name}: {move}", "#{id} {ply}手目 {name}: {move}"),
     "move.chance": ("Chance: {move}", "偶然: {move}"),
+    "move.announcement": ("{text}", "{text}"),
     "setup.accepted": (
         "Your setup for game #{id} is in: {move} (only you can see it).",
         "対局 #{id} の配置を受け付けました: {move}（あなたにしか見えません）。",
@@ -286,14 +287,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Commands: /play <game> [@user ...] [open=N] [clock=...] [opt=value ...], /join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
-        "/takeback [accept|decline], /abort, /record [id], /import <file>, /games, /stats, "
-        "/daily, /as <user>, /lang en|ja, /tick [duration], /help, /quit",
+        "/takeback [accept|decline], /abort, /record [id], /import <file>, /games, "
+        "/stats [game] [user], /daily [board [day]] (or /play yosuko daily), /as <user>, "
+        "/lang en|ja, /tick [duration], /help, /quit",
         "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [設定=値 ...]、"
         "/join <番号>、"
         "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
-        "/takeback [accept|decline]、/abort、/record [番号]、/import <ファイル>、/games、/stats、"
-        "/daily、/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
+        "/takeback [accept|decline]、/abort、/record [番号]、/import <ファイル>、/games、"
+        "/stats [ゲーム] [ユーザー]、/daily [board [日付]]（または /play yosuko daily）、"
+        "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
     ),
 }
 

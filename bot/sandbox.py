@@ -175,9 +175,15 @@ class Sandbox:
         elif command == "/games":
             self.show(await s.list_games(me))
         elif command == "/stats":
-            self.show(await s.stats(self._user(args[0]) if args else me))
+            await self._stats(args)
         elif command == "/daily":
-            self.show(await s.daily(me))
+            what = args[0].lower() if args else "play"
+            if what == "board":
+                self.show(await s.daily_board(None, args[1] if len(args) > 1 else None))
+            elif what == "play":
+                self.show(await s.daily(me))
+            else:
+                self.say(self.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
         elif command == "/import":
             if not args:
                 self.say(self.t("sandbox.usage", usage="/import <file.json>"))
@@ -199,9 +205,23 @@ class Sandbox:
         else:
             raise UnknownCommand(command)
 
+    async def _stats(self, args: list[str]) -> None:
+        """``/stats [game] [user]``: a registered game id narrows to that game."""
+        games = {g.id for g in all_games()}
+        game_type = next((a for a in args if a in games), None)
+        who = [a for a in args if a != game_type]
+        user = self._user(who[0]) if who else self.user
+        self.show(await self.service.stats(user, game_type))
+
     async def _play(self, args: list[str]) -> None:
         if not args:
             self.say(self.t("sandbox.usage", usage="/play <game> [@user ...] [key=value ...]"))
+            return
+        if args[1:] in (["daily"], ["daily=on"]):  # /play yosuko daily: today's deal
+            if args[0] != self.service.daily_game:
+                self.say(self.t("sandbox.usage", usage=f"/play {self.service.daily_game} daily"))
+                return
+            self.show(await self.service.daily(self.user))
             return
         game_type, invite, options = args[0], [], {}
         kw: dict[str, Any] = {}
@@ -225,6 +245,9 @@ class Sandbox:
             self.user, game_type, invite=invite, options=options, **kw
         )
         self.show(reply)
+        if reply.game_id is not None:  # each invited player's commands now default to it
+            for u in invite:
+                self.current.setdefault(u.id, reply.game_id)
 
     async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
         """Run every line; returns the exit status (2: unknown command under ``strict``)."""

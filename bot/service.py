@@ -255,6 +255,16 @@ def _outcome_from_json(result: Mapping[str, Any]) -> Outcome:
     )
 
 
+def _names(names: Sequence[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c``; in Japanese ``aさんとb`` (the template adds the last
+    さん)."""
+    if lang.startswith("ja"):
+        return "さんと".join(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def _fold(text: str) -> str:
     return normalise(unicodedata.normalize("NFKC", text)).casefold()
 
@@ -647,7 +657,31 @@ class GameService:
         return state
 
     def _chance_lines(self, state_before: State[Any], rows: Sequence[MoveRow]) -> tuple[Line, ...]:
-        return tuple(Line("move.chance", {"move": r.move}) for r in rows)
+        """One line per chance outcome in ``rows`` (played from ``state_before``), shown as the
+        game displays it in each language (``PQ`` is コインクイーン in Japanese)."""
+        lines: list[Line] = []
+        state = state_before
+        for r in rows:
+            shown: Any = r.move
+            try:
+                move = state.parse_move(r.move)
+                shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+                state = state.apply(move)
+            except EngineError:  # not replayable from here: the canonical text will do
+                log.warning("chance outcome %r not displayable", r.move)
+            lines.append(Line("move.chance", {"move": shown}))
+        return tuple(lines)
+
+    @staticmethod
+    def _announcement_lines(state: State[Any]) -> tuple[Line, ...]:
+        """What the game itself announces about the action just played (王手, a turn jump), in
+        both languages; nothing while moves are secret."""
+        if state.hides_moves():
+            return ()
+        en, ja = state.announcement("en"), state.announcement("ja")
+        if not en and not ja:
+            return ()
+        return (Line("move.announcement", {"text": Text(en or ja or "", ja or en or "")}),)
 
     def _end_lines(self, loaded: Loaded) -> tuple[Line, ...]:
         result = loaded.row.result
@@ -670,18 +704,19 @@ class GameService:
         return loaded
 
     def _leaver_text(self, loaded: Loaded, key: str, losers: Sequence[int]) -> Text:
-        """``key`` ("outcome.resigned" / "outcome.timeout") naming who left and who wins."""
+        """``key`` ("outcome.resigned" / "outcome.timeout") naming who left and who wins: with
+        three players, the leaver is last and the two others share first place."""
         n = loaded.row.players
-        names = ", ".join(loaded.name(s) for s in losers) or "?"
         winners = [s for s in range(n) if s not in losers]
 
         def one(lang: str) -> str:
+            names = _names([loaded.name(s) for s in losers], lang) or "?"
             if not winners:
                 rest = i18n.t("outcome.solo_lost", lang)
             elif len(winners) == 1:
                 rest = i18n.t("outcome.wins", lang, name=loaded.name(winners[0]))
             else:
-                both = (", " if lang == "en" else "と").join(loaded.name(s) for s in winners)
+                both = _names([loaded.name(s) for s in winners], lang)
                 rest = i18n.t("outcome.share_first", lang, names=both)
             return i18n.t(key, lang, names=names, rest=rest)
 
@@ -901,7 +936,8 @@ class GameService:
         )
 
     async def _started_reply(self, loaded: Loaded) -> Reply:
-        lines = self._chance_lines(loaded.state, loaded.entries)
+        start = loaded.game.new_game(loaded.row.players, loaded.row.options)
+        lines = self._chance_lines(start, loaded.entries)
         return self._reply(
             loaded,
             "game.started",
@@ -1073,7 +1109,9 @@ class GameService:
                     "ply": loaded.move_number(row.ply),
                 },
                 image=image,
-                lines=self._chance_lines(after, chance_rows) + self._end_lines(loaded),
+                lines=self._announcement_lines(after)
+                + self._chance_lines(after, chance_rows)
+                + self._end_lines(loaded),
             )
 
     def _parse(self, state: State[Any], text: str, seat: int) -> Any:
@@ -1603,6 +1641,11 @@ class GameService:
             raise Refusal("refuse.bad_setting_value", key=key, value=value)
         await self.store.set_guild_setting(guild_id, key, value)
         return Reply("settings.saved", {"key": key, "value": value})
+
+    @property
+    def daily_game(self) -> str:
+        """The game type of the daily deal (adapters offer ``daily`` for it alone)."""
+        return DAILY_GAME
 
     def _today(self) -> str:
         return self.clock.now().date().isoformat()

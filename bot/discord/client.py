@@ -30,6 +30,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.moves",
     "bot.discord.cogs.info",
     "bot.discord.cogs.rules",
+    "bot.discord.cogs.stats",
     "bot.discord.cogs.admin",
     "bot.discord.cogs.timers",
 )

@@ -57,6 +57,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Challenge other people: not yourself, not a bot.",
         "挑戦できるのは他の人だけです（自分やボットは選べません）。",
     ),
+    "error.bad_day": (
+        "{day!r} is not a day: write it as YYYY-MM-DD (e.g. 2026-01-31).",
+        "「{day}」は日付として読めません。YYYY-MM-DD（例：2026-01-31）で書いてください。",
+    ),
     "suggestions": ("Closest legal moves: {moves}", "近い合法手：{moves}"),
     "thread.name": ("#{game} {title}", "#{game} {title}"),
     "rules.link": ("Full rules: {link}", "詳しいルール：{link}"),

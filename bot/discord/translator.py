@@ -29,6 +29,8 @@ JA: dict[str, str] = {
     "setup": "配置",
     "sync": "同期",
     "join": "参加",
+    "stats": "成績",
+    "daily": "日替わり",
     "Join an open game (a lobby).": "募集中の対局に参加します。",
     "The game number (e.g. 12).": "対局番号（例：12）。",
     # command descriptions
@@ -60,6 +62,17 @@ JA: dict[str, str] = {
     "Sync the slash commands globally (bot owner).": (
         "スラッシュコマンドを全体に同期します（所有者）。"
     ),
+    "Statistics: games, wins, win rate and streaks.": "成績：対局数、勝ち数、勝率、連勝。",
+    "Today's deal of the tarot solitaire: the same for everyone, once a day.": (
+        "タロットの一人遊びの今日の一局：全員に同じ配り、一日一回。"
+    ),
+    "Play today's deal (the same for everyone, UTC day).": (
+        "今日の一局を遊びます（協定世界時の一日ごとに全員同じ配り）。"
+    ),
+    "This server's results for a day's deal.": "このサーバーのその日の一局の結果。",
+    "Play today's deal instead (the same for everyone, once a day, UTC).": (
+        "代わりに今日の一局を遊びます（全員同じ配り、協定世界時で一日一回）。"
+    ),
     # option names
     "game": "ゲーム",
     "opponent": "相手",
@@ -70,6 +83,8 @@ JA: dict[str, str] = {
     "key": "項目",
     "value": "値",
     "text": "内容",
+    "user": "ユーザー",
+    "day": "日付",
     # option descriptions
     "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
     "Which game.": "どのゲームか。",
@@ -84,6 +99,9 @@ JA: dict[str, str] = {
     "The setting to change (none: show them all).": "変更する項目（省略すると一覧）。",
     "The new value.": "新しい値。",
     "Your setup, in the game's notation.": "初期配置（そのゲームの表記）。",
+    "Only this game (default: every game).": "このゲームだけ（省略するとすべて）。",
+    "Whose statistics (default: yours).": "誰の成績か（省略すると自分）。",
+    "The day, YYYY-MM-DD (default: today, UTC).": "日付 YYYY-MM-DD（省略すると今日、協定世界時）。",
     # choice names
     "accept": "受ける",
     "decline": "断る",

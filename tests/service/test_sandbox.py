@@ -139,3 +139,100 @@ def test_no_token_starts_the_sandbox(tmp_path: Path) -> None:
     assert "No DISCORD_TOKEN is set" in result.stderr
     assert "Commands:" in result.stdout
     assert (tmp_path / "x.db").exists()
+
+
+SANGOKUSHI_SCRIPT = """\
+/as alice
+/play sangokushi @bob @carol
+/as bob
+/move BI6-G5
+/as alice
+/move PB4-C4
+/as bob
+/move BI6-G5
+/as carol
+/move PF8-F7
+/as alice
+/move HA4-B4
+/as bob
+/move PH2-G3
+/as carol
+/move BD8-E7
+/as bob
+/resign
+/stats sangokushi alice
+/stats bob
+"""
+
+
+async def test_scripted_three_player_game_with_a_check(tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, SANGOKUSHI_SCRIPT, strict=True)
+    assert code == 0, out
+    assert "Game #1 of Three Kingdoms Shogi begins. Wei: alice, Shu: bob, Wu: carol" in out
+    assert "✗ It is not your turn in game #1: alice to move." in out  # bob, too early
+    assert "Check (王手) on Wu: Wu moves next, then back to Wei.\ncarol to move." in out
+    assert "✗ It is not your turn in game #1: carol to move." in out  # bob, skipped by the check
+    assert "bob resigned: alice and carol share first place." in out
+    assert "Three Kingdoms Shogi: 1 games, 1 wins, 0 losses" in out
+    assert "Three Kingdoms Shogi: 1 games, 0 wins, 1 losses" in out
+    assert len(list((tmp_path / "out").glob("game-1-*.png"))) == 7  # start, 5 moves, resign
+
+
+async def test_sandbox_japanese_announcement(tmp_path: Path) -> None:
+    script = "/play sangokushi @bob @carol\n" + "".join(
+        f"/as {who}\n/move {move}\n"
+        for who, move in zip(
+            ("you", "bob", "carol", "you"), ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4"), strict=True
+        )
+    )
+    code, out = await _run(tmp_path, script, lang="ja", strict=True)
+    assert code == 0
+    assert "王手：呉の手番、その後魏に戻ります。\n手番: carol" in out
+
+
+SECRET_AND_DAILY_SCRIPT = """\
+/as alice
+/play suji-shogi @bob
+/move 123/456
+/setup 123/456
+/as bob
+/board
+/moves
+/setup 654/321
+/as alice
+/play yosuko daily
+/daily
+/daily board
+/resign
+/daily
+/as bob
+/daily play
+/daily board
+/daily board 2000-01-01
+/daily sideways
+/stats yosuko
+/stats yosuko alice
+"""
+
+
+async def test_scripted_setup_daily_and_stats(tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, SECRET_AND_DAILY_SCRIPT, strict=True)
+    assert code == 0, out
+    # The secret setup: /move is refused, /setup answers privately; bob sees nothing of it.
+    assert "✗ Game #1 is at a secret setup: send yours with /setup" in out
+    assert "(only for alice) Your setup for game #1 is in: 123/456 (only you can see it)." in out
+    bob_part = out[out.index("bob> /board") : out.index("bob> /setup")]
+    assert "123/456" not in bob_part
+    assert "Every setup of game #1 is in: the board is revealed." in out
+    # The daily deal: one game per day; the board lists the day's players.
+    assert "Game #2 of Ryakushiki Yōsukō begins." in out
+    assert "Game #2 of Ryakushiki Yōsukō, 0 moves." in out  # /daily again: the same game
+    assert "✗ You have already played today's deal." in out
+    assert "Game #3 of Ryakushiki Yōsukō begins." in out
+    board = out[out.rindex("bob> /daily board\n") :]
+    assert "alice (#2, 6 moves): alice resigned: the game is lost." in board
+    assert "bob (#3, 6 moves): playing" in board
+    assert "Nobody has played the deal of 2000-01-01 yet." in out
+    assert "Usage: /daily [play | board [YYYY-MM-DD]]" in out
+    assert "bob has no finished games yet." in out
+    assert "Ryakushiki Yōsukō: 1 games, 0 wins, 1 losses" in out

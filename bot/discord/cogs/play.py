@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.discord.actions import Responder, guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
+from bot.discord.cogs.stats import play_daily
 from bot.discord.format import allowed_mentions_for, reply_parts
 from bot.discord.texts import lang_of_locale, t
 from bot.discord.views import GameButton, GameView, bot_of
@@ -74,6 +75,13 @@ def play_command(cog: PlayCog, game: Game[Any]) -> app_commands.Command[Any, ...
         str | None,
         _("Time per move: none, live:5 (minutes), corr:3 (days), bank:7d+1d/14d."),
     )
+    daily = game.id == cog.bot.service.daily_game
+    if daily:
+        add(
+            "daily",
+            bool | None,
+            _("Play today's deal instead (the same for everyone, once a day, UTC)."),
+        )
     specs = list(game.options)[: 25 - len(params) + 1]
     for i, spec in enumerate(specs):
         pname = _option_param(i)
@@ -82,6 +90,9 @@ def play_command(cog: PlayCog, game: Game[Any]) -> app_commands.Command[Any, ...
         choices[pname] = _choices(spec)
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
+        if daily and values.get("daily"):
+            await play_daily(interaction)
+            return
         options = {
             spec.name: values[_option_param(i)]
             for i, spec in enumerate(specs)
