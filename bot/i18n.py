@@ -167,6 +167,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your setup for game #{id} is in: {move} (only you can see it).",
         "対局 #{id} の配置を受け付けました: {move}（あなたにしか見えません）。",
     ),
+    "setup.changed": (
+        "Your setup for game #{id} is changed: {move} (only you can see it).",
+        "対局 #{id} の配置を変更しました: {move}（あなたにしか見えません）。",
+    ),
+    "setup.changed_public": (
+        "{name} has changed their secret setup for game #{id}.",
+        "{name}さんが対局 #{id} の秘密の配置を変更しました。",
+    ),
     "setup.waiting": (
         "{name} has sent a secret setup for game #{id}.",
         "{name}さんが対局 #{id} の秘密の配置を送りました。",

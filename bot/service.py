@@ -1135,9 +1135,11 @@ class GameService:
             if state.current_player() != SIMULTANEOUS:
                 raise Refusal("refuse.not_setup", id=game_id)
             due = [s for s in seats if s in state.acting_players()]
-            if not due:
+            # A seat whose setup is in may still change it while the engine allows that.
+            changing = [s for s in seats if s not in due and state.legal_moves(s)]
+            if not due and not changing:
                 raise Refusal("refuse.setup_done", id=game_id)
-            seat = due[0]
+            seat = due[0] if due else changing[0]
             move = self._parse(state, text, seat)
             after = state.apply(move, seat)
             now = self._now_ms()
@@ -1146,7 +1148,7 @@ class GameService:
                 loaded, state, after, [row], [seat], move, now
             )
             private = Reply(
-                "setup.accepted",
+                "setup.accepted" if due else "setup.changed",
                 {"id": game_id, "game": _title(loaded.game), "move": row.move},
                 game_id=game_id,
                 public=False,
@@ -1155,7 +1157,11 @@ class GameService:
                 image_viewer=seat,
             )
             if loaded.row.status == "active" and loaded.state.current_player() == SIMULTANEOUS:
-                public = self._reply(loaded, "setup.waiting", params={"name": loaded.name(seat)})
+                public = self._reply(
+                    loaded,
+                    "setup.waiting" if due else "setup.changed_public",
+                    params={"name": loaded.name(seat)},
+                )
             else:
                 public = self._reply(
                     loaded,

@@ -366,10 +366,8 @@ class SujiState(State[SujiMove]):
         if self.to_move == SETUP_PHASE:
             if self.rules.random_setup:
                 return ALL_SETUPS if player in (None, CHANCE) else ()
-            seat = self._setup_seat(player)
-            if seat is None:
-                return ALL_SETUPS if self.acting_players() else ()
-            return () if self.has_set_up(seat) else ALL_SETUPS
+            # A player may change their arrangement until both are in (the reveal starts play).
+            return ALL_SETUPS
         if self.outcome() is not None or (player is not None and player != self.to_move):
             return ()
         return self._moves
@@ -453,13 +451,6 @@ class SujiState(State[SujiMove]):
                 Text(
                     "Both players are still to set up: say whose arrangement this is.",
                     "両者とも配置前です。どちらの配置か指定してください。",
-                )
-            )
-        if self.has_set_up(seat):
-            raise IllegalMoveError(
-                Text(
-                    f"{_SEAT_EN[seat]} has already set up; an arrangement cannot be changed.",
-                    f"{_SEAT_JA[seat]}はもう配置済みです。配置は変更できません。",
                 )
             )
         return seat

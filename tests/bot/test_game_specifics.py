@@ -5,6 +5,7 @@ statistics, and every ソクラテス game under /play and /rules."""
 from __future__ import annotations
 
 import io
+import json
 from typing import Any
 
 from PIL import Image
@@ -190,9 +191,12 @@ async def test_secret_setup_pictures_reveal_nothing(
     assert pixels(mine_files[0]) != pixels(boards[0].files[0].data)
     # ... while the public note of the same interaction has neither.
     assert "123/456" not in mine.text and not mine.answer.files
-    # A submitted setup is final.
+    # Until bob's is in, alice may change hers: privately confirmed, publicly only noted.
     again = await double.slash(double.alice, "setup", {"text": "654/321"}, channel=first)
-    assert again.ephemeral and "already sent" in again.text
+    assert again.ephemeral and "changed: 654/321" in again.text
+    posted = [m for m in double.channel_messages(first) if public(m)]
+    seen = json.dumps(posted, ensure_ascii=False)
+    assert "654/321" not in seen and "123/456" not in seen
 
 
 # --- 略式易双六: the daily deal, and statistics --------------------------------------------------

@@ -205,15 +205,23 @@ async def test_secret_setup_reveals_nothing(real: GameService) -> None:
     assert pixels(alice_board.image) != pixels((await real.board(second, ALICE)).image)
     assert MINE in (await real.moves(first, ALICE)).text("en")
 
-    # A submitted setup is final: a second one is refused.
-    with pytest.raises(Refusal) as exc:
-        await real.setup(first, ALICE, OTHER)
-    assert exc.value.key == "refuse.setup_done"
+    # Until both are in, a player may change their setup; nobody else learns what it is.
+    changed_private, changed_public = await real.setup(first, ALICE, OTHER)
+    assert changed_private.key == "setup.changed" and not changed_private.public
+    assert changed_public.key == "setup.changed_public"
+    assert OTHER not in changed_public.text("en") and OTHER not in changed_public.text("ja")
+    assert MINE not in changed_public.text("en")
+    await real.setup(second, ALICE, MINE)  # the other game changes the other way round
+    for viewer in (BOB, None):
+        assert pixels((await real.board(first, viewer)).image) == pixels(
+            (await real.board(second, viewer)).image
+        )
 
     # Once bob's is in, everything is revealed to everyone.
     _, revealed = await real.setup(first, BOB, "321/654")
     assert revealed.key == "setup.revealed" and revealed.image is not None
-    assert MINE in (await real.moves(first, None)).text("en")
+    moves_after = (await real.moves(first, None)).text("en")
+    assert MINE in moves_after and OTHER in moves_after  # the change is in the record
     assert any(f.name.endswith(".json") for f in (await real.record(first, None)).files)
 
 
