@@ -70,6 +70,10 @@ HOST_ID = "host"
 """The user id that plays host-controlled seats (later: AI players)."""
 
 ACTIVE = ("open", "active")
+HOST_ENDS = frozenset(
+    {Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREEMENT, Termination.ABORTED}
+)
+"""Ends the host decides and the engine state cannot know (its pictures must be told)."""
 DAILY_GAME = "yosuko"
 PASS_WORDS = frozenset({"PASS", "パス"})
 
@@ -253,6 +257,20 @@ def _outcome_from_json(result: Mapping[str, Any]) -> Outcome:
         tuple(int(r) for r in result["ranks"]),
         _result_text(result),
     )
+
+
+def _host_outcome(row: GameRow) -> Outcome | None:
+    """The stored outcome of a game the host ended (resignation, timeout, agreed draw, abort):
+    the engine state still shows a turn, so the picture is given this. ``None`` while the game
+    goes on, when its own rules ended it, or when a stored (imported) result does not fit."""
+    if row.status not in ("finished", "aborted") or not row.result:
+        return None
+    try:
+        outcome = _outcome_from_json(row.result)
+    except (KeyError, ValueError, TypeError):
+        return None
+    fits = len(outcome.ranks) == row.players and all(0 <= w < row.players for w in outcome.winners)
+    return outcome if fits and outcome.termination in HOST_ENDS else None
 
 
 def _names(names: Sequence[str], lang: str) -> str:
@@ -480,19 +498,28 @@ class GameService:
         return tuple(out)
 
     async def _image(self, loaded: Loaded, viewer: int | None) -> bytes | None:
-        """The picture for ``viewer`` (drawn off the event loop), or None without a renderer."""
+        """The picture for ``viewer`` (drawn off the event loop), or None without a renderer.
+
+        A game the host ended (resigned, timed out, agreed drawn, aborted) is drawn with its
+        stored outcome, so the picture shows the result instead of a turn."""
         last = loaded.last_move
         if loaded.entries and loaded.entries[-1].secret and viewer != loaded.entries[-1].actor:
             last = None
-        return await self._draw(loaded.row.id, loaded.state, viewer, last)
+        outcome = _host_outcome(loaded.row)
+        return await self._draw(loaded.row.id, loaded.state, viewer, last, outcome)
 
     async def _draw(
-        self, game_id: int, state: State[Any], viewer: int | None, last: Any
+        self,
+        game_id: int,
+        state: State[Any],
+        viewer: int | None,
+        last: Any,
+        outcome: Outcome | None = None,
     ) -> bytes | None:
         if not self.render_images or not render.has_renderer(state.game.id):
             return None
         try:
-            return await asyncio.to_thread(render.render_png, state, viewer, last)
+            return await asyncio.to_thread(render.render_png, state, viewer, last, outcome)
         except Exception:  # a broken picture must not hide a move that is already stored
             log.exception("render failed for game %s", game_id)
             return None

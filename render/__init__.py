@@ -1,4 +1,7 @@
-"""Pictures of game states: pure functions ``(state, viewer, last_move) -> PNG bytes``.
+"""Pictures of game states: pure functions ``(state, viewer, last_move, outcome=) -> PNG bytes``.
+
+``outcome`` is an end the host decided (resignation, timeout, agreed draw, abort) that the state
+cannot know: when given, the picture shows it instead of ``state.outcome()``.
 
 Each module of ``render`` that exports ``RENDERERS`` (a mapping from game id to a function) is
 registered, mirroring the engines' registry.
@@ -8,13 +11,26 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
-from engines.core import State
+from engines.core import Outcome, State
 
-Renderer = Callable[[State[Any], "int | None", Any], bytes]
+
+class Renderer(Protocol):
+    """A game's picture function (the entries of a module's ``RENDERERS``)."""
+
+    def __call__(
+        self,
+        state: State[Any],
+        viewer: int | None,
+        last_move: Any,
+        /,
+        *,
+        outcome: Outcome | None = None,
+    ) -> bytes: ...
+
 
 _NOT_RENDERERS = {"base", "samples"}
 
@@ -36,10 +52,17 @@ def has_renderer(game_id: str) -> bool:
     return game_id in _renderers()
 
 
-def render_png(state: State[Any], viewer: int | None = None, last_move: Any = None) -> bytes:
+def render_png(
+    state: State[Any],
+    viewer: int | None = None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (``None``: a spectator).
 
     The state is first reduced to what the viewer may see, so no picture can show a secret.
+    ``outcome``, when given, overrides ``state.outcome()``: a game the host ended (resignation,
+    timeout, agreed draw, abort) is drawn as over, with its result and reason.
     """
     fn = _renderers()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move)
+    return fn(state.observe(viewer), viewer, last_move, outcome=outcome)

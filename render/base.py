@@ -1,8 +1,8 @@
 """Shared drawing helpers: the CJK font, the palette, sprite caches and PNG encoding.
 
-Every game's picture is a pure function ``(state, viewer, last_move) -> PNG bytes``. Static layers
-(the board, its labels) and piece sprites are drawn once and cached, so a turn's picture is a
-few pastes and one PNG encode.
+Every game's picture is a pure function ``(state, viewer, last_move, outcome) -> PNG bytes``.
+Static layers (the board, its labels) and piece sprites are drawn once and cached, so a turn's
+picture is a few pastes and one PNG encode.
 """
 
 from __future__ import annotations
@@ -12,8 +12,11 @@ import os
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engines.core import Outcome, State, Termination
 
 # Discord's dark theme background is #313338; pictures carry their own opaque background so they
 # read the same on the light theme.
@@ -27,6 +30,32 @@ BLACK_PIECE = (24, 24, 28)
 WHITE_PIECE = (242, 240, 232)
 
 MAX_PNG_BYTES = 100_000
+
+HOST_REASONS: dict[Termination, tuple[str, str]] = {
+    Termination.RESIGNATION: ("投了", "resigned"),
+    Termination.TIMEOUT: ("時間切れ", "timeout"),
+    Termination.AGREEMENT: ("合意の引き分け", "draw agreed"),
+    Termination.ABORTED: ("中止", "aborted"),
+}
+"""The short (Japanese, English) reason of each end the host decides, not the game's rules."""
+
+
+def final_outcome(state: State[Any], outcome: Outcome | None = None) -> Outcome | None:
+    """The outcome a picture shows: ``outcome`` (an end the host decided) when given, else the
+    state's own (``None`` while the game goes on)."""
+    return outcome if outcome is not None else state.outcome()
+
+
+def host_reason(outcome: Outcome | None, short: bool = False) -> tuple[str, str] | None:
+    """``("投了", "resigned")`` and the like for an end the host decided; ``None`` for a
+    result of the rules (or no result). ``short``: the form that goes under a seat's own
+    引き分け / draw mark (``("合意", "agreed")``)."""
+    if outcome is None:
+        return None
+    if short and outcome.termination is Termination.AGREEMENT:
+        return ("合意", "agreed")
+    return HOST_REASONS.get(outcome.termination)
+
 
 _FONT_FILES = {"gothic": "ipaexg.ttf", "mincho": "ipaexm.ttf"}
 _FONT_DIRS = (

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.core import Outcome
 from engines.rokumentai import (
     COLUMNS,
     FACE,
@@ -37,7 +38,9 @@ from render.base import (
     PANEL,
     TEXT,
     encode_png,
+    final_outcome,
     font,
+    host_reason,
     palette_of,
 )
 
@@ -146,9 +149,12 @@ def _icon(owner: int, face: int, size: int) -> Image.Image:
 
 
 @cache
-def _bar(owner: int, hand: int, occupy: int, to_move: bool, result: str) -> Image.Image:
+def _bar(
+    owner: int, hand: int, occupy: int, to_move: bool, result: str, reason: str = ""
+) -> Image.Image:
     """One player's bar: seat, cubes in hand, 占 on the board, and the turn marker (or, once
-    the game is over, ``result``: ``win``, ``loss`` or ``draw``)."""
+    the game is over, ``result``: ``win``, ``loss``, ``draw`` or ``none`` (aborted), with the
+    ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it)."""
     over = bool(result)
     img = Image.new("RGB", (WIDTH, BAR - 4), PANEL)
     draw = ImageDraw.Draw(img)
@@ -176,8 +182,12 @@ def _bar(owner: int, hand: int, occupy: int, to_move: bool, result: str) -> Imag
             "win": ("勝ち win", HIGHLIGHT),
             "loss": ("負け loss", MUTED),
             "draw": ("引き分け draw", TEXT),
+            "none": ("中止 aborted", MUTED),
         }[result]
-        draw.text((WIDTH - 20, (BAR - 4) / 2), label, font=big, fill=colour, anchor="rm")
+        y = (BAR - 4) / 2 - (9 if reason else 0)
+        draw.text((WIDTH - 20, y), label, font=big, fill=colour, anchor="rm")
+        if reason:
+            draw.text((WIDTH - 20, y + 23), reason, font=font(14), fill=MUTED, anchor="rm")
     return img
 
 
@@ -206,14 +216,23 @@ def _cross() -> Image.Image:
     return img
 
 
-def render(state: RokumentaiState, viewer: int | None = None, last_move: Any = None) -> bytes:
-    """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted. Both players and
-    spectators see the same picture."""
-    return encode_png(compose(state, last_move), _palette())
+def render(
+    state: RokumentaiState,
+    viewer: int | None = None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+) -> bytes:
+    """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted; ``outcome`` (an end
+    the host decided) overrides the state's own. Both players and spectators see the same
+    picture."""
+    return encode_png(compose(state, last_move, outcome), _palette())
 
 
-def compose(state: RokumentaiState, last_move: Any = None) -> Image.Image:
-    """The picture of ``state`` as an RGB image, ``last_move`` outlined (and a strike crossed)."""
+def compose(
+    state: RokumentaiState, last_move: Any = None, outcome: Outcome | None = None
+) -> Image.Image:
+    """The picture of ``state`` as an RGB image, ``last_move`` outlined (and a strike crossed);
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
     img = _board_layer().copy()
     b = state.board
     if isinstance(last_move, Move):
@@ -235,11 +254,14 @@ def compose(state: RokumentaiState, last_move: Any = None) -> Image.Image:
         if last_move.struck >= 0:
             x, y, _, _ = _square_box(last_move.struck)
             img.paste(_cross(), (x, y), _cross())
-    outcome = state.outcome()
+    shown = final_outcome(state, outcome)
+    reason = host_reason(shown, short=True)
     for owner, top in ((1, 0), (0, HEIGHT - BAR + 4)):
         occupy = b.count(cell(owner, OCCUPY))
-        result = "" if outcome is None else outcome.result(owner)
-        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result)
+        result = "" if shown is None else shown.result(owner)
+        # The reason goes under a loss or a draw (a win needs none; 中止 aborted says it all).
+        why = " ".join(reason) if reason and result in ("loss", "draw") else ""
+        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result, why)
         img.paste(bar, (0, top))
     return img
 
@@ -250,10 +272,12 @@ def _palette() -> Image.Image:
     return palette_of([compose(state, last) for _, state, last in _sample_positions()])
 
 
-def _render_any(state: Any, viewer: int | None, last_move: Any) -> bytes:
+def _render_any(
+    state: Any, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> bytes:
     if not isinstance(state, RokumentaiState):
         raise TypeError("not a 六面体 state")
-    return render(state, viewer, last_move)
+    return render(state, viewer, last_move, outcome)
 
 
 RENDERERS = {"rokumentai": _render_any}

@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.core import State
+from engines.core import Outcome, State
 from engines.sangokushi import (
     CELL_OF,
     CELLS,
@@ -39,7 +39,9 @@ from render.base import (
     MUTED,
     TEXT,
     encode_png,
+    final_outcome,
     font,
+    host_reason,
     palette_of,
     paste_centered,
 )
@@ -194,13 +196,15 @@ def _hand_anchor(players: int, viewer: int | None, seat: int) -> tuple[int, int,
     return ((16, HEIGHT - 150, "l"), (16, 14, "l"), (WIDTH - 16, 14, "r"))[rel]
 
 
-def _draw_hand(img: Image.Image, state: SangokushiState, viewer: int | None, seat: int) -> None:
+def _draw_hand(
+    img: Image.Image, state: SangokushiState, viewer: int | None, seat: int, over: bool
+) -> None:
     n = state.players
     x, y, side = _hand_anchor(n, viewer, seat)
     draw = ImageDraw.Draw(img)
     army = _army(n, seat)
     ja, en = SEATS_JA[n == 2][seat], SEATS_EN[n == 2][seat]
-    to_move = state.current_player() == seat
+    to_move = not over and state.current_player() == seat
     head = f"{'▶ ' if to_move else ''}{ja} {en}"
     if seat in state.in_check and state.general_cell(seat) >= 0:
         head += "  王手"
@@ -224,19 +228,23 @@ def _draw_hand(img: Image.Image, state: SangokushiState, viewer: int | None, sea
                       anchor="lm")  # fmt: skip
 
 
-def _draw_status(img: Image.Image, state: SangokushiState) -> None:
+def _draw_status(img: Image.Image, state: SangokushiState, outcome: Outcome | None) -> None:
+    """The result (or whose turn comes back after a check), with the host's reason when the
+    host ended the game, and the ply."""
     draw = ImageDraw.Draw(img)
     n = state.players
     lines: list[str] = []
-    outcome = state.outcome()
+    reason = host_reason(outcome)
     if outcome is not None:
         winners = sorted(outcome.winners)
         if winners:
-            lines.append(
-                f"勝ち {SEATS_JA[n == 2][winners[0]]}  {SEATS_EN[n == 2][winners[0]]} wins"
-            )
-        else:
+            ja = "・".join(SEATS_JA[n == 2][w] for w in winners)
+            en = " and ".join(SEATS_EN[n == 2][w] for w in winners)
+            lines.append(f"勝ち {ja}  {en} {'wins' if len(winners) == 1 else 'win'}")
+        elif reason is None:  # a draw of the rules (the host's draw or abort says so below)
             lines.append("引き分け  draw")
+        if reason:
+            lines.append(f"{reason[0]}  {reason[1]}")
     elif state.return_to >= 0:
         back = state.return_to
         lines.append(f"次は{SEATS_JA[0][back]}に戻る  then back to {SEATS_EN[0][back]}")
@@ -247,10 +255,13 @@ def _draw_status(img: Image.Image, state: SangokushiState) -> None:
         y -= 22
 
 
-def render(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
-    """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge)."""
+def render(
+    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> bytes:
+    """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge); ``outcome``
+    (an end the host decided) overrides the state's own."""
     assert isinstance(state, SangokushiState)
-    return encode_png(_image(state, viewer, last_move), _palette())
+    return encode_png(_image(state, viewer, last_move, outcome=outcome), _palette())
 
 
 @cache
@@ -265,9 +276,14 @@ def _palette() -> Image.Image:
 
 
 def _image(
-    state: SangokushiState, viewer: int | None, last_move: Any, marks: tuple[int, ...] = ()
+    state: SangokushiState,
+    viewer: int | None,
+    last_move: Any,
+    marks: tuple[int, ...] = (),
+    outcome: Outcome | None = None,
 ) -> Image.Image:
-    """The picture before encoding; ``marks`` ringed cells (the rules page's move diagrams)."""
+    """The picture before encoding; ``marks`` ringed cells (the rules page's move diagrams);
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
     n = state.players
     if viewer is not None and not 0 <= viewer < n:
         viewer = None
@@ -291,9 +307,10 @@ def _image(
     for c in marks:
         x, y = centres[c]
         draw.ellipse((x - 11, y - 11, x + 11, y + 11), outline=HIGHLIGHT, width=5)
+    shown = final_outcome(state, outcome)
     for seat in range(n):
-        _draw_hand(img, state, viewer, seat)
-    _draw_status(img, state)
+        _draw_hand(img, state, viewer, seat, shown is not None)
+    _draw_status(img, state, shown)
     return img
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.core import State
+from engines.core import Outcome, State
 from engines.registry import get_game
 from engines.socrates.board import (
     CELLS,
@@ -50,7 +50,9 @@ from render.base import (
     WHITE_PIECE,
     draw_text_centered,
     encode_png,
+    final_outcome,
     font,
+    host_reason,
     palette_of,
 )
 
@@ -213,11 +215,16 @@ def _move_path(state: SocratesState, move: Move) -> list[int]:
     return [frm, to]
 
 
-def _status(state: SocratesState) -> str:
-    outcome = state.outcome()
+def _status(state: SocratesState, outcome: Outcome | None) -> str:
+    """The header's status: whose turn, or the result (``outcome``, the one drawn), with the
+    reason of an end the host decided."""
     if outcome is not None:
+        reason = host_reason(outcome)
         if outcome.winners:
-            return ("▲ 先手 Black" if 0 in outcome.winners else "△ 後手 White") + " wins"
+            won = ("▲ 先手 Black" if 0 in outcome.winners else "△ 後手 White") + " wins"
+            return f"{won} · {reason[0]} {reason[1]}" if reason else won
+        if reason:  # 合意の引き分け draw agreed, 中止 aborted
+            return f"{reason[0]} {reason[1]}"
         return "引き分け Draw"
     who = "▲ 先手 Black" if state.turn == 0 else "△ 後手 White"
     phase = ""
@@ -241,10 +248,13 @@ def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     img.paste(sprite, (x, y), sprite)
 
 
-def render_socrates(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
-    """The board as ``viewer`` sees it (White: turned 180°), last move and checks marked."""
+def render_socrates(
+    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> bytes:
+    """The board as ``viewer`` sees it (White: turned 180°), last move and checks marked;
+    ``outcome`` (an end the host decided) overrides the state's own."""
     assert isinstance(state, SocratesState)
-    return encode_png(_draw(state, viewer, last_move), _palette())
+    return encode_png(_draw(state, viewer, last_move, outcome), _palette())
 
 
 @cache
@@ -255,8 +265,10 @@ def _palette() -> Image.Image:
     )
 
 
-def _draw(state: SocratesState, viewer: int | None, last_move: Any) -> Image.Image:
-    """The picture before encoding."""
+def _draw(
+    state: SocratesState, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> Image.Image:
+    """The picture before encoding (``outcome``: shown instead of ``state.outcome()``)."""
     flipped = viewer == 1
     img = _static(state.game.id, flipped).copy()
     draw = ImageDraw.Draw(img, "RGBA")
@@ -280,12 +292,13 @@ def _draw(state: SocratesState, viewer: int | None, last_move: Any) -> Image.Ima
     if isinstance(last_move, Move) and last_move.kind == PLACE:
         x, y = _center(last_move.to, flipped)
         draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=HIGHLIGHT)
-    if isinstance(state, KokutanState) and state.phase == MOVE_PHASE and not state.is_over():
+    shown = final_outcome(state, outcome)
+    if isinstance(state, KokutanState) and state.phase == MOVE_PHASE and shown is None:
         for c in state.in_check(state.turn):
             x0, y0, x1, y1 = _box(c, flipped, 1)
             draw.ellipse((x0, y0, x1, y1), outline=CHECK, width=4)
     # The header: whose turn, and the hands of 宇宙遊泳.
-    status = _text_sprite(_status(state), 17, TEXT)
+    status = _text_sprite(_status(state, shown), 17, TEXT)
     _paste(img, status, WIDTH - RIGHT - status.width, TOP // 2 - status.height // 2)
     if isinstance(state, UchuState):
         _draw_hands(img, state)

@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.core import Outcome
 from engines.suji_shogi import (
     BLACK,
     DIRECTION_TABLES,
@@ -36,7 +37,9 @@ from render.base import (
     PANEL,
     TEXT,
     encode_png,
+    final_outcome,
     font,
+    host_reason,
     palette_of,
 )
 
@@ -165,17 +168,20 @@ def _paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
     img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
 
 
-def _draw_stand(img: Image.Image, state: SujiState, seat: int, viewer_side: int) -> None:
-    """One player's stand (駒台): name, turn marker, the pieces in hand and their sum."""
+def _draw_stand(
+    img: Image.Image, state: SujiState, seat: int, viewer_side: int, shown: Outcome | None
+) -> None:
+    """One player's stand (駒台): name, turn marker, the pieces in hand and their sum; once the
+    game is over (``shown``: the outcome drawn), the seat's result instead of the marker."""
     near = seat == viewer_side
     x0 = WIDTH - PAD - STAND if near else PAD
     cx = x0 + STAND / 2
     mark = "▲" if seat == BLACK else "△"
     name = f"{mark}{'先手' if seat == BLACK else '後手'}"
     to_move = state.to_move == seat or (state.to_move == SETUP_PHASE and not state.has_set_up(seat))
-    over = state.outcome() is not None
+    over = shown is not None
     colour = HIGHLIGHT if to_move and not over else TEXT
-    if state.winner == seat:
+    if shown is not None and seat in shown.winners:
         colour = HIGHLIGHT
     hand = state.hands[seat]
     total = sum(n * c for n, c in enumerate(hand, start=1))
@@ -205,16 +211,39 @@ def _draw_stand(img: Image.Image, state: SujiState, seat: int, viewer_side: int)
         if count > 1:
             _paste(img, _text_sprite(f"×{count}", 20, TEXT), cx + 36, y)
         y += step
-    result = state.outcome()
-    if result is not None and seat in result.winners:
-        _paste(img, _text_sprite("勝ち win", 22, HIGHLIGHT), cx, BOARD_Y + BOARD_H / 2)
-    if state.to_move == SETUP_PHASE:
+    if shown is not None:
+        _draw_result(img, shown, seat, cx, BOARD_Y + BOARD_H / 2)
+    elif state.to_move == SETUP_PHASE:
         status = "配置済" if state.has_set_up(seat) else "配置中…"
         _paste(img, _text_sprite(status, 18, MUTED), cx, BOARD_Y + BOARD_H / 2)
 
 
-def draw(state: SujiState, viewer: int | None, last_move: Any = None) -> Image.Image:
-    """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's)."""
+def _draw_result(img: Image.Image, shown: Outcome, seat: int, cx: float, cy: float) -> None:
+    """The seat's result mid-stand: 勝ち win, 引き分け, and for an end the host decided its
+    reason in two short lines (投了 / resigned under the loser's name, 合意 / agreed)."""
+    result = shown.result(seat)
+    reason = host_reason(shown, short=True)
+    if result == "win":
+        _paste(img, _text_sprite("勝ち win", 22, HIGHLIGHT), cx, cy)
+        return
+    lines: list[tuple[str, int, tuple[int, int, int]]] = []
+    if result == "draw":
+        lines.append(("引き分け", 22, TEXT))
+        if reason:
+            lines.append((f"{reason[0]} {reason[1]}", 16, MUTED))
+    elif reason:  # a loss or an abort the host decided
+        lines += [(reason[0], 22, TEXT if result == "none" else MUTED), (reason[1], 16, MUTED)]
+    y = cy - 13 * (len(lines) - 1)
+    for text, size, colour in lines:
+        _paste(img, _text_sprite(text, size, colour), cx, y)
+        y += 26
+
+
+def draw(
+    state: SujiState, viewer: int | None, last_move: Any = None, outcome: Outcome | None = None
+) -> Image.Image:
+    """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's);
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
     side = WHITE if viewer == WHITE else BLACK
     flipped = side == WHITE
     img = _background(flipped).copy()
@@ -232,18 +261,22 @@ def draw(state: SujiState, viewer: int | None, last_move: Any = None) -> Image.I
         x, y = _cell_xy(sq, flipped)
         sprite = piece_sprite(face(code), table, owner != side, size)
         _paste(img, sprite, x + CELL / 2, y + CELL / 2 + (2 if owner == side else -2))
+    shown = final_outcome(state, outcome)
     for seat in (BLACK, WHITE):
-        _draw_stand(img, state, seat, side)
+        _draw_stand(img, state, seat, side, shown)
     return img
 
 
-def render(state: Any, viewer: int | None, last_move: Any = None) -> bytes:
-    """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``."""
+def render(
+    state: Any, viewer: int | None, last_move: Any = None, outcome: Outcome | None = None
+) -> bytes:
+    """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``; ``outcome`` (an
+    end the host decided) overrides the state's own."""
     if not isinstance(state, SujiState):
         raise TypeError("not a 数字将棋 state")
     if isinstance(last_move, Setup):
         last_move = None
-    return encode_png(draw(state, viewer, last_move), _palette())
+    return encode_png(draw(state, viewer, last_move, outcome), _palette())
 
 
 @cache

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engines.core import Outcome
 from engines.yosuko import (
     CARD_DEATH,
     COINS,
@@ -45,7 +46,9 @@ from render.base import (
     PANEL,
     TEXT,
     encode_png,
+    final_outcome,
     font,
+    host_reason,
 )
 
 RGB = tuple[int, int, int]
@@ -293,12 +296,23 @@ class _Writer:
             paste(self.img, sprite, (x, y))
 
 
-def _status(state: YosukoState) -> tuple[str, RGB]:
-    outcome = state.outcome()
+def _status(state: YosukoState, outcome: Outcome | None) -> tuple[str, RGB]:
+    """The header: the result (``outcome``, the one drawn; with the reason of an end the host
+    decided), else what the player does next."""
     if outcome is not None:
         r = outcome.result(0)
-        words = {"win": ("勝ち  You win", GREEN), "loss": ("負け  You lose", RED)}
-        return words.get(r, ("引き分け  Draw", MUTED))
+        words = {
+            "win": ("勝ち  You win", GREEN),
+            "loss": ("負け  You lose", RED),
+            "none": ("中止  Aborted", MUTED),
+        }
+        text, colour = words.get(r, ("引き分け  Draw", MUTED))
+        reason = host_reason(outcome)
+        if reason and r == "draw":  # 合意の引き分け draw agreed
+            text = f"{reason[0]}  {reason[1]}"
+        elif reason and r != "none":
+            text += f" · {reason[0]} {reason[1]}"
+        return text, colour
     phase = state.phase
     if phase == "deal":
         return f"配札中 Dealing {len(state.lines)}/6", MUTED
@@ -315,16 +329,24 @@ def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
     img.paste(sprite, xy, sprite)
 
 
-def render(state: YosukoState, viewer: int | None = None, last_move: Any = None) -> bytes:
-    """The PNG of ``state`` (``last_move`` is not needed: the state keeps the last card)."""
-    return encode_png(compose(state), _palette())
+def render(
+    state: YosukoState,
+    viewer: int | None = None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+) -> bytes:
+    """The PNG of ``state`` (``last_move`` is not needed: the state keeps the last card);
+    ``outcome`` (an end the host decided) overrides the state's own."""
+    return encode_png(compose(state, outcome), _palette())
 
 
-def compose(state: YosukoState) -> Image.Image:
-    """The picture of ``state`` as an RGB image."""
+def compose(state: YosukoState, outcome: Outcome | None = None) -> Image.Image:
+    """The picture of ``state`` as an RGB image (``outcome``: shown instead of
+    ``state.outcome()``)."""
+    shown = final_outcome(state, outcome)
     img = _background().copy()
     d = _Writer(img)
-    status, colour = _status(state)
+    status, colour = _status(state, shown)
     d.text((WIDTH - 16, HEADER // 2 - 2), status, font=font(17), fill=colour, anchor="rm")
     params = state.params
     j = state.last_judgement
@@ -357,7 +379,7 @@ def compose(state: YosukoState) -> Image.Image:
         paste(img, _token(), (x + CARD_W - 24, y + CARD_H - 26))
     _left_panel(img, d, state)
     _right_panel(img, d, state)
-    _footer(img, d, state)
+    _footer(img, d, state, shown)
     return img
 
 
@@ -502,12 +524,17 @@ def _where(state: YosukoState) -> str:
     return "→ 捨て札  discarded"
 
 
-def _footer(img: Image.Image, d: _Writer, state: YosukoState) -> None:
-    """The last judgement in numbers, or what the last card did, or the result."""
+def _footer(img: Image.Image, d: _Writer, state: YosukoState, outcome: Outcome | None) -> None:
+    """The last judgement in numbers, or what the last card did, or the result (``outcome``,
+    the one drawn: an end the host decided replaces even a pending judgement's question)."""
     y = FOOTER_Y
     j = state.last_judgement
-    outcome = state.outcome()
-    if j is not None:
+    reason = host_reason(outcome)
+    if reason is not None:
+        ja, en = f"{reason[0]}により終了", f"The game ended: {reason[1]}."
+        d.text((16, y + 30), ja, font=font(16), fill=TEXT, anchor="lm")
+        d.text((16, y + 66), en, font=font(15), fill=MUTED, anchor="lm")
+    elif j is not None:
         left, right = j.sums()
         head = f"判定 {j.from_line}→{j.to_line}"
         d.text((16, y + 22), head, font=font(16), fill=BLUE_TEXT, anchor="lm")
@@ -582,10 +609,12 @@ def _hint(state: YosukoState) -> tuple[str, str]:
     return ("カードを引いてください", "Draw a card.")
 
 
-def _render_any(state: Any, viewer: int | None, last_move: Any) -> bytes:
+def _render_any(
+    state: Any, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> bytes:
     if not isinstance(state, YosukoState):
         raise TypeError("not a 略式易双六 state")
-    return render(state, viewer, last_move)
+    return render(state, viewer, last_move, outcome)
 
 
 RENDERERS = {"yosuko": _render_any}

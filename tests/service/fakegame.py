@@ -235,9 +235,15 @@ RaceState.game = RACE
 FAKE_GAMES: dict[str, Game[Any]] = {TTT.id: TTT, RACE.id: RACE}
 
 
-def fake_png(state: State[Any], viewer: int | None, last_move: Any) -> bytes:
-    """A stand-in renderer: the bytes say what it drew, so tests can check what a viewer saw."""
-    return f"PNG {state.game.id} viewer={viewer} pos={state.position()} last={last_move}".encode()
+def fake_png(
+    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+) -> bytes:
+    """A stand-in renderer: the bytes say what it drew, so tests can check what a viewer saw
+    (and, for a game the host ended, the outcome it was given)."""
+    text = f"PNG {state.game.id} viewer={viewer} pos={state.position()} last={last_move}"
+    if outcome is not None:
+        text += f" end={outcome.termination.value}"
+    return text.encode()
 
 
 def install(monkeypatch: Any, with_renderer: bool = True) -> None:

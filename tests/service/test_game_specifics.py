@@ -1,6 +1,6 @@
 """The service with the real games where each has something of its own: 三国志三人将棋's
 announcements and three-player results, 数字将棋's secret setup, 略式易双六's daily deal and its
-talon that nobody can see."""
+talon that nobody can see; and 六面体's picture of a game the host ended."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from PIL import Image
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
+from engines.core import Termination
+from engines.rokumentai import ROKUMENTAI
 from engines.yosuko import (
     CARD_DEATH,
     CARD_FOOL,
@@ -24,6 +26,7 @@ from engines.yosuko import (
     card_name,
     card_name_ja,
 )
+from render import render_png
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
 
 CHECK_LINE = ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4")
@@ -299,3 +302,97 @@ async def test_no_reply_names_an_undrawn_card(real: GameService) -> None:
         for name in choices:
             assert not any(mentions(name, en) for en, _ in names)
     assert len(replies) > 3
+
+
+# --- the picture of a game the host ended -------------------------------------------------------
+
+OPENING = "四04占"
+
+
+async def rokumentai_after_one_move(service: GameService, **kw: object) -> int:
+    """A 六面体 game where Alice (Black) has played :data:`OPENING`: Bob's turn."""
+    reply = await service.create_game(ALICE, "rokumentai", invite=[BOB], **kw)  # type: ignore[arg-type]
+    assert reply.game_id is not None and reply.to_move == (ALICE.id,)
+    played = await service.play(reply.game_id, ALICE, OPENING)
+    assert played.to_move == (BOB.id,)
+    return reply.game_id
+
+
+async def end_by(service: GameService, clock: FakeClock, gid: int, how: str) -> Reply:
+    if how == "resign":
+        return await service.resign(gid, BOB)
+    if how == "timeout":
+        clock.advance(timedelta(minutes=6))
+        (reply,) = [r for r in await service.process_due() if r.key == "game.timeout"]
+        return reply
+    if how == "agreement":
+        await service.offer_draw(gid, ALICE)
+        return await service.accept_draw(gid, BOB)
+    return await service.abort(gid, CAROL)
+
+
+ENDS = {
+    "resign": Termination.RESIGNATION,
+    "timeout": Termination.TIMEOUT,
+    "agreement": Termination.AGREEMENT,
+    "abort": Termination.ABORTED,
+}
+
+
+@pytest.mark.parametrize("how", list(ENDS))
+async def test_host_ended_board_shows_the_result_not_the_turn(
+    real: GameService, clock: FakeClock, db_path: str, how: str
+) -> None:
+    """After a resignation, a timeout, an agreed draw or an abort the posted board no longer
+    says whose turn it is (the engine state still does): it is drawn with the stored outcome."""
+    gid = await rokumentai_after_one_move(real, clock="live:5")
+    state = real.current_state(gid)
+    assert state is not None and not state.is_over()
+    last = ROKUMENTAI.new_game().parse_move(OPENING)
+    turn_picture = pixels(render_png(state, None, last))
+    reply = await end_by(real, clock, gid, how)
+    assert reply.image is not None
+    assert pixels(reply.image) != turn_picture
+    info = await real.game_info(gid)
+    outcome = real.outcome_of(info)
+    assert outcome is not None and outcome.termination is ENDS[how]
+    assert pixels(reply.image) == pixels(render_png(state, None, last, outcome))
+    # /board repeats the ended picture, for a player and a spectator, and after a restart.
+    for viewer in (None, BOB):
+        assert pixels((await real.board(gid, viewer)).image) == pixels(reply.image)
+    again = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        assert pixels((await again.board(gid)).image) == pixels(reply.image)
+    finally:
+        await again.close()
+
+
+async def test_resignation_picture_names_the_loser(real: GameService) -> None:
+    """Who resigned shows: Alice resigning and Bob resigning the same position differ."""
+    pictures = []
+    for loser in (ALICE, BOB):
+        gid = await rokumentai_after_one_move(real)
+        pictures.append(pixels((await real.resign(gid, loser)).image))
+    assert pictures[0] != pictures[1]
+
+
+async def test_a_rule_ended_game_is_drawn_by_its_own_state(real: GameService) -> None:
+    """A game its rules ended gets no outcome from the service: the picture is the state's."""
+    gid = await rokumentai_after_one_move(real)
+    state = real.current_state(gid)
+    assert state is not None
+    end = state
+    texts_played = []
+    while (await real.game_info(gid)).status == "active":
+        choices = real.legal_move_choices(gid, (ALICE, BOB)[end.current_player()].id, "", 10_000)
+        text = sorted(choices)[0]
+        reply = await real.play(gid, (ALICE, BOB)[end.current_player()], text)
+        texts_played.append(text)
+        now = real.current_state(gid)
+        assert now is not None
+        move, end = end.parse_move(text), now
+        assert len(texts_played) < 400
+    outcome = end.outcome()
+    assert outcome is not None and outcome.termination is not Termination.RESIGNATION
+    assert pixels(reply.image) == pixels(render_png(end, None, move))
+    assert pixels((await real.board(gid)).image) == pixels(reply.image)
