@@ -66,3 +66,13 @@ def render_png(
     """
     fn = _renderers()[state.game.id]
     return fn(state.observe(viewer), viewer, last_move, outcome=outcome)
+
+
+def warm_up() -> None:
+    """Draw every game's start position once, so palettes and static layers are built before a
+    player's first move has to wait for them (a host calls this in a worker thread at start)."""
+    from engines.registry import all_games
+
+    for game in all_games():
+        if has_renderer(game.id):
+            render_png(game.new_game(), None, None)

@@ -16,6 +16,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
+import render
 from bot.discord.errors import on_tree_error
 from bot.discord.translator import BanmenTranslator
 
@@ -96,6 +97,8 @@ class BanmenBot(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameButton)
+        # Build every game's picture caches off the event loop while the bot connects.
+        self._warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
