@@ -10,8 +10,9 @@ import pytest
 
 from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination, perft
 from engines.registry import get_game
-from engines.socrates.board import CELLS, EMPTY, SocratesState, board_to_text, parse_cell
+from engines.socrates.board import CELLS, EMPTY, board_to_text, parse_cell
 from engines.socrates.kokutan import KokutanState, jump_path
+from tests.engines.socrates_helpers import moves, piece_moves, play
 
 GAME = get_game("socrates-kokutan")
 
@@ -26,22 +27,6 @@ def setup(*groups: str, side: str = "b", phase: str = "move") -> KokutanState:
             board[c] = kind
     state = GAME.from_position(f"{board_to_text(''.join(board))} {side} {phase} 0 30")
     assert isinstance(state, KokutanState)
-    return state
-
-
-def moves(state: SocratesState) -> set[str]:
-    return {state.format_move(m) for m in state.legal_moves()}
-
-
-def piece_moves(state: SocratesState, frm: str) -> set[str]:
-    return {m[3:] for m in moves(state) if m.startswith(frm + "-")}
-
-
-def play(state: SocratesState, *texts: str) -> SocratesState:
-    for text in texts:
-        nxt = state.apply(state.parse_move(text))
-        assert isinstance(nxt, SocratesState)
-        state = nxt
     return state
 
 

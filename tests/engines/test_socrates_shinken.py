@@ -7,6 +7,7 @@ import pytest
 from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination, perft
 from engines.registry import get_game
 from engines.socrates.board import SocratesState
+from tests.engines.socrates_helpers import moves, piece_moves, play
 
 GAME = get_game("socrates-shinken")
 
@@ -14,22 +15,6 @@ GAME = get_game("socrates-shinken")
 def pos(board: str, side: str = "b", phase: str = "move") -> SocratesState:
     state = GAME.from_position(f"{board} {side} {phase} 0 10")
     assert isinstance(state, SocratesState)
-    return state
-
-
-def moves(state: SocratesState) -> set[str]:
-    return {state.format_move(m) for m in state.legal_moves()}
-
-
-def piece_moves(state: SocratesState, frm: str) -> set[str]:
-    return {m[3:] for m in moves(state) if m.startswith(frm + "-")}
-
-
-def play(state: SocratesState, *texts: str) -> SocratesState:
-    for text in texts:
-        nxt = state.apply(state.parse_move(text))
-        assert isinstance(nxt, SocratesState)
-        state = nxt
     return state
 
 

@@ -10,6 +10,7 @@ import pytest
 from engines.core import TERMINAL, PositionError, Termination, perft
 from engines.registry import get_game
 from engines.socrates.board import CELLS, EMPTY, SocratesState, board_to_text, parse_cell
+from tests.engines.socrates_helpers import moves, play
 
 GAME = get_game("socrates-twothree")
 
@@ -24,18 +25,6 @@ def setup(*groups: str, side: str = "b", **options: str) -> SocratesState:
             board[c] = kind
     state = GAME.from_position(f"{board_to_text(''.join(board))} {side} 0 10", options)
     assert isinstance(state, SocratesState)
-    return state
-
-
-def moves(state: SocratesState) -> set[str]:
-    return {state.format_move(m) for m in state.legal_moves()}
-
-
-def play(state: SocratesState, *texts: str) -> SocratesState:
-    for text in texts:
-        nxt = state.apply(state.parse_move(text))
-        assert isinstance(nxt, SocratesState)
-        state = nxt
     return state
 
 

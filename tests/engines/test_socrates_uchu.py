@@ -15,6 +15,7 @@ from engines.core import (
 )
 from engines.registry import get_game
 from engines.socrates.board import SocratesState
+from tests.engines.socrates_helpers import moves, play
 
 GAME = get_game("socrates-uchu")
 EMPTY_ROWS = "10/10/10/10/10/10/10/10/10"
@@ -26,20 +27,9 @@ def pos(board: str, side: str = "b", hands: str = "P6M6p6m6", **options: str) ->
     return state
 
 
-def moves(state: SocratesState) -> set[str]:
-    return {state.format_move(m) for m in state.legal_moves()}
-
-
 def piece_moves(state: SocratesState, frm: str) -> set[str]:
+    """Whole moves (``e5-e6``) of the piece on ``frm``."""
     return {m for m in moves(state) if m.startswith(frm + "-")}
-
-
-def play(state: SocratesState, *texts: str) -> SocratesState:
-    for text in texts:
-        nxt = state.apply(state.parse_move(text))
-        assert isinstance(nxt, SocratesState)
-        state = nxt
-    return state
 
 
 def test_perft_start() -> None:
