@@ -16,7 +16,7 @@ from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from engines.core import (
     DRAW_TEXTS,
@@ -491,7 +491,10 @@ class SocratesGame(Game[SocratesState]):
         """A state of this game from parsed fields; raises PositionError if impossible."""
 
 
-def seal(state: SocratesState) -> SocratesState:
+_S = TypeVar("_S", bound="SocratesState")
+
+
+def seal(state: _S) -> _S:
     """``state`` with its own position as the first entry of the repetition history."""
     return replace(state, history=History((state.repetition_key(),)))
 

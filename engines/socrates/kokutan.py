@@ -364,12 +364,11 @@ class Kokutan(SocratesGame):
         passes: int,
         options: dict[str, str],
     ) -> KokutanState:
-        state = KokutanState(
-            board, turn, ply, passes, tuple(options.items()), phase=phase, last_passed=passed
+        return seal(
+            KokutanState(
+                board, turn, ply, passes, tuple(options.items()), phase=phase, last_passed=passed
+            )
         )
-        sealed = seal(state)
-        assert isinstance(sealed, KokutanState)
-        return sealed
 
     def build(
         self,

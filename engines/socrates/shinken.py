@@ -211,10 +211,9 @@ class Shinken(SocratesGame):
     def _state(
         self, board: str, turn: int, flips: int, ply: int, passes: int, options: dict[str, str]
     ) -> ShinkenState:
-        state = ShinkenState(board, turn, ply, passes, tuple(options.items()), flips_left=flips)
-        sealed = seal(state)
-        assert isinstance(sealed, ShinkenState)
-        return sealed
+        return seal(
+            ShinkenState(board, turn, ply, passes, tuple(options.items()), flips_left=flips)
+        )
 
     def build(
         self,

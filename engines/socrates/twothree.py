@@ -223,10 +223,7 @@ class TwoThree(SocratesGame):
     def _state(
         self, board: str, turn: int, ply: int, passes: int, options: dict[str, str]
     ) -> TwoThreeState:
-        state = TwoThreeState(board, turn, ply, passes, tuple(options.items()))
-        sealed = seal(state)
-        assert isinstance(sealed, TwoThreeState)
-        return sealed
+        return seal(TwoThreeState(board, turn, ply, passes, tuple(options.items())))
 
     def build(
         self,

@@ -205,10 +205,7 @@ class Uchu(SocratesGame):
         passes: int,
         options: dict[str, str],
     ) -> UchuState:
-        state = UchuState(board, turn, ply, passes, tuple(options.items()), hands=hands)
-        sealed = seal(state)
-        assert isinstance(sealed, UchuState)
-        return sealed
+        return seal(UchuState(board, turn, ply, passes, tuple(options.items()), hands=hands))
 
     def build(
         self,
