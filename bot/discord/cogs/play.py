@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,7 +25,7 @@ from bot.discord.cogs.stats import play_daily
 from bot.discord.format import allowed_mentions_for, reply_parts
 from bot.discord.texts import lang_of_locale, t
 from bot.discord.views import GameButton, GameView, bot_of
-from bot.service import User
+from bot.service import Reply, User
 from engines.core import Game, OptionSpec
 from engines.registry import all_games
 
@@ -161,32 +162,24 @@ class PlayCog(commands.Cog):
             lang = lang_of_locale(interaction.locale)
             await interaction.response.send_message(t("error.bad_opponent", lang), ephemeral=True)
             return
-        if not invite:
-            await respond(
-                interaction,
-                lambda: service.create_game(
-                    me,
-                    game.id,
-                    guild_id=guild,
-                    channel_id=channel,
-                    open_seats=max(0, need - 1),
-                    players=players,
-                    clock=clock,
-                    options=options,
-                ),
+
+        def create_game() -> Awaitable[Reply]:
+            return service.create_game(
+                me,
+                game.id,
+                guild_id=guild,
+                channel_id=channel,
+                open_seats=max(0, need - 1),
+                players=players,
+                clock=clock,
+                options=options,
             )
+
+        if not invite:
+            await respond(interaction, create_game)
             return
         # A challenge: seats stay open, and only the named players may take them.
-        reply = await service.create_game(
-            me,
-            game.id,
-            guild_id=guild,
-            channel_id=channel,
-            open_seats=max(0, need - 1),
-            players=players,
-            clock=clock,
-            options=options,
-        )
+        reply = await create_game()
         assert reply.game_id is not None
         lang = await guild_lang(self.bot, interaction.guild_id)
         ids = ",".join(str(m.id) for m in invite)
