@@ -313,6 +313,8 @@ class GameService:
         self._timers: dict[int, GameRow] = {}
         self._pending: list[Reply] = []
         self._locations: dict[int, Location] = {}
+        # Server settings are read on every reply and change only through this service.
+        self._guild_settings: dict[str, GuildSettings] = {}
         # game id -> (game type, seated user ids) of every open or running game: answers
         # game-id autocomplete without touching the store.
         self._active: dict[int, tuple[str, frozenset[str]]] = {}
@@ -1643,19 +1645,24 @@ class GameService:
     async def guild_settings(self, guild_id: str | None) -> GuildSettings:
         if guild_id is None:
             return GuildSettings()
+        cached = self._guild_settings.get(guild_id)
+        if cached is not None:
+            return cached
         raw = await self.store.guild_settings(guild_id)
 
         def num(key: str) -> int | None:
             v = raw.get(key)
             return int(v) if v and v.isdigit() else None
 
-        return GuildSettings(
+        settings = GuildSettings(
             lang=raw.get("lang", "en"),
             threads=raw.get("threads", "on") == "on",
             clock=raw.get("clock", "none"),
             max_active_per_user=num("max_active_per_user"),
             max_active_per_guild=num("max_active_per_guild"),
         )
+        self._guild_settings[guild_id] = settings
+        return settings
 
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> Reply:
         if key not in GUILD_KEYS:
@@ -1673,6 +1680,7 @@ class GameService:
         if not ok:
             raise Refusal("refuse.bad_setting_value", key=key, value=value)
         await self.store.set_guild_setting(guild_id, key, value)
+        self._guild_settings.pop(guild_id, None)
         return Reply("settings.saved", {"key": key, "value": value})
 
     @property
