@@ -61,7 +61,7 @@ async def _setup(db: str, game_type: str) -> list[int]:
     try:
         for i in range(GAMES):
             black, white = _pair(i)
-            reply = await service.create_game(black, game_type, invite=[white], clock="corr:3")
+            reply = await service.create_game(black, game_type, seated=[white], clock="corr:3")
             assert reply.game_id is not None
             ids.append(reply.game_id)
     finally:
@@ -88,7 +88,7 @@ async def _play(
         info = await service.game_info(gid)  # loads and replays the game if it is not cached
         users = tuple(User(s.user_id or "", s.name or "") for s in info.seats)
         if info.status != "active":
-            reply = await service.create_game(users[0], game_type, invite=[users[1]])
+            reply = await service.create_game(users[0], game_type, seated=[users[1]])
             assert reply.game_id is not None
             replaced += 1
             return reply.game_id

@@ -30,10 +30,26 @@ class Settings:
     """Open or running games one server may host at once."""
     takeback_grace: int = 60
     """Seconds during which a takeback needs no consent (while the opponent has not moved)."""
+    challenge_ttl: int = 24 * 3600
+    """Seconds an unanswered challenge stays open (0: forever)."""
+    rules_base_url: str | None = None
+    """Where ``docs/rules/`` is published (``/rules`` links there; else it names the file)."""
     state_cache_size: int = 2048
     """Games whose replayed state is kept in memory (a bounded LRU)."""
     sqlite_synchronous: str = "FULL"
     """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
+    heartbeat_path: str | None = None
+    """The file the bot rewrites while it is connected to Discord (``python -m bot healthcheck``
+    reads its age); ``None``: ``heartbeat`` next to the database."""
+    heartbeat_interval: int = 30
+    """Seconds between two heartbeats; the healthcheck accepts one up to three intervals old."""
+
+    @property
+    def heartbeat_file(self) -> Path:
+        """Where the heartbeat is written (``BANMEN_HEARTBEAT``, else next to the database)."""
+        if self.heartbeat_path:
+            return Path(self.heartbeat_path)
+        return Path(self.db_path).parent / "heartbeat"
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -44,6 +60,13 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         return int(value)
     except ValueError as exc:
         raise ValueError(f"{name} must be a whole number, not {value!r}") from exc
+
+
+def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+    value = _int(env, name, default)
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}")
+    return value
 
 
 def _opt(env: Mapping[str, str], name: str) -> str | None:
@@ -71,6 +94,10 @@ def load_settings(
         max_active_per_user=_int(env, "BANMEN_MAX_ACTIVE_PER_USER", 20),
         max_active_per_guild=_int(env, "BANMEN_MAX_ACTIVE_PER_GUILD", 500),
         takeback_grace=_int(env, "BANMEN_TAKEBACK_GRACE", 60),
+        challenge_ttl=_int(env, "BANMEN_CHALLENGE_TTL", 24 * 3600),
+        rules_base_url=_opt(env, "BANMEN_RULES_URL"),
         state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
+        heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
+        heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
     )

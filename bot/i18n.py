@@ -7,14 +7,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot.clock import remaining_text
 from engines.core import Text
-
-LANGS = ("en", "ja")
 
 MESSAGES: dict[str, tuple[str, str]] = {
     # -- refusals ---------------------------------------------------------------------------
@@ -64,6 +61,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} は秘密の配置の段階です。/setup で送ってください（あなたにしか見えません）。",
     ),
     "refuse.game_full": ("Game #{id} has no free seat.", "対局 #{id} に空席はありません。"),
+    "refuse.not_invited": (
+        "Game #{id} is a challenge: only the invited players can accept or decline it.",
+        "対局 #{id} は挑戦状です。受けたり断ったりできるのは招待された人だけです。",
+    ),
+    "refuse.same_player_twice": (
+        "Each player can take only one seat: name each opponent once, and not yourself.",
+        "一人が座れる席は一つだけです。相手は一度ずつ指定し、自分自身は指定しないでください。",
+    ),
+    "refuse.other_server": (
+        "Game #{id} is not a game of this server.",
+        "対局 #{id} はこのサーバーの対局ではありません。",
+    ),
     "refuse.already_joined": (
         "You already have a seat in game #{id}.",
         "あなたはすでに対局 #{id} に参加しています。",
@@ -150,6 +159,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{game}の対局 #{id} を開始します。{players}",
     ),
     "game.cancelled": ("Game #{id} was cancelled.", "対局 #{id} は中止されました。"),
+    "challenge.created": (
+        "{invited}: you are challenged to game #{id} of {game}. Accept or decline.",
+        "{invited}さん、{game}の対局 #{id} への挑戦状が届きました。"
+        "受けるか断るかを選んでください。",
+    ),
+    "challenge.declined": (
+        "{name} declined the challenge: game #{id} is withdrawn.",
+        "{name}さんが挑戦を断りました。対局 #{id} は取り下げられました。",
+    ),
+    "challenge.expired": (
+        "Nobody answered the challenge in time: game #{id} is withdrawn.",
+        "挑戦状の期限が切れました。対局 #{id} は取り下げられました。",
+    ),
     "game.resigned": ("Game #{id}: {result}", "対局 #{id}: {result}"),
     "game.aborted": (
         "Game #{id} was aborted by {name}: no result.",
@@ -308,20 +330,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
 }
 
-TURN_KEYS = frozenset(
-    {
-        "game.started",
-        "move.played",
-        "setup.revealed",
-        "setup.waiting",
-        "takeback.done",
-        "board.active",
-        "draw.declined",
-        "takeback.declined",
-        "game.joined",
-    }
-)
-
 
 def fmt_value(value: Any, lang: str) -> str:
     if isinstance(value, Text):
@@ -349,8 +357,3 @@ def t(key: str, lang: str = "en", /, **params: Any) -> str:
     template = ja if lang.startswith("ja") else en
     values = _Params({k: fmt_value(v, lang) for k, v in params.items()})
     return template.format_map(values)
-
-
-def render_params(params: Mapping[str, Any], lang: str) -> dict[str, str]:
-    """Parameters as strings in ``lang`` (for adapters that build their own layout)."""
-    return {k: fmt_value(v, lang) for k, v in params.items()}

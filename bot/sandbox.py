@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,8 +17,21 @@ from typing import IO, Any
 from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
-from bot.service import GameService, Refusal, Reply, User
-from engines.registry import all_games
+from bot.service import GameService, Refusal, Reply, User, catalogue
+
+UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
+SIMPLE: dict[str, UseCase] = {
+    "/join": GameService.join,
+    "/accept": GameService.join,
+    "/decline": GameService.decline,
+    "/leave": GameService.leave,
+    "/start": GameService.start,
+    "/cancel": GameService.cancel,
+    "/resign": GameService.resign,
+    "/abort": lambda s, gid, me: s.abort(gid, me),
+    "/record": GameService.record,
+}
+"""Commands that are one use case of a game: ``/join [id]`` and the like."""
 
 
 class OffsetClock:
@@ -60,8 +73,6 @@ class Sandbox:
         who = reply.audience or self.user.id
         prefix = "" if reply.public else self.t("sandbox.private", name=who) + " "
         self.say(prefix + reply.text(self.lang))
-        if reply.choices:
-            self.say("  " + ", ".join(reply.choices))
         if reply.notify:
             self.say("  @" + " @".join(reply.notify))
         if reply.image is not None:
@@ -118,7 +129,7 @@ class Sandbox:
         s, me = self.service, self.user
         if command == "/help":
             self.say(self.t("sandbox.help"))
-            self.say(self.t("sandbox.games", games=", ".join(g.id for g in all_games())))
+            self.say(self.t("sandbox.games", games=", ".join(g.id for g in catalogue())))
         elif command == "/as":
             if not args:
                 self.say(self.t("sandbox.usage", usage="/as <user>"))
@@ -129,20 +140,9 @@ class Sandbox:
             self.lang = "ja" if args and args[0].startswith("ja") else "en"
         elif command == "/play":
             await self._play(args)
-        elif command == "/join":
+        elif command in SIMPLE:
             gid, _ = self._game_and_rest(args)
-            self.show(await s.join(gid, me))
-        elif command in ("/leave", "/start", "/cancel", "/resign", "/abort", "/record"):
-            gid, _ = self._game_and_rest(args)
-            fn = {
-                "/leave": s.leave,
-                "/start": s.start,
-                "/cancel": s.cancel,
-                "/resign": s.resign,
-                "/abort": s.abort,
-                "/record": s.record,
-            }[command]
-            self.show(await fn(gid, me))
+            self.show(await SIMPLE[command](s, gid, me))
         elif command in ("/move", "/setup"):
             gid, rest = self._game_and_rest(args, min_rest=1)
             if not rest:
@@ -160,8 +160,7 @@ class Sandbox:
             self.show(await fn2(gid, me))
         elif command == "/legal":
             gid, rest = self._game_and_rest(args)
-            await s.warm(gid)
-            self.say(", ".join(s.legal_move_choices(gid, me.id, " ".join(rest), 200)) or "-")
+            self.say(", ".join(await s.legal_move_choices(gid, me.id, " ".join(rest), 200)) or "-")
         elif command in ("/draw", "/takeback"):
             gid, rest = self._game_and_rest(args)
             what = rest[0].lower() if rest else ""
@@ -207,7 +206,7 @@ class Sandbox:
 
     async def _stats(self, args: list[str]) -> None:
         """``/stats [game] [user]``: a registered game id narrows to that game."""
-        games = {g.id for g in all_games()}
+        games = {g.id for g in catalogue()}
         game_type = next((a for a in args if a in games), None)
         who = [a for a in args if a != game_type]
         user = self._user(who[0]) if who else self.user

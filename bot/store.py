@@ -16,11 +16,27 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 import aiosqlite
+
+from bot.model import (
+    SETTABLE,
+    Change,
+    GameRow,
+    GameStatus,
+    GameSummary,
+    MoveRow,
+    NewGame,
+    Offer,
+    Result,
+    SeatKind,
+    SeatRow,
+    Stats,
+    UserResult,
+    with_fields,
+)
 
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -30,129 +46,7 @@ class ConflictError(Exception):
     """Someone else changed the game first (the position has changed)."""
 
 
-# --- rows -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    kind: str  # human | open | host
-    user_id: str | None = None
-    name: str | None = None
-    bank_ms: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRow:
-    """One log entry: ``ply`` is its index in the log (chance outcomes included)."""
-
-    ply: int
-    actor: int
-    move: str
-    user_id: str | None
-    secret: bool
-    at_ms: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    id: int
-    game_type: str
-    players: int
-    options: dict[str, str]
-    seed: str
-    status: str
-    guild_id: str | None
-    channel_id: str | None
-    thread_id: str | None
-    message_id: str | None
-    creator_id: str
-    clock: str
-    reminders: tuple[int, ...]
-    created_ms: int
-    started_ms: int | None
-    finished_ms: int | None
-    result: dict[str, Any] | None
-    turn_started_ms: int | None
-    deadline_ms: int | None
-    reminders_sent: tuple[int, ...]
-    offer: dict[str, Any] | None
-    version: int
-    seats: tuple[SeatRow, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start)."""
-
-    game_type: str
-    players: int
-    options: dict[str, str]
-    seed: str
-    status: str
-    guild_id: str | None
-    channel_id: str | None
-    creator_id: str
-    clock: str
-    reminders: tuple[int, ...]
-    created_ms: int
-    seats: tuple[SeatRow, ...]
-    started_ms: int | None = None
-    finished_ms: int | None = None
-    result: dict[str, Any] | None = None
-    turn_started_ms: int | None = None
-    deadline_ms: int | None = None
-    entries: tuple[MoveRow, ...] = ()
-    daily_day: str | None = None
-
-
-_UNSET: Any = object()
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One atomic change of a game, computed from ``expected_version``.
-
-    ``append`` entries must continue the log exactly (their ``ply`` is the log index);
-    ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
-    of the game row; ``seats`` replaces seat rows; ``results`` updates personal statistics.
-    """
-
-    game_id: int
-    expected_version: int
-    append: tuple[MoveRow, ...] = ()
-    truncate_from: int | None = None
-    fields: dict[str, Any] = field(default_factory=dict)
-    seats: tuple[SeatRow, ...] = ()
-    results: tuple[tuple[str, str, str], ...] = ()  # (user_id, game_type, win|loss|draw)
-
-
-@dataclass(frozen=True, slots=True)
-class Stats:
-    game_type: str
-    games: int = 0
-    wins: int = 0
-    losses: int = 0
-    draws: int = 0
-    streak: int = 0
-    best_streak: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class GameSummary:
-    """A line of a user's game list."""
-
-    id: int
-    game_type: str
-    status: str
-    guild_id: str | None
-    seats: tuple[SeatRow, ...]
-    created_ms: int
-    deadline_ms: int | None
+# --- rows (the data model lives in bot.model; re-exported for the store's users) ------------
 
 
 class Store(Protocol):
@@ -167,6 +61,7 @@ class Store(Protocol):
     async def apply(self, change: Change) -> None: ...
     async def timed_games(self) -> list[GameRow]: ...
     async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]: ...
+    async def games_at(self, channel_id: str, thread_id: str | None) -> list[int]: ...
     async def count_active(self, user_id: str | None, guild_id: str | None) -> int: ...
     async def active_games(self) -> list[GameSummary]: ...
     async def stats(self, user_id: str, game_type: str | None) -> list[Stats]: ...
@@ -199,22 +94,7 @@ LATEST_VERSION = len(migrations())
 _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
-    "deadline_ms, reminders_sent, offer, version"
-)
-_SETTABLE = frozenset(
-    {
-        "status",
-        "channel_id",
-        "thread_id",
-        "message_id",
-        "started_ms",
-        "finished_ms",
-        "result",
-        "turn_started_ms",
-        "deadline_ms",
-        "reminders_sent",
-        "offer",
-    }
+    "deadline_ms, reminders_sent, offer, version, expires_ms"
 )
 
 
@@ -231,8 +111,10 @@ def _json_or_none(value: Any) -> str | None:
 
 
 def _encode_field(name: str, value: Any) -> Any:
-    if name in ("result", "offer"):
+    if name == "result":
         return _json_or_none(value)
+    if name == "offer":
+        return None if value is None else _json_or_none(value.to_json())
     if name == "reminders_sent":
         return _int_text(value)
     return value
@@ -330,9 +212,8 @@ class SqliteStore:
                 cur = await self.db.execute(
                     "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                     "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
-                    "finished_ms, "
-                    "result, turn_started_ms, deadline_ms) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "finished_ms, result, turn_started_ms, deadline_ms, expires_ms) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.game_type,
                         game.players,
@@ -350,14 +231,18 @@ class SqliteStore:
                         _json_or_none(game.result),
                         game.turn_started_ms,
                         game.deadline_ms,
+                        game.expires_ms,
                     ),
                 )
                 game_id = cur.lastrowid
                 assert game_id is not None
                 await self.db.executemany(
-                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    [(game_id, s.seat, s.kind, s.user_id, s.bank_ms) for s in game.seats],
+                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms, invited_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, s.seat, str(s.kind), s.user_id, s.bank_ms, s.invited_id)
+                        for s in game.seats
+                    ],
                 )
                 await self._insert_moves(game_id, game.entries)
                 if game.daily_day is not None:
@@ -401,14 +286,16 @@ class SqliteStore:
             return {}
         marks = ",".join("?" * len(game_ids))
         rows = await self._fetchall(
-            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms FROM seats s "
+            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id "
+            "FROM seats s "
             f"LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id IN ({marks}) "
             "ORDER BY s.game_id, s.seat",
             list(game_ids),
         )
         out: dict[int, list[SeatRow]] = {}
         for r in rows:
-            out.setdefault(int(r[0]), []).append(SeatRow(int(r[1]), r[2], r[3], r[4], r[5]))
+            seat = SeatRow(int(r[1]), SeatKind(r[2]), r[3], r[4], r[5], r[6])
+            out.setdefault(int(r[0]), []).append(seat)
         return {k: tuple(v) for k, v in out.items()}
 
     async def load_moves(self, game_id: int) -> list[MoveRow]:
@@ -421,7 +308,7 @@ class SqliteStore:
         return [MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5])) for r in rows]
 
     async def apply(self, change: Change) -> None:
-        bad = set(change.fields) - _SETTABLE
+        bad = set(change.fields) - SETTABLE
         if bad:
             raise ValueError(f"cannot set {sorted(bad)}")
         async with self._lock:
@@ -451,12 +338,19 @@ class SqliteStore:
                     await self._insert_moves(change.game_id, change.append)
                 for s in change.seats:
                     await self.db.execute(
-                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ? "
+                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ?, invited_id = ? "
                         "WHERE game_id = ? AND seat = ?",
-                        (s.kind, s.user_id, s.bank_ms, change.game_id, s.seat),
+                        (
+                            str(s.kind),
+                            s.user_id,
+                            s.bank_ms,
+                            s.invited_id,
+                            change.game_id,
+                            s.seat,
+                        ),
                     )
-                for user_id, game_type, result in change.results:
-                    await self._record_result(user_id, game_type, result)
+                for result in change.results:
+                    await self._record_result(result)
                 await self.db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 await self._rollback()
@@ -465,8 +359,8 @@ class SqliteStore:
                 await self._rollback()
                 raise
 
-    async def _record_result(self, user_id: str, game_type: str, result: str) -> None:
-        win, loss, draw = int(result == "win"), int(result == "loss"), int(result == "draw")
+    async def _record_result(self, r: UserResult) -> None:
+        win, loss, draw = (int(r.result is x) for x in (Result.WIN, Result.LOSS, Result.DRAW))
         await self.db.execute(
             "INSERT INTO user_stats (user_id, game_type, games, wins, losses, draws, streak, "
             "best_streak) VALUES (?, ?, 1, ?, ?, ?, ?, ?) "
@@ -476,15 +370,15 @@ class SqliteStore:
             "streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END, "
             "best_streak = max(best_streak, "
             "CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)",
-            (user_id, game_type, win, loss, draw, win, win),
+            (r.user_id, r.game_type, win, loss, draw, win, win),
         )
 
     async def timed_games(self) -> list[GameRow]:
-        """Running games with a deadline (restored at start-up)."""
+        """Running games with a deadline and open challenges that lapse (restored at start-up)."""
         async with self._lock:
             rows = await self._fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' "
-                "AND deadline_ms IS NOT NULL"
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE (status = 'active' "
+                "AND deadline_ms IS NOT NULL) OR (status = 'open' AND expires_ms IS NOT NULL)"
             )
             seats = await self._seats([int(r[0]) for r in rows])
         return [_game_row(r, seats.get(int(r[0]), ())) for r in rows]
@@ -499,10 +393,7 @@ class SqliteStore:
                 (user_id, *statuses),
             )
             seats = await self._seats([int(r[0]) for r in rows])
-        return [
-            GameSummary(int(r[0]), r[1], r[2], r[3], seats.get(int(r[0]), ()), int(r[4]), r[5])
-            for r in rows
-        ]
+        return [_summary(r, seats) for r in rows]
 
     async def active_games(self) -> list[GameSummary]:
         """Every open or running game (for the in-memory index of who plays where)."""
@@ -512,10 +403,24 @@ class SqliteStore:
                 "WHERE status IN ('open', 'active') ORDER BY id"
             )
             seats = await self._seats([int(r[0]) for r in rows])
-        return [
-            GameSummary(int(r[0]), r[1], r[2], r[3], seats.get(int(r[0]), ()), int(r[4]), r[5])
-            for r in rows
-        ]
+        return [_summary(r, seats) for r in rows]
+
+    async def games_at(self, channel_id: str, thread_id: str | None) -> list[int]:
+        """Open or running games that live in this thread (newest first), else in this channel
+        outside any thread."""
+        async with self._lock:
+            if thread_id is not None:
+                rows = await self._fetchall(
+                    "SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC", (thread_id,)
+                )
+                if rows:
+                    return [int(r[0]) for r in rows]
+            rows = await self._fetchall(
+                "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL "
+                "AND status IN ('open', 'active') ORDER BY id DESC",
+                (channel_id,),
+            )
+        return [int(r[0]) for r in rows]
 
     async def count_active(self, user_id: str | None, guild_id: str | None) -> int:
         async with self._lock:
@@ -580,6 +485,14 @@ class SqliteStore:
         return [int(r[0]) for r in rows]
 
 
+def _summary(r: Sequence[Any], seats: dict[int, tuple[SeatRow, ...]]) -> GameSummary:
+    """A row of ``id, game_type, status, guild_id, created_ms, deadline_ms`` with its seats."""
+    game_id = int(r[0])
+    return GameSummary(
+        game_id, r[1], GameStatus(r[2]), r[3], seats.get(game_id, ()), int(r[4]), r[5]
+    )
+
+
 def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     return GameRow(
         id=int(r[0]),
@@ -587,7 +500,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         players=int(r[2]),
         options=json.loads(r[3]),
         seed=r[4],
-        status=r[5],
+        status=GameStatus(r[5]),
         guild_id=r[6],
         channel_id=r[7],
         thread_id=r[8],
@@ -602,15 +515,24 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         turn_started_ms=r[17],
         deadline_ms=r[18],
         reminders_sent=_ints(r[19]),
-        offer=json.loads(r[20]) if r[20] else None,
+        offer=Offer.from_json(json.loads(r[20])) if r[20] else None,
         version=int(r[21]),
         seats=seats,
+        expires_ms=r[22],
     )
 
 
-def with_fields(row: GameRow, fields: dict[str, Any], seats: Sequence[SeatRow] = ()) -> GameRow:
-    """``row`` after a :class:`Change` with these fields and seats (the version bumped)."""
-    new_seats = list(row.seats)
-    for s in seats:
-        new_seats[s.seat] = s
-    return replace(row, **fields, seats=tuple(new_seats), version=row.version + 1)
+__all__ = [
+    "BUSY_TIMEOUT_MS",
+    "Change",
+    "ConflictError",
+    "GameRow",
+    "GameSummary",
+    "MoveRow",
+    "NewGame",
+    "SeatRow",
+    "SqliteStore",
+    "Stats",
+    "Store",
+    "with_fields",
+]

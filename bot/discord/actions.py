@@ -11,17 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.discord.format import MessageParts, refusal_text, reply_parts
+from bot.discord.host import Host, host_of
 from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import MoveModal, bot_of, game_view, split_play
-from bot.service import Refusal, Reply, User
-
-if TYPE_CHECKING:
-    from bot.discord.client import BanmenBot
+from bot.discord.views import MoveModal, game_view, split_play
+from bot.service import LOBBY_EVENTS, Event, GameService, Refusal, Reply, User
 
 log = logging.getLogger("banmen.discord.actions")
 
@@ -30,67 +28,46 @@ BUDGET = 1.2
 
 Work = Callable[[], Awaitable["Reply | Sequence[Reply]"]]
 
-# Button actions that are a plain use case of the service: action -> GameService method name.
-SERVICE_ACTIONS: dict[str, str] = {
-    "join": "join",
-    "leave": "leave",
-    "start": "start",
-    "cancel": "cancel",
-    "resign": "resign",
-    "offer_draw": "offer_draw",
-    "accept_draw": "accept_draw",
-    "decline_draw": "decline_draw",
-    "takeback": "request_takeback",
-    "accept_takeback": "accept_takeback",
-    "decline_takeback": "decline_takeback",
-}
-VIEWER_ACTIONS: dict[str, str] = {"board": "board", "moves": "moves", "record": "record"}
-STARTED = "game.started"
-CANCELLED = "game.cancelled"
-LOBBY_UPDATES = frozenset({"game.joined", "game.left", "game.cancelled"})
-"""Replies that replace the lobby or challenge message they were pressed on."""
+UseCase = Callable[[int, User], Awaitable[Reply]]
 
 
-MOVE_BUTTONS = 6
-"""When the player to move has at most this many legal moves, each gets a button."""
-
-
-def turn_actions(bot: BanmenBot, reply: Reply) -> tuple[str, ...]:
-    """The reply's actions, plus one ``play:<move>`` button per move when there are few.
-
-    Generic (no rule here): a start-line choice, a Draw / Stay choice or a forced pass shows up
-    as buttons because the legal moves are few, whatever the game.
-    """
-    actions = reply.actions
-    if reply.game_id is None or "move" not in actions or len(reply.to_move) != 1:
-        return actions
-    names = bot.service.legal_move_choices(reply.game_id, reply.to_move[0], "", MOVE_BUTTONS + 1)
-    ply = bot.service.log_length(reply.game_id)
-    if ply is None or not 0 < len(names) <= MOVE_BUTTONS or any(len(n) > 50 for n in names):
-        return actions
-    # The log length goes with the move: a button left on an older turn message is refused
-    # ("the position has changed") instead of playing into the current position.
-    return tuple(f"play:{ply}|{n}" for n in names) + actions
+def button_use_cases(service: GameService) -> dict[str, UseCase]:
+    """Button actions that are a plain use case of the service."""
+    return {
+        "join": service.join,
+        "accept": service.join,
+        "decline": service.decline,
+        "leave": service.leave,
+        "start": service.start,
+        "cancel": service.cancel,
+        "resign": service.resign,
+        "offer_draw": service.offer_draw,
+        "accept_draw": service.accept_draw,
+        "decline_draw": service.decline_draw,
+        "takeback": service.request_takeback,
+        "accept_takeback": service.accept_takeback,
+        "decline_takeback": service.decline_takeback,
+        "board": service.board,
+        "moves": service.moves,
+        "record": service.record,
+    }
 
 
 def service_user(user: discord.abc.User) -> User:
     return User(str(user.id), user.display_name)
 
 
-async def guild_lang(bot: BanmenBot, guild_id: int | None) -> str:
+async def guild_lang(bot: Host, guild_id: int | None) -> str:
     """The server's language for public messages (its setting; English by default)."""
     if guild_id is None:
         return "en"
-    settings = await bot.service.guild_settings(str(guild_id))
-    return str(getattr(settings, "lang", "en") or "en")
+    return (await bot.service.guild_settings(str(guild_id))).lang.value
 
 
-async def guild_threads(bot: BanmenBot, guild_id: int | None) -> bool:
+async def guild_threads(bot: Host, guild_id: int | None) -> bool:
     if guild_id is None:
         return False
-    settings = await bot.service.guild_settings(str(guild_id))
-    value = getattr(settings, "threads", True)
-    return value not in (False, "off", "false", "0", 0)
+    return (await bot.service.guild_settings(str(guild_id))).threads
 
 
 class Responder:
@@ -171,7 +148,7 @@ async def respond(
     interaction: discord.Interaction[Any], work: Work, *, keep_components: bool = False
 ) -> None:
     """Run ``work`` (a service call) and deliver what it returns, deferring if it is slow."""
-    bot = bot_of(interaction)
+    bot = host_of(interaction)
     responder = Responder(interaction)
     task = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({task}, timeout=BUDGET)
@@ -194,7 +171,7 @@ async def respond(
 
 
 async def deliver(
-    bot: BanmenBot,
+    bot: Host,
     responder: Responder,
     replies: Sequence[Reply],
     *,
@@ -207,37 +184,36 @@ async def deliver(
     me = str(inter.user.id)
     for reply in replies:
         if not reply.public:
-            audience = getattr(reply, "audience", None)
-            if audience not in (None, me):
-                log.debug("private reply %s for %s not deliverable here", reply.key, audience)
+            if reply.audience not in (None, me):
+                log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
                 continue
             await responder.send(reply_parts(reply, user_lang, ephemeral=True))
             continue
-        if reply.key == STARTED and reply.game_id is not None:
+        if reply.event is Event.STARTED and reply.game_id is not None:
             await start_game_message(bot, responder, reply, public_lang)
             continue
-        view = game_view(reply.game_id, turn_actions(bot, reply), public_lang)
-        if reply.key in LOBBY_UPDATES and responder.is_component:
-            if reply.key == CANCELLED:
+        view = game_view(reply.game_id, reply.actions, public_lang)
+        if reply.event in LOBBY_EVENTS and responder.is_component:
+            if reply.event is Event.CANCELLED:
                 view = None
             parts = reply_parts(reply, public_lang, view=view)
-            keep = keep_components and reply.key != CANCELLED
+            keep = keep_components and reply.event is not Event.CANCELLED
             await responder.update(parts, keep_components=keep)
             continue
         message = await responder.send(reply_parts(reply, public_lang, view=view))
-        if message is not None and reply.game_id is not None and reply.key == "game.created":
+        if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
             await bot.service.set_game_location(
                 reply.game_id, str(message.channel.id), None, str(message.id)
             )
     await responder.finish()
 
 
-async def start_game_message(bot: BanmenBot, responder: Responder, reply: Reply, lang: str) -> None:
+async def start_game_message(bot: Host, responder: Responder, reply: Reply, lang: str) -> None:
     """A game just started: open its thread (unless the server keeps games in the channel)."""
     assert reply.game_id is not None
     inter = responder.interaction
     channel = inter.channel
-    view = game_view(reply.game_id, turn_actions(bot, reply), lang)
+    view = game_view(reply.game_id, reply.actions, lang)
     in_thread = isinstance(channel, discord.Thread)
     if in_thread or not isinstance(channel, discord.TextChannel):
         message = await responder.send(reply_parts(reply, lang, view=view))
@@ -265,8 +241,8 @@ async def start_game_message(bot: BanmenBot, responder: Responder, reply: Reply,
         await responder.update(announce)  # the lobby becomes the announcement
     else:
         starter = await responder.send(announce)
-    title = await thread_title(bot, reply.game_id)
-    name = t("thread.name", lang, game=reply.game_id, title=title)[:100]
+    title = reply.params["game"]
+    name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
     turn = reply_parts(reply, lang, view=view)
     try:
         if starter is not None:
@@ -287,55 +263,43 @@ async def start_game_message(bot: BanmenBot, responder: Responder, reply: Reply,
     )
 
 
-async def thread_title(bot: BanmenBot, game_id: int) -> str:
-    """The game's title for its thread name (both scripts: players may read either)."""
-    from engines.registry import get_game
-
-    row = await bot.service.game_info(game_id)
-    game = get_game(row.game_type)
-    return f"{game.title_ja} {game.title_en}"
-
-
 async def run_action(
     interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
 ) -> None:
     """A button was pressed: run its use case (or open the move / setup modal)."""
-    bot = bot_of(interaction)
+    bot = host_of(interaction)
     service = bot.service
     user = service_user(interaction.user)
     if action in ("move", "setup"):
         lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
         await interaction.response.send_modal(MoveModal(game_id, lang, setup=action == "setup"))
         return
-    if action in ("accept", "decline"):
-        from bot.discord.cogs.play import accept_challenge, decline_challenge
-
-        handler = accept_challenge if action == "accept" else decline_challenge
-        await handler(interaction, game_id, arg)
-        return
     if action in ("play", "pass"):
         ply, text = split_play(arg) if action == "play" else (None, "pass")
         await respond(interaction, lambda: service.play(game_id, user, text, ply=ply))
         return
-    if action in VIEWER_ACTIONS:
-        method = getattr(service, VIEWER_ACTIONS[action])
-        await respond(interaction, lambda: method(game_id, user))
-        return
-    name = SERVICE_ACTIONS.get(action)
-    if name is None:
+    method = button_use_cases(service).get(action)
+    if method is None:
         log.warning("unknown button action %r for game %s", action, game_id)
         lang = lang_of_locale(interaction.locale)
         await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
         return
-    method = getattr(service, name)
-    await respond(interaction, lambda: method(game_id, user))
+    await respond(interaction, lambda: method(game_id, user), keep_components=action == "accept")
+
+
+async def play_daily(interaction: discord.Interaction[Any]) -> None:
+    """Today's deal for the user: a new game (with its thread), or the board of today's one."""
+    service = host_of(interaction).service
+    user = service_user(interaction.user)
+    guild = str(interaction.guild_id) if interaction.guild_id else None
+    await respond(interaction, lambda: service.daily(user, guild))
 
 
 async def submit_text(
     interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
 ) -> None:
     """The move (or secret setup) typed in the modal."""
-    service = bot_of(interaction).service
+    service = host_of(interaction).service
     user = service_user(interaction.user)
     if setup:
         await respond(interaction, lambda: service.setup(game_id, user, text))

@@ -9,20 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
 
-import render
+from bot.config import Settings
+from bot.discord import actions
 from bot.discord.errors import on_tree_error
 from bot.discord.translator import BanmenTranslator
-
-if TYPE_CHECKING:
-    from bot.config import Settings
-    from bot.service import GameService
+from bot.discord.views import GameButton
+from bot.service import GameService
 
 log = logging.getLogger("banmen.discord")
 
@@ -90,15 +89,13 @@ class BanmenBot(commands.Bot):
         self.synced = asyncio.Event()
 
     async def setup_hook(self) -> None:
-        from bot.discord.views import GameButton
-
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
         await self.tree.set_translator(BanmenTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameButton)
         # Build every game's picture caches off the event loop while the bot connects.
-        self._warm_up = asyncio.create_task(asyncio.to_thread(render.warm_up))
+        self._warm_up = asyncio.create_task(self.service.warm_up_pictures())
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -123,6 +120,16 @@ class BanmenBot(commands.Bot):
         # The endpoints must be set before login, which happens before setup_hook.
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
         await super().start(token, reconnect=reconnect)
+
+    async def run_action(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
+    ) -> None:
+        await actions.run_action(interaction, game_id, action, arg)
+
+    async def submit_text(
+        self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
+    ) -> None:
+        await actions.submit_text(interaction, game_id, text, setup=setup)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("error in event %s", event_method)

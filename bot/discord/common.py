@@ -1,4 +1,4 @@
-"""Helpers the cogs share: which game a command is about, and the ``game`` option."""
+"""Helpers the cogs share: which game a command is about, the ``game`` option, game choices."""
 
 from __future__ import annotations
 
@@ -7,49 +7,51 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 
 from bot.discord.errors import NoGameHere
-from bot.discord.views import bot_of
+from bot.discord.host import host_of
+from bot.service import catalogue
 
 THREAD_GAME = re.compile(r"#(\d+)\b")
 """A game thread is named ``#<id> <title>``; the id survives any restart."""
 
 
-def game_here(interaction: discord.Interaction[Any], game: int | None) -> int:
+async def game_here(interaction: discord.Interaction[Any], game: int | None) -> int:
     """The game a command means: the ``game`` option, else the game of this thread/channel."""
     if game is not None:
         return game
-    service = bot_of(interaction).service
-    here = str(interaction.channel_id)
-    mine = service.game_choices(str(interaction.user.id), "", limit=100)
-    for gid, _ in mine:
-        loc = service.location(gid)
-        if loc is not None and loc.thread_id == here:
-            return gid
     channel = interaction.channel
+    in_thread = isinstance(channel, discord.Thread)
+    here = str(interaction.channel_id)
+    parent = str(channel.parent_id) if in_thread and isinstance(channel, discord.Thread) else here
+    found = await host_of(interaction).service.game_at(
+        str(interaction.user.id), parent, here if in_thread else None
+    )
+    if found is not None:
+        return found
     if isinstance(channel, discord.Thread) and (m := THREAD_GAME.match(channel.name or "")):
         return int(m[1])
-    in_channel = [
-        gid
-        for gid, _ in mine
-        if (loc := service.location(gid)) is not None
-        and loc.thread_id is None
-        and loc.channel_id == here
-    ]
-    if len(in_channel) == 1:
-        return in_channel[0]
     raise NoGameHere()
 
 
 async def game_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[int]]:
-    """The user's active games (cached; never touches the database)."""
-    service = bot_of(interaction).service
+    """The user's active games (from memory; never touches the database)."""
+    service = host_of(interaction).service
     return [
         app_commands.Choice(name=label[:100], value=gid)
         for gid, label in service.game_choices(str(interaction.user.id), current, limit=25)
     ]
 
 
-GAME_OPTION = app_commands.locale_str("The game (default: the game of this thread).")
+def game_type_choices() -> list[app_commands.Choice[str]]:
+    """Every registered game, for ``/rules`` and ``/stats`` (Discord allows 25 choices)."""
+    return [
+        app_commands.Choice(name=_(g.label[:100], ja=g.title.ja), value=g.id)
+        for g in catalogue()[:25]
+    ]
+
+
+GAME_OPTION = _("The game (default: the game of this thread).")

@@ -16,10 +16,9 @@ from typing import Any
 import discord
 
 from bot.discord.texts import t
-from bot.service import Refusal, Reply
+from bot.service import Event, Refusal, Reply
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
-REFUSAL_COLOUR = discord.Colour(0xD05050)
 MAX_DESCRIPTION = 4000
 MAX_CONTENT = 2000
 
@@ -93,8 +92,11 @@ TURN_ACTIONS = frozenset({"move", "setup"})
 
 
 def awaits_player(reply: Reply) -> bool:
-    """True when the reply leaves someone to act (a finished game pings nobody)."""
-    return any(a.partition(":")[0] in TURN_ACTIONS for a in reply.actions)
+    """True when the reply leaves someone to act: a turn, or a challenge to answer (a finished
+    game pings nobody)."""
+    return reply.event is Event.CREATED or any(
+        a.partition(":")[0] in TURN_ACTIONS for a in reply.actions
+    )
 
 
 def reply_parts(

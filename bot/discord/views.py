@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.errors import on_view_error
+from bot.discord.host import host_of
 from bot.discord.texts import TEXTS, t
-
-if TYPE_CHECKING:
-    from bot.discord.client import BanmenBot
 
 log = logging.getLogger("banmen.discord.views")
 
@@ -34,6 +33,8 @@ _STYLES: dict[str, discord.ButtonStyle] = {
     "play": discord.ButtonStyle.primary,
     "pass": discord.ButtonStyle.primary,
     "resign": discord.ButtonStyle.danger,
+    "accept": discord.ButtonStyle.success,
+    "decline": discord.ButtonStyle.secondary,
     "accept_draw": discord.ButtonStyle.success,
     "accept_takeback": discord.ButtonStyle.success,
     "decline_draw": discord.ButtonStyle.secondary,
@@ -103,12 +104,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         return cls(match["action"], int(match["game"]), match["arg"], label=label, style=style)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord.actions import run_action
-        from bot.discord.errors import on_view_error
-
         # A DynamicItem's errors never reach a view's on_error: handle them here, in one place.
         try:
-            await run_action(interaction, self.game_id, self.action, self.arg)
+            await host_of(interaction).run_action(interaction, self.game_id, self.action, self.arg)
         except Exception as error:
             await on_view_error(interaction, error, self)
 
@@ -129,8 +127,6 @@ class GameView(discord.ui.View):
         item: discord.ui.Item[Any],
         /,
     ) -> None:
-        from bot.discord.errors import on_view_error
-
         await on_view_error(interaction, error, item)
 
 
@@ -162,21 +158,11 @@ class MoveModal(discord.ui.Modal):
         self.add_item(self.text)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        from bot.discord.actions import submit_text
-
-        await submit_text(interaction, self.game_id, self.text.value, setup=self.setup)
+        await host_of(interaction).submit_text(
+            interaction, self.game_id, self.text.value, setup=self.setup
+        )
 
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], error: Exception, /
     ) -> None:
-        from bot.discord.errors import on_view_error
-
         await on_view_error(interaction, error, None)
-
-
-def bot_of(interaction: discord.Interaction[Any]) -> BanmenBot:
-    from bot.discord.client import BanmenBot
-
-    client = interaction.client
-    assert isinstance(client, BanmenBot)
-    return client

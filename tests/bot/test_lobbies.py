@@ -130,3 +130,25 @@ async def test_no_thread_permission_falls_back_to_the_channel(
     turn = await double.wait_for_message(double.channel_id, lambda m: bool(m["attachments"]))
     assert_png(turn, double)
     assert double.threads() == []
+
+
+async def test_challenge_seat_is_kept_for_the_invited_player(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Alice challenges Bob; Carol can neither /join nor accept; Bob's accept starts the game."""
+    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
+    message = challenge.message
+    assert message is not None
+    game_id = int(message["embeds"][0]["footer"]["text"].lstrip("#"))
+    restricted(message["allowed_mentions"], {double.bob.id})
+    by_command = await double.slash(double.carol, "join", {"game": game_id})
+    assert by_command.ephemeral and "invited" in by_command.text
+    by_button = await double.click(double.carol, message, double.buttons(message)["Accept"])
+    assert by_button.ephemeral
+    assert (await harness.service.game_info(game_id)).status == "open"
+    await double.click(double.bob, message, double.buttons(message)["Accept"])
+    thread = (await double.wait_for(double.threads))[0]
+    turn = await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
+    assert double.alice.mention in turn["content"]
+    seats = (await harness.service.game_info(game_id)).seats
+    assert [s.user_id for s in seats] == [str(double.alice.id), str(double.bob.id)]

@@ -15,6 +15,7 @@ from engines.core import (
     TERMINAL,
     Game,
     IllegalMoveError,
+    InvalidMoveError,
     OptionSpec,
     Outcome,
     PositionError,
@@ -35,6 +36,21 @@ LINES = (
     (2, 4, 6),
 )
 SECRETS = ("s1", "s2", "s3")
+
+
+def read_name(
+    state: State[str], text: str, legal: tuple[str, ...], known: tuple[str, ...] = ()
+) -> str:
+    """A move of the fake games is its own name (any case); a known name that is not legal
+    here is returned for parse_move to refuse as illegal."""
+    key = text.strip().lower()
+    for name in (*legal, *known):
+        if name.lower() == key:
+            return name
+    raise InvalidMoveError(
+        Text(f"{text!r} is not a move.", f"「{text}」は指し手ではありません。"),
+        state.closest(text, legal),
+    )
 
 
 @dataclass(frozen=True)
@@ -122,6 +138,9 @@ class TttState(State[str]):
     def format_move(self, move: str) -> str:
         return move
 
+    def read_move(self, text: str, legal: tuple[str, ...]) -> str:
+        return read_name(self, text, legal, SQUARES + SECRETS)
+
     def position(self) -> str:
         board = "".join("." if c < 0 else "xo"[c] for c in self.cells)
         sec = "-" if self.secrets is None else ",".join(s or "_" for s in self.secrets)
@@ -208,6 +227,9 @@ class RaceState(State[str]):
 
     def format_move(self, move: str) -> str:
         return move
+
+    def read_move(self, text: str, legal: tuple[str, ...]) -> str:
+        return read_name(self, text, legal)
 
     def position(self) -> str:
         return f"{','.join(map(str, self.where))} {self.to_move} {self.roll}"

@@ -29,7 +29,7 @@ def test_parse_clock() -> None:
 
 
 async def test_reminders_fire_once_each(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="corr:2")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None
     deadline = reply.deadline
@@ -52,7 +52,7 @@ async def test_reminders_fire_once_each(service: GameService, clock: FakeClock) 
 async def test_late_start_sends_only_the_nearest_reminder(
     service: GameService, clock: FakeClock
 ) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="corr:2")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
     assert reply.deadline is not None
     clock.set(reply.deadline - timedelta(minutes=10))  # both points have passed
     assert len(await service.process_due()) == 1
@@ -60,7 +60,7 @@ async def test_late_start_sends_only_the_nearest_reminder(
 
 
 async def test_move_at_the_deadline_counts(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="live:5")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="live:5")
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None
     clock.set(reply.deadline)
@@ -71,7 +71,7 @@ async def test_move_at_the_deadline_counts(service: GameService, clock: FakeCloc
 
 
 async def test_timeout_just_after_the_deadline(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="live:5")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="live:5")
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None
     await service.play(gid, ALICE, "a1")
@@ -92,7 +92,7 @@ async def test_timeout_just_after_the_deadline(service: GameService, clock: Fake
 
 
 async def test_timeout_by_the_timer_loop(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="live:5")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="live:5")
     assert reply.deadline is not None
     service.timer_changed.clear()
     clock.set(reply.deadline)
@@ -103,7 +103,7 @@ async def test_timeout_by_the_timer_loop(service: GameService, clock: FakeClock)
 
 
 async def test_three_player_timeout_ranks(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "race-test", invite=[BOB, CAROL], clock="live:1")
+    reply = await service.create_game(ALICE, "race-test", seated=[BOB, CAROL], clock="live:1")
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None
     await service.play(gid, ALICE, "step")
@@ -124,10 +124,10 @@ async def test_solitaire_timeout_is_a_loss(service: GameService, clock: FakeCloc
 
 async def test_setup_timeout(service: GameService, clock: FakeClock) -> None:
     one = await service.create_game(
-        ALICE, "ttt-test", invite=[BOB], options={"setup": "on"}, clock="live:5"
+        ALICE, "ttt-test", seated=[BOB], options={"setup": "on"}, clock="live:5"
     )
     none = await service.create_game(
-        ALICE, "ttt-test", invite=[BOB], options={"setup": "on"}, clock="live:5"
+        ALICE, "ttt-test", seated=[BOB], options={"setup": "on"}, clock="live:5"
     )
     assert one.game_id is not None and none.game_id is not None
     await service.setup(one.game_id, BOB, "s1")
@@ -144,7 +144,7 @@ async def test_setup_timeout(service: GameService, clock: FakeClock) -> None:
 
 
 async def test_time_bank(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="bank:10m+1m/12m")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="bank:10m+1m/12m")
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None
     start = clock.now()
@@ -170,7 +170,7 @@ async def test_time_bank(service: GameService, clock: FakeClock) -> None:
 
 async def test_deadline_change_wakes_the_loop(service: GameService) -> None:
     service.timer_changed.clear()
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], clock="live:5")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="live:5")
     assert service.timer_changed.is_set()
     service.timer_changed.clear()
     assert reply.game_id is not None
@@ -180,7 +180,7 @@ async def test_deadline_change_wakes_the_loop(service: GameService) -> None:
 
 async def test_time_bank_at_a_secret_step(service: GameService, clock: FakeClock) -> None:
     reply = await service.create_game(
-        ALICE, "ttt-test", invite=[BOB], options={"setup": "on"}, clock="bank:10m+1m/30m"
+        ALICE, "ttt-test", seated=[BOB], options={"setup": "on"}, clock="bank:10m+1m/30m"
     )
     gid = reply.game_id
     assert gid is not None and reply.deadline is not None

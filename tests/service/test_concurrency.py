@@ -28,7 +28,7 @@ async def _submit(service: GameService, gid: int, text: str, ply: int | None) ->
 async def test_twenty_submissions_for_one_ply(
     service: GameService, db_path: str, with_ply: bool
 ) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB])
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
     gid = reply.game_id
     assert gid is not None
     texts = [SQUARES[i % 9] for i in range(20)]
@@ -50,10 +50,10 @@ async def test_two_hosts_on_one_file(fakes: None, db_path: str) -> None:
     one = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
     two = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
     try:
-        reply = await one.create_game(ALICE, "ttt-test", invite=[BOB])
+        reply = await one.create_game(ALICE, "ttt-test", seated=[BOB])
         gid = reply.game_id
         assert gid is not None
-        await two.warm(gid)
+        await two.game_info(gid)  # loads it: a cached copy that goes stale
         await one.play(gid, ALICE, "a1")
         with pytest.raises(Refusal) as exc:
             await two.play(gid, ALICE, "b2")
@@ -67,34 +67,34 @@ async def test_two_hosts_on_one_file(fakes: None, db_path: str) -> None:
 
 
 async def test_store_refuses_a_second_writer_for_one_ply(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB])
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
     gid = reply.game_id
     assert gid is not None
     info = await service.game_info(gid)
     row = MoveRow(0, 0, "a1", ALICE.id, False, 0)
     other = MoveRow(0, 0, "b1", ALICE.id, False, 0)
     results = await asyncio.gather(
-        service.store.apply(Change(gid, info.version, append=(row,))),
-        service.store.apply(Change(gid, info.version, append=(other,))),
+        service.ctx.store.apply(Change(gid, info.version, append=(row,))),
+        service.ctx.store.apply(Change(gid, info.version, append=(other,))),
         return_exceptions=True,
     )
     assert sum(r is None for r in results) == 1
     assert sum(isinstance(r, ConflictError) for r in results) == 1
     # the (game, ply) key holds even when the version guard is bypassed
-    fresh = await service.store.load_game(gid)
+    fresh = await service.ctx.store.load_game(gid)
     assert fresh is not None
     with pytest.raises(ConflictError):
-        await service.store.apply(Change(gid, fresh.version, append=(other,)))
+        await service.ctx.store.apply(Change(gid, fresh.version, append=(other,)))
 
 
 async def test_different_games_do_not_block_each_other(service: GameService) -> None:
     ids = []
     for _ in range(10):
-        reply = await service.create_game(ALICE, "ttt-test", invite=[BOB])
+        reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
         assert reply.game_id is not None
         ids.append(reply.game_id)
     # a game stuck under its lock does not hold up another game
-    async with service._lock(ids[0]):
+    async with service.ctx.games.lock(ids[0]):
         await asyncio.wait_for(service.play(ids[1], ALICE, "a1"), timeout=5)
     results = await asyncio.gather(*(service.play(g, ALICE, "b2") for g in ids[2:]))
     assert all(r.key == "move.played" for r in results)

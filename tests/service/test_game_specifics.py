@@ -15,6 +15,7 @@ from PIL import Image
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
+from bot.service.present import outcome_from_json
 from engines.core import Termination
 from engines.rokumentai import ROKUMENTAI
 from engines.yosuko import (
@@ -59,7 +60,7 @@ def texts(reply: Reply, game_id: int) -> tuple[str, str]:
 
 
 async def sangokushi(service: GameService, **kw: object) -> int:
-    reply = await service.create_game(ALICE, "sangokushi", invite=[BOB, CAROL], **kw)  # type: ignore[arg-type]
+    reply = await service.create_game(ALICE, "sangokushi", seated=[BOB, CAROL], **kw)  # type: ignore[arg-type]
     assert reply.key == "game.started" and reply.game_id is not None
     assert reply.to_move == (ALICE.id,) and reply.notify == (ALICE.id,)
     return reply.game_id
@@ -85,7 +86,7 @@ async def test_check_is_announced_in_the_move_reply(real: GameService) -> None:
     with pytest.raises(Refusal) as exc:
         await real.play(gid, BOB, "PH2-G3")
     assert exc.value.key == "refuse.not_your_turn"
-    move = real.legal_move_choices(gid, CAROL.id, "")[0]
+    move = (await real.legal_move_choices(gid, CAROL.id, ""))[0]
     back = await real.play(gid, CAROL, move)
     # 呉 answered: back to 魏, which is also the clockwise order here, so nothing to announce.
     assert back.to_move == (ALICE.id,) and back.lines == ()
@@ -124,7 +125,7 @@ async def test_three_player_timeout(real: GameService, clock: FakeClock) -> None
 
 
 async def test_two_player_variant_resignation(real: GameService) -> None:
-    two = await real.create_game(ALICE, "sangokushi-2p", invite=[DAVE])
+    two = await real.create_game(ALICE, "sangokushi-2p", seated=[DAVE])
     assert two.game_id is not None
     reply = await real.resign(two.game_id, ALICE)
     assert "alice resigned: dave wins." in reply.text("en")
@@ -138,7 +139,7 @@ MINE, OTHER = "123/456", "654/321"
 
 async def suji_after_alice(service: GameService, arrangement: str) -> tuple[int, list[Reply]]:
     """A 数字将棋 game in which alice (先手) has sent ``arrangement`` and bob has not."""
-    reply = await service.create_game(ALICE, "suji-shogi", invite=[BOB])
+    reply = await service.create_game(ALICE, "suji-shogi", seated=[BOB])
     assert reply.game_id is not None
     return reply.game_id, await service.setup(reply.game_id, ALICE, arrangement)
 
@@ -163,7 +164,9 @@ async def what_others_get(service: GameService, gid: int) -> dict[str, object]:
         ]
         if viewer is not None:
             for typed in ("", "1", "6", "/"):
-                out[f"{name}.choices{typed}"] = service.legal_move_choices(gid, viewer.id, typed)
+                out[f"{name}.choices{typed}"] = await service.legal_move_choices(
+                    gid, viewer.id, typed
+                )
     return out
 
 
@@ -188,7 +191,7 @@ async def test_secret_setup_reveals_nothing(real: GameService) -> None:
     record = await real.record(first, BOB)
     assert [f.name for f in record.files] == [f"banmen-{first}.kif"]
     assert all(MINE.encode() not in f.data for f in record.files)
-    assert real.legal_move_choices(first, CAROL.id, "") == []
+    assert await real.legal_move_choices(first, CAROL.id, "") == []
     # bob's own picture is his private view (it would show his own pieces), the spectator's
     # the public one: the same masked board here, as bob has not set up yet.
     bob_board = await real.board(first, BOB)
@@ -295,7 +298,7 @@ async def test_no_reply_names_an_undrawn_card(real: GameService) -> None:
                 assert not mentions(ja, name_ja), (name_ja, ja)
         if (await real.game_info(gid)).status != "active":
             break
-        choices = real.legal_move_choices(gid, ALICE.id, "")
+        choices = await real.legal_move_choices(gid, ALICE.id, "")
         # The player's choices never list cards (the draw is the host's chance step).
         assert all(c in ("draw", "move", "stay") or c.startswith("start ") for c in choices)
         replies.append(await real.play(gid, ALICE, choices[0]))
@@ -311,7 +314,7 @@ OPENING = "四04占"
 
 async def rokumentai_after_one_move(service: GameService, **kw: object) -> int:
     """A 六面体 game where Alice (Black) has played :data:`OPENING`: Bob's turn."""
-    reply = await service.create_game(ALICE, "rokumentai", invite=[BOB], **kw)  # type: ignore[arg-type]
+    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], **kw)  # type: ignore[arg-type]
     assert reply.game_id is not None and reply.to_move == (ALICE.id,)
     played = await service.play(reply.game_id, ALICE, OPENING)
     assert played.to_move == (BOB.id,)
@@ -354,7 +357,7 @@ async def test_host_ended_board_shows_the_result_not_the_turn(
     assert reply.image is not None
     assert pixels(reply.image) != turn_picture
     info = await real.game_info(gid)
-    outcome = real.outcome_of(info)
+    outcome = outcome_from_json(info.result) if info.result else None
     assert outcome is not None and outcome.termination is ENDS[how]
     assert pixels(reply.image) == pixels(render_png(state, None, last, outcome))
     # /board repeats the ended picture, for a player and a spectator, and after a restart.
@@ -384,7 +387,9 @@ async def test_a_rule_ended_game_is_drawn_by_its_own_state(real: GameService) ->
     end = state
     texts_played = []
     while (await real.game_info(gid)).status == "active":
-        choices = real.legal_move_choices(gid, (ALICE, BOB)[end.current_player()].id, "", 10_000)
+        choices = await real.legal_move_choices(
+            gid, (ALICE, BOB)[end.current_player()].id, "", 10_000
+        )
         text = sorted(choices)[0]
         reply = await real.play(gid, (ALICE, BOB)[end.current_player()], text)
         texts_played.append(text)

@@ -11,7 +11,13 @@ from bot import i18n
 from engines.core import Text
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
-OWN = ("service.py", "sandbox.py", "__main__.py", "clock.py", "records.py")
+OWN = (
+    *(f"service/{p.name}" for p in (BOT / "service").glob("*.py")),
+    "sandbox.py",
+    "__main__.py",
+    "clock.py",
+    "records.py",
+)
 
 
 def test_every_message_has_both_languages_and_the_same_fields() -> None:
@@ -26,7 +32,7 @@ def test_every_message_has_both_languages_and_the_same_fields() -> None:
 def test_every_key_used_exists() -> None:
     pattern = re.compile(
         r"\"((?:refuse|game|move|setup|draw|takeback|clock|board|moves|record|"
-        r"games|stats|settings|daily|outcome|sandbox|turn)\.[a-z_]+)\""
+        r"games|stats|settings|daily|outcome|sandbox|turn|challenge)\.[a-z_]+)\""
     )
     used: set[str] = set()
     for name in OWN:
@@ -39,6 +45,7 @@ def test_every_key_used_exists() -> None:
         assert f"games.item_{status}" in i18n.MESSAGES or status not in ("open", "active")
     for kind in ("draw", "takeback"):
         assert f"{kind}.declined" in i18n.MESSAGES
+        assert f"{kind}.offered" in i18n.MESSAGES
 
 
 def test_rendering_values() -> None:

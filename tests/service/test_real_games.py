@@ -24,7 +24,7 @@ async def test_random_game_through_the_service(game_type: str, players: int, db_
         db_path, clock=FakeClock(), settings=Settings(db_path=db_path), render_images=False
     )
     try:
-        reply = await service.create_game(USERS[0], game_type, invite=USERS[1:players])
+        reply = await service.create_game(USERS[0], game_type, seated=USERS[1:players])
         gid = reply.game_id
         assert gid is not None
         for _ in range(120):
@@ -34,7 +34,7 @@ async def test_random_game_through_the_service(game_type: str, players: int, db_
             assert state is not None
             seat = state.acting_players()[0]
             user = USERS[seat]
-            choices = service.legal_move_choices(gid, user.id, "", 10_000)
+            choices = await service.legal_move_choices(gid, user.id, "", 10_000)
             assert choices, "an active game offers its player a move"
             move = rng.choice(choices)
             if state.current_player() == SIMULTANEOUS:

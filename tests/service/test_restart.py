@@ -29,7 +29,7 @@ async def _play_until_over(service: GameService, gid: int, limit: int) -> int:
 async def _reference(db_path: str, clock: FakeClock) -> Record:
     service = await _open(db_path, clock)
     try:
-        reply = await service.create_game(ALICE, "race-test", invite=[BOB], seed="s")
+        reply = await service.create_game(ALICE, "race-test", seated=[BOB], seed="s")
         assert reply.game_id is not None
         await _play_until_over(service, reply.game_id, 1000)
         return await service.export_record(reply.game_id)
@@ -45,7 +45,7 @@ async def test_restart_gives_the_identical_record(fakes: None, tmp_path: object)
     expected = await _reference(str(base / "ref.db"), clock)
     db = str(base / "restart.db")
     first = await _open(db, clock)
-    reply = await first.create_game(ALICE, "race-test", invite=[BOB], seed="s", clock="corr:2")
+    reply = await first.create_game(ALICE, "race-test", seated=[BOB], seed="s", clock="corr:2")
     gid = reply.game_id
     assert gid is not None
     assert await _play_until_over(first, gid, 5) == 5
@@ -64,7 +64,7 @@ async def test_restart_gives_the_identical_record(fakes: None, tmp_path: object)
 async def test_clocks_and_reminders_survive_a_restart(fakes: None, db_path: str) -> None:
     clock = FakeClock()
     first = await _open(db_path, clock)
-    reply = await first.create_game(ALICE, "ttt-test", invite=[BOB], clock="corr:2")
+    reply = await first.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
     gid = reply.game_id
     assert gid is not None
     await first.play(gid, ALICE, "a1")

@@ -22,6 +22,10 @@ TTT_SCRIPT = """\
 /play ttt-test @bob
 /move a1
 /as bob
+/accept
+/as alice
+/move a1
+/as bob
 /move a1
 /move b1
 /as alice
@@ -57,7 +61,7 @@ async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:
     code, out = await _run(tmp_path, TTT_SCRIPT)
     assert code == 0
     assert "Game #1 of Noughts and crosses begins" in out
-    assert "✗ 'a1' is not a move I can read." in out  # bob tried a taken square
+    assert "✗ 'a1' is not a legal move here." in out  # bob tried a taken square
     assert "Result: three in a row" in out
     assert "✗ Game #1 is over." in out  # the move after the end
     assert "Noughts and crosses: 1 games, 1 wins" in out
@@ -69,7 +73,9 @@ async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:
 
 
 async def test_japanese_output(fakes: None, tmp_path: Path) -> None:
-    code, out = await _run(tmp_path, "/play ttt-test @bob\n/move a1\n", lang="ja")
+    code, out = await _run(
+        tmp_path, "/play ttt-test @bob\n/as bob\n/accept\n/as you\n/move a1\n", lang="ja"
+    )
     assert code == 0
     assert "三目並べの対局 #1 を開始します" in out and "1手目" in out
 
@@ -82,7 +88,10 @@ async def test_unknown_command(fakes: None, tmp_path: Path) -> None:
 
 
 async def test_tick_moves_the_sandbox_clock(fakes: None, tmp_path: Path) -> None:
-    script = "/play ttt-test @bob clock=live:5\n/tick 4m30s\n/tick 4m\n/tick 1m\n/move a1\n"
+    script = (
+        "/play ttt-test @bob clock=live:5\n/as bob\n/accept\n/as you\n"
+        "/tick 4m30s\n/tick 4m\n/tick 1m\n/move a1\n"
+    )
     script = script.replace("4m30s", "270s")
     code, out = await _run(tmp_path, script)
     assert code == 0
@@ -93,6 +102,9 @@ async def test_tick_moves_the_sandbox_clock(fakes: None, tmp_path: Path) -> None
 ROKUMENTAI_SCRIPT = """\
 /as alice
 /play rokumentai @bob
+/as bob
+/accept
+/as alice
 /move 七06占
 /as bob
 /move 七07領
@@ -145,6 +157,10 @@ SANGOKUSHI_SCRIPT = """\
 /as alice
 /play sangokushi @bob @carol
 /as bob
+/accept
+/as carol
+/accept
+/as bob
 /move BI6-G5
 /as alice
 /move PB4-C4
@@ -179,7 +195,7 @@ async def test_scripted_three_player_game_with_a_check(tmp_path: Path) -> None:
 
 
 async def test_sandbox_japanese_announcement(tmp_path: Path) -> None:
-    script = "/play sangokushi @bob @carol\n" + "".join(
+    script = "/play sangokushi @bob @carol\n/as bob\n/accept\n/as carol\n/accept\n" + "".join(
         f"/as {who}\n/move {move}\n"
         for who, move in zip(
             ("you", "bob", "carol", "you"), ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4"), strict=True
@@ -193,6 +209,9 @@ async def test_sandbox_japanese_announcement(tmp_path: Path) -> None:
 SECRET_AND_DAILY_SCRIPT = """\
 /as alice
 /play suji-shogi @bob
+/as bob
+/accept
+/as alice
 /move 123/456
 /setup 123/456
 /as bob

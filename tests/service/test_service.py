@@ -15,7 +15,7 @@ from tests.service.helpers import moves_of, snapshot
 
 
 async def ttt(service: GameService, **kw: object) -> int:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], **kw)  # type: ignore[arg-type]
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], **kw)  # type: ignore[arg-type]
     assert reply.game_id is not None
     return reply.game_id
 
@@ -30,7 +30,7 @@ async def play_all(service: GameService, gid: int, moves: str) -> None:
 
 
 async def test_invited_players_start_at_once(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB])
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
     assert reply.key == "game.started"
     assert reply.to_move == (ALICE.id,)
     assert reply.notify == (ALICE.id,)
@@ -192,7 +192,7 @@ async def test_resign(service: GameService) -> None:
 
 
 async def test_three_player_resignation_ranks(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "race-test", invite=[BOB, CAROL])
+    reply = await service.create_game(ALICE, "race-test", seated=[BOB, CAROL])
     gid = reply.game_id
     assert gid is not None
     await service.resign(gid, BOB)
@@ -202,7 +202,7 @@ async def test_three_player_resignation_ranks(service: GameService) -> None:
 
 
 async def test_chance_outcomes_are_logged_with_the_move(service: GameService, db_path: str) -> None:
-    reply = await service.create_game(ALICE, "race-test", invite=[BOB], seed="fixed")
+    reply = await service.create_game(ALICE, "race-test", seated=[BOB], seed="fixed")
     gid = reply.game_id
     assert gid is not None
     played = await service.play(gid, ALICE, "step")
@@ -211,7 +211,7 @@ async def test_chance_outcomes_are_logged_with_the_move(service: GameService, db
     assert played.lines[0].key == "move.chance"
     assert played.params["ply"] == 1  # move numbers count the players' moves only
     # the same seed gives the same rolls
-    again = await service.create_game(ALICE, "race-test", invite=[BOB], seed="fixed")
+    again = await service.create_game(ALICE, "race-test", seated=[BOB], seed="fixed")
     assert again.game_id is not None
     await service.play(again.game_id, ALICE, "step")
     assert [r[2] for r in moves_of(db_path, again.game_id)] == [r[2] for r in rows]
@@ -255,7 +255,7 @@ async def test_mutual_offers_agree(service: GameService) -> None:
 
 
 async def test_draw_two_players_only(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "race-test", invite=[BOB, CAROL])
+    reply = await service.create_game(ALICE, "race-test", seated=[BOB, CAROL])
     assert reply.game_id is not None
     with pytest.raises(Refusal) as exc:
         await service.offer_draw(reply.game_id, ALICE)
@@ -300,7 +300,7 @@ async def test_no_takeback(service: GameService, db_path: str) -> None:
         await service.request_takeback(gid, ALICE)
     assert exc.value.key == "refuse.no_takeback"
     assert snapshot(db_path) == before
-    reply = await service.create_game(ALICE, "race-test", invite=[BOB])
+    reply = await service.create_game(ALICE, "race-test", seated=[BOB])
     assert reply.game_id is not None
     await service.play(reply.game_id, ALICE, "go")  # followed by a chance roll
     with pytest.raises(Refusal) as exc:
@@ -343,8 +343,8 @@ async def test_secret_setup_reveals_nothing_until_all_are_in(
     assert "s2" in (await service.moves(gid, ALICE)).text("en")
     record = await service.record(gid, BOB)
     assert all(b"s2" not in f.data for f in record.files)
-    assert service.legal_move_choices(gid, BOB.id, "") == ["s1", "s2", "s3"]
-    assert service.legal_move_choices(gid, ALICE.id, "") == []
+    assert await service.legal_move_choices(gid, BOB.id, "") == ["s1", "s2", "s3"]
+    assert await service.legal_move_choices(gid, ALICE.id, "") == []
     # a second setup is refused and writes nothing
     before = snapshot(db_path)
     with pytest.raises(Refusal) as exc:
@@ -424,12 +424,12 @@ async def test_limits(fakes: None, clock: FakeClock, db_path: str) -> None:
     settings = Settings(db_path=db_path, max_active_per_user=2, max_active_per_guild=3)
     service = await GameService.open(db_path, clock=clock, settings=settings)
     try:
-        await service.create_game(ALICE, "ttt-test", invite=[BOB], guild_id="g")
-        await service.create_game(ALICE, "ttt-test", invite=[CAROL], guild_id="g")
+        await service.create_game(ALICE, "ttt-test", seated=[BOB], guild_id="g")
+        await service.create_game(ALICE, "ttt-test", seated=[CAROL], guild_id="g")
         with pytest.raises(Refusal) as exc:
-            await service.create_game(ALICE, "ttt-test", invite=[DAVE], guild_id="g")
+            await service.create_game(ALICE, "ttt-test", seated=[DAVE], guild_id="g")
         assert exc.value.key == "refuse.limit_user"
-        await service.create_game(BOB, "ttt-test", invite=[CAROL], guild_id="g")
+        await service.create_game(BOB, "ttt-test", seated=[CAROL], guild_id="g")
         with pytest.raises(Refusal) as exc:
             await service.create_game(DAVE, "ttt-test", open_seats=1, guild_id="g")
         assert exc.value.key == "refuse.limit_guild"
@@ -440,17 +440,21 @@ async def test_limits(fakes: None, clock: FakeClock, db_path: str) -> None:
 
 async def test_legal_move_choices(service: GameService) -> None:
     gid = await ttt(service)
-    assert service.legal_move_choices(gid, ALICE.id, "") == [
+    assert await service.legal_move_choices(gid, ALICE.id, "") == [
         "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3",
     ]  # fmt: skip
-    assert service.legal_move_choices(gid, ALICE.id, "Ａ") == ["a1", "a2", "a3"]  # width, case
-    assert service.legal_move_choices(gid, ALICE.id, "2") == ["a2", "b2", "c2"]  # substring
-    assert service.legal_move_choices(gid, ALICE.id, "a", limit=2) == ["a1", "a2"]
-    assert service.legal_move_choices(gid, BOB.id, "") == []  # not bob's turn
-    assert service.legal_move_choices(gid, CAROL.id, "") == []
-    assert service.legal_move_choices(999, ALICE.id, "") == []
+    assert await service.legal_move_choices(gid, ALICE.id, "Ａ") == [
+        "a1",
+        "a2",
+        "a3",
+    ]  # width, case
+    assert await service.legal_move_choices(gid, ALICE.id, "2") == ["a2", "b2", "c2"]  # substring
+    assert await service.legal_move_choices(gid, ALICE.id, "a", limit=2) == ["a1", "a2"]
+    assert await service.legal_move_choices(gid, BOB.id, "") == []  # not bob's turn
+    assert await service.legal_move_choices(gid, CAROL.id, "") == []
+    assert await service.legal_move_choices(999, ALICE.id, "") == []
     await service.play(gid, ALICE, "a1")
-    assert "a1" not in service.legal_move_choices(gid, BOB.id, "")
+    assert "a1" not in await service.legal_move_choices(gid, BOB.id, "")
 
 
 async def test_location(service: GameService) -> None:
@@ -491,16 +495,16 @@ async def test_guild_settings(service: GameService) -> None:
         await service.set_guild_setting("g", "clock", "soon")
     assert exc.value.key == "refuse.bad_setting_value"
     # the server's default clock applies to its new games
-    reply = await service.create_game(ALICE, "ttt-test", invite=[BOB], guild_id="g")
+    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], guild_id="g")
     assert reply.deadline is not None
 
 
 async def test_daily_deal(
     service: GameService, monkeypatch: pytest.MonkeyPatch, clock: FakeClock
 ) -> None:
-    import bot.service
+    import bot.service.community
 
-    monkeypatch.setattr(bot.service, "DAILY_GAME", "race-test")
+    monkeypatch.setattr(bot.service.community, "DAILY_GAME", "race-test")
     first = await service.daily(ALICE, "g")
     other = await service.daily(BOB, "g")
     assert first.game_id is not None and other.game_id is not None
@@ -551,7 +555,7 @@ async def test_a_log_that_no_longer_replays(service: GameService, db_path: str) 
     con.execute("UPDATE moves SET move = 'q9' WHERE game_id = ?", (gid,))
     con.commit()
     con.close()
-    service._forget(gid)
+    service.ctx.games.forget(gid)
     with pytest.raises(Refusal) as exc:
         await service.board(gid, ALICE)
     assert exc.value.key == "refuse.broken_game"

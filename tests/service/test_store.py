@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import GameStatus, SeatKind
 from bot.store import (
     LATEST_VERSION,
     Change,
@@ -38,15 +39,42 @@ def _game(creator: str = "u1") -> NewGame:
         players=2,
         options={"cap": "600"},
         seed="seed",
-        status="active",
+        status=GameStatus.ACTIVE,
         guild_id=None,
         channel_id=None,
         creator_id=creator,
         clock="none",
         reminders=(),
         created_ms=1,
-        seats=(SeatRow(0, "human", "u1"), SeatRow(1, "human", "u2")),
+        seats=(SeatRow(0, SeatKind.HUMAN, "u1"), SeatRow(1, SeatKind.HUMAN, "u2")),
     )
+
+
+def _old_game(path: str) -> int:
+    """A game with one move, written with the columns of the first schema only."""
+    con = sqlite3.connect(path)
+    try:
+        with con:
+            con.executemany(
+                "INSERT INTO users (id, name, updated_ms) VALUES (?, ?, 1)",
+                [("u1", "alice"), ("u2", "bob")],
+            )
+            cur = con.execute(
+                "INSERT INTO games (game_type, players, options, seed, status, creator_id, "
+                "created_ms) VALUES ('ttt-test', 2, '{}', 'seed', 'active', 'u1', 1)"
+            )
+            game_id = int(cur.lastrowid or 0)
+            con.executemany(
+                "INSERT INTO seats (game_id, seat, kind, user_id) VALUES (?, ?, 'human', ?)",
+                [(game_id, 0, "u1"), (game_id, 1, "u2")],
+            )
+            con.execute(
+                "INSERT INTO moves (game_id, ply, actor, move, at_ms) VALUES (?, 0, 0, 'a1', 2)",
+                (game_id,),
+            )
+        return game_id
+    finally:
+        con.close()
 
 
 def test_migrations_are_numbered_in_sequence() -> None:
@@ -78,13 +106,10 @@ async def test_from_each_previous_version(tmp_path: Path, start: int) -> None:
     old = SqliteStore(path, target_version=start)
     await old.open()
     assert await old.user_version() == start
-    game_id = None
-    if start >= 1:  # a game written by the old schema survives the upgrade
-        await old.upsert_user("u1", "alice", 1)
-        await old.upsert_user("u2", "bob", 1)
-        game_id = await old.create_game(_game())
-        await old.apply(Change(game_id, 0, append=(MoveRow(0, 0, "a1", "u1", False, 2),)))
     await old.close()
+    game_id = None
+    if start >= 1:  # a game written by the old schema (its first migration's columns) survives
+        game_id = _old_game(path)
     new = SqliteStore(path, target_version=start + 1)
     await new.open()
     try:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, is_dataclass
 from typing import Any
 
 import discord
@@ -39,9 +38,10 @@ class AdminCog(commands.Cog):
     @app_commands.checks.has_permissions(manage_threads=True)
     @app_commands.guild_only()
     async def abort(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         moderator = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.abort(game_id, moderator))
+        guild = str(interaction.guild_id)
+        await respond(interaction, lambda: self.bot.service.abort(game_id, moderator, guild))
 
     @app_commands.command(
         name=_("settings"),
@@ -65,9 +65,8 @@ class AdminCog(commands.Cog):
         service = self.bot.service
         if key is None or value is None:
             current = await service.guild_settings(guild)
-            shown = asdict(current) if is_dataclass(current) else vars(current)
             await interaction.response.send_message(
-                settings_text(shown),
+                settings_text(current.shown()),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )

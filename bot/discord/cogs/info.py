@@ -27,7 +27,7 @@ class InfoCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.board(game_id, user))
 
@@ -36,7 +36,7 @@ class InfoCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def moves(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.moves(game_id, user))
 
@@ -45,7 +45,7 @@ class InfoCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def record(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.record(game_id, user))
 

@@ -19,6 +19,7 @@ from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
+from bot.service import Refusal
 
 log = logging.getLogger("banmen.discord.moves")
 
@@ -34,17 +35,13 @@ class MovesCog(commands.Cog):
     async def _move_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        service = self.bot.service
+        named = interaction.namespace.game
         try:
-            game = game_here(interaction, getattr(interaction.namespace, "game", None))
-        except NoGameHere:
+            game = await game_here(interaction, named if isinstance(named, int) else None)
+            user = str(interaction.user.id)
+            names = await self.bot.service.legal_move_choices(game, user, current, limit=25)
+        except (NoGameHere, Refusal):
             return []
-        user = str(interaction.user.id)
-        names = service.legal_move_choices(game, user, current, limit=25)
-        if not names and service.current_state(game) is None:
-            # Not cached yet (e.g. just after a restart): load it once, then answer.
-            await service.warm(game)
-            names = service.legal_move_choices(game, user, current, limit=25)
         return [app_commands.Choice(name=n, value=v) for n, v in choices_for(names)]
 
     @app_commands.command(
@@ -58,7 +55,7 @@ class MovesCog(commands.Cog):
         move: app_commands.Range[str, 1, 100],
         game: int | None = None,
     ) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.play(game_id, user, move))
 
@@ -85,7 +82,7 @@ class MovesCog(commands.Cog):
         text: app_commands.Range[str, 1, 100],
         game: int | None = None,
     ) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.setup(game_id, user, text))
 
@@ -100,7 +97,7 @@ class MovesCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.resign(game_id, user))
 
@@ -116,7 +113,7 @@ class MovesCog(commands.Cog):
         answer: Answer | None = None,
         game: int | None = None,
     ) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         service = self.bot.service
         method = {
@@ -140,7 +137,7 @@ class MovesCog(commands.Cog):
         answer: Answer | None = None,
         game: int | None = None,
     ) -> None:
-        game_id = game_here(interaction, game)
+        game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         service = self.bot.service
         method = {

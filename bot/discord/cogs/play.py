@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -19,15 +17,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import Responder, guild_lang, respond, service_user
+from bot.discord.actions import play_daily, respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.cogs.stats import play_daily
-from bot.discord.format import allowed_mentions_for, reply_parts
 from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import GameButton, GameView, bot_of
-from bot.service import Reply, User
-from engines.core import Game, OptionSpec
-from engines.registry import all_games
+from bot.service import GameInfo, OptionInfo, catalogue
 
 log = logging.getLogger("banmen.discord.play")
 
@@ -43,7 +36,7 @@ def _clip(text: str, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _choices(spec: OptionSpec) -> list[app_commands.Choice[str]]:
+def _choices(spec: OptionInfo) -> list[app_commands.Choice[str]]:
     out = []
     for value in spec.values[:25]:
         name = f"{value} (default)" if value == spec.default else value
@@ -52,7 +45,7 @@ def _choices(spec: OptionSpec) -> list[app_commands.Choice[str]]:
     return out
 
 
-def play_command(cog: PlayCog, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
+def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ..., None]:
     """The ``/play <game-id>`` subcommand, its parameters generated from the game's facts."""
     params = [_P("interaction", _P.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)]
     describe: dict[str, _] = {}
@@ -76,7 +69,7 @@ def play_command(cog: PlayCog, game: Game[Any]) -> app_commands.Command[Any, ...
         str | None,
         _("Time per move: none, live:5 (minutes), corr:3 (days), bank:7d+1d/14d."),
     )
-    daily = game.id == cog.bot.service.daily_game
+    daily = game.daily
     if daily:
         add(
             "daily",
@@ -113,7 +106,7 @@ def play_command(cog: PlayCog, game: Game[Any]) -> app_commands.Command[Any, ...
         fn = app_commands.choices(**choices)(fn)
     return app_commands.Command(
         name=game.id,
-        description=_(f"{game.title_en} / {game.title_ja}"[:100], ja=game.title_ja[:100]),
+        description=_(game.label[:100], ja=game.title.ja[:100]),
         callback=fn,
     )
 
@@ -128,7 +121,7 @@ class PlayCog(commands.Cog):
             description=_("Start a game: challenge players, or open a lobby anyone can join."),
             guild_only=True,
         )
-        for game in all_games()[:25]:
+        for game in catalogue()[:25]:
             self.group.add_command(play_command(self, game))
 
     async def cog_load(self) -> None:
@@ -147,93 +140,38 @@ class PlayCog(commands.Cog):
     async def create(
         self,
         interaction: discord.Interaction[Any],
-        game: Game[Any],
+        game: GameInfo,
         invite: list[discord.Member],
         players: int | None,
         clock: str | None,
         options: dict[str, str],
     ) -> None:
-        service = self.bot.service
-        me = service_user(interaction.user)
-        need = players if players is not None else max(game.player_counts[0], len(invite) + 1)
-        guild = str(interaction.guild_id) if interaction.guild_id else None
-        channel = str(interaction.channel_id) if interaction.channel_id else None
-        if any(m.bot or m.id == interaction.user.id for m in invite):
+        """A lobby (no opponent named) or a challenge: the service keeps a seat for each named
+        player, and only they can accept or decline it."""
+        if any(m.bot for m in invite):
             lang = lang_of_locale(interaction.locale)
             await interaction.response.send_message(t("error.bad_opponent", lang), ephemeral=True)
             return
-
-        def create_game() -> Awaitable[Reply]:
-            return service.create_game(
+        service = self.bot.service
+        me = service_user(interaction.user)
+        invited = [service_user(m) for m in invite]
+        need = players if players is not None else max(game.player_counts[0], len(invite) + 1)
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        channel = str(interaction.channel_id) if interaction.channel_id else None
+        await respond(
+            interaction,
+            lambda: service.create_game(
                 me,
                 game.id,
                 guild_id=guild,
                 channel_id=channel,
-                open_seats=max(0, need - 1),
+                invite=invited,
+                open_seats=max(0, need - 1 - len(invited)),
                 players=players,
                 clock=clock,
                 options=options,
-            )
-
-        if not invite:
-            await respond(interaction, create_game)
-            return
-        # A challenge: seats stay open, and only the named players may take them.
-        reply = await create_game()
-        assert reply.game_id is not None
-        lang = await guild_lang(self.bot, interaction.guild_id)
-        ids = ",".join(str(m.id) for m in invite)
-        view = GameView(reply.game_id, (), lang)
-        view.add_item(GameButton("accept", reply.game_id, ids, label=t("button.accept", lang)))
-        view.add_item(GameButton("decline", reply.game_id, ids, label=t("button.decline", lang)))
-        parts = reply_parts(reply, lang, view=view)
-        parts.content = " ".join(m.mention for m in invite)
-        parts.allowed_mentions = allowed_mentions_for([str(m.id) for m in invite])
-        message = await Responder(interaction).send(parts)
-        if message is not None:
-            await service.set_game_location(
-                reply.game_id, str(message.channel.id), None, str(message.id)
-            )
-
-
-CHALLENGE_TTL = timedelta(hours=24)
-"""A challenge nobody answered within this time expires (checked when someone answers it)."""
-
-
-async def accept_challenge(
-    interaction: discord.Interaction[Any], game_id: int, invited: str | None
-) -> None:
-    """An invited player accepts: they take a seat (the game starts when all have).
-
-    The challenge's age comes from the stored game, so expiry survives restarts.
-    """
-    if str(interaction.user.id) not in (invited or "").split(","):
-        lang = lang_of_locale(interaction.locale)
-        await interaction.response.send_message(t("error.not_for_you", lang), ephemeral=True)
-        return
-    service = bot_of(interaction).service
-    row = await service.game_info(game_id)
-    age = service.clock.now() - datetime.fromtimestamp(row.created_ms / 1000, UTC)
-    if row.status == "open" and age > CHALLENGE_TTL:
-        creator = User(str(row.creator_id), "")
-        await respond(interaction, lambda: service.cancel(game_id, creator))
-        return
-    user = service_user(interaction.user)
-    await respond(interaction, lambda: service.join(game_id, user), keep_components=True)
-
-
-async def decline_challenge(
-    interaction: discord.Interaction[Any], game_id: int, invited: str | None
-) -> None:
-    """An invited player declines: the challenge is withdrawn for its creator."""
-    if str(interaction.user.id) not in (invited or "").split(","):
-        lang = lang_of_locale(interaction.locale)
-        await interaction.response.send_message(t("error.not_for_you", lang), ephemeral=True)
-        return
-    service = bot_of(interaction).service
-    row = await service.game_info(game_id)
-    creator = User(str(row.creator_id), "")
-    await respond(interaction, lambda: service.cancel(game_id, creator))
+            ),
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -241,4 +179,4 @@ async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(PlayCog(bot))
 
 
-__all__ = ["PlayCog", "accept_challenge", "decline_challenge"]
+__all__ = ["PlayCog"]

@@ -16,19 +16,10 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang, respond, service_user
+from bot.discord.actions import guild_lang, play_daily, respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.cogs.rules import game_choices
+from bot.discord.common import game_type_choices
 from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import bot_of
-
-
-async def play_daily(interaction: discord.Interaction[Any]) -> None:
-    """Today's deal for the user: a new game (with its thread), or the board of today's one."""
-    service = bot_of(interaction).service
-    user = service_user(interaction.user)
-    guild = str(interaction.guild_id) if interaction.guild_id else None
-    await respond(interaction, lambda: service.daily(user, guild))
 
 
 class StatsCog(commands.Cog):
@@ -50,7 +41,7 @@ class StatsCog(commands.Cog):
         game=_("Only this game (default: every game)."),
         user=_("Whose statistics (default: yours)."),
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_type_choices())
     async def stats(
         self,
         interaction: discord.Interaction[Any],

@@ -14,7 +14,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang, turn_actions
+from bot.discord.actions import guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.format import reply_parts
 from bot.discord.views import game_view
@@ -65,11 +65,7 @@ class TimersCog(commands.Cog):
     async def deliver(self, reply: Reply) -> None:
         if reply.game_id is None:
             return
-        loc = self.bot.service.location(reply.game_id)
-        if loc is None:
-            with contextlib.suppress(Exception):
-                await self.bot.service.warm(reply.game_id)
-            loc = self.bot.service.location(reply.game_id)
+        loc = await self.bot.service.place(reply.game_id)
         target = None if loc is None else (loc.thread_id or loc.channel_id)
         if target is None:
             log.warning("game %s has no place to post %s", reply.game_id, reply.key)
@@ -79,7 +75,7 @@ class TimersCog(commands.Cog):
             return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
-        view = game_view(reply.game_id, turn_actions(self.bot, reply), lang)
+        view = game_view(reply.game_id, reply.actions, lang)
         await channel.send(**reply_parts(reply, lang, view=view).send_kwargs())
 
 

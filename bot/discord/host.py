@@ -1,0 +1,35 @@
+"""What the buttons and cogs need of the bot, as a protocol: the service, the settings and the
+two entry points a component hands its interaction to. The client implements it; nothing here
+imports the client, so the adapter's modules import each other in one direction only."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import discord
+
+from bot.config import Settings
+from bot.service import GameService
+
+
+@runtime_checkable
+class Host(Protocol):
+    service: GameService
+    settings: Settings
+
+    async def run_action(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
+    ) -> None:
+        """A game button was pressed."""
+
+    async def submit_text(
+        self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
+    ) -> None:
+        """A move (or secret setup) was typed in the modal."""
+
+
+def host_of(interaction: discord.Interaction[Any]) -> Host:
+    client = interaction.client
+    if not isinstance(client, Host):
+        raise TypeError(f"{type(client).__name__} is not a Banmen host")
+    return client

@@ -1,0 +1,238 @@
+"""The host's data model: the rows the store keeps and the words they use.
+
+Shared by the store (which writes them) and the service (which computes them); standard library
+only, so a second store (PostgreSQL) implements the same :class:`bot.store.Store` over the same
+values. The enums are ``StrEnum``s whose values are the ones in the database.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class GameStatus(enum.StrEnum):
+    OPEN = "open"
+    """Waiting for players (a lobby or a challenge)."""
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    """Withdrawn, declined or expired before it started."""
+    ABORTED = "aborted"
+    """Stopped without a result (a moderator, or nobody acted in time)."""
+
+    @property
+    def is_live(self) -> bool:
+        """Open or running: the game still counts toward the limits and the indexes."""
+        return self in (GameStatus.OPEN, GameStatus.ACTIVE)
+
+    @property
+    def is_over(self) -> bool:
+        return self in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+LIVE_STATUSES = (GameStatus.OPEN, GameStatus.ACTIVE)
+
+
+class SeatKind(enum.StrEnum):
+    HUMAN = "human"
+    OPEN = "open"
+    """Free; with ``invited_id`` set, kept for that user (a challenge)."""
+    HOST = "host"
+    """Played by the host itself (a computer player)."""
+
+
+class Result(enum.StrEnum):
+    """One seat's result, as personal statistics count it."""
+
+    WIN = "win"
+    LOSS = "loss"
+    DRAW = "draw"
+
+
+class OfferKind(enum.StrEnum):
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A pending draw or takeback offer: who made it, at which log length."""
+
+    kind: OfferKind
+    seat: int
+    ply: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "seat": self.seat, "ply": self.ply}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Offer:
+        return cls(OfferKind(data["kind"]), int(data["seat"]), int(data["ply"]))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    kind: SeatKind
+    user_id: str | None = None
+    name: str | None = None
+    bank_ms: int | None = None
+    invited_id: str | None = None
+    """For an open seat of a challenge: the only user who may take it."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRow:
+    """One log entry: ``ply`` is its index in the log (chance outcomes included)."""
+
+    ply: int
+    actor: int
+    move: str
+    user_id: str | None
+    secret: bool
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    game_type: str
+    players: int
+    options: dict[str, str]
+    seed: str
+    status: GameStatus
+    guild_id: str | None
+    channel_id: str | None
+    thread_id: str | None
+    message_id: str | None
+    creator_id: str
+    clock: str
+    reminders: tuple[int, ...]
+    created_ms: int
+    started_ms: int | None
+    finished_ms: int | None
+    result: dict[str, Any] | None
+    turn_started_ms: int | None
+    deadline_ms: int | None
+    reminders_sent: tuple[int, ...]
+    offer: Offer | None
+    version: int
+    seats: tuple[SeatRow, ...] = ()
+    expires_ms: int | None = None
+    """When an open challenge lapses (``None``: a lobby, or no expiry)."""
+
+    @property
+    def is_challenge(self) -> bool:
+        return any(s.invited_id for s in self.seats if s.kind is SeatKind.OPEN)
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start)."""
+
+    game_type: str
+    players: int
+    options: dict[str, str]
+    seed: str
+    status: GameStatus
+    guild_id: str | None
+    channel_id: str | None
+    creator_id: str
+    clock: str
+    reminders: tuple[int, ...]
+    created_ms: int
+    seats: tuple[SeatRow, ...]
+    started_ms: int | None = None
+    finished_ms: int | None = None
+    result: dict[str, Any] | None = None
+    turn_started_ms: int | None = None
+    deadline_ms: int | None = None
+    entries: tuple[MoveRow, ...] = ()
+    daily_day: str | None = None
+    expires_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserResult:
+    """A finished game's result for one human player (personal statistics)."""
+
+    user_id: str
+    game_type: str
+    result: Result
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One atomic change of a game, computed from ``expected_version``.
+
+    ``append`` entries must continue the log exactly (their ``ply`` is the log index);
+    ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
+    of the game row (names from :data:`SETTABLE`); ``seats`` replaces seat rows; ``results``
+    updates personal statistics.
+    """
+
+    game_id: int
+    expected_version: int
+    append: tuple[MoveRow, ...] = ()
+    truncate_from: int | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[SeatRow, ...] = ()
+    results: tuple[UserResult, ...] = ()
+
+
+SETTABLE = frozenset(
+    {
+        "status",
+        "channel_id",
+        "thread_id",
+        "message_id",
+        "started_ms",
+        "finished_ms",
+        "result",
+        "turn_started_ms",
+        "deadline_ms",
+        "reminders_sent",
+        "offer",
+        "expires_ms",
+    }
+)
+"""Columns of a game row a :class:`Change` may set."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    game_type: str
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    streak: int = 0
+    best_streak: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """A line of a user's game list."""
+
+    id: int
+    game_type: str
+    status: GameStatus
+    guild_id: str | None
+    seats: tuple[SeatRow, ...]
+    created_ms: int
+    deadline_ms: int | None
+
+
+def with_fields(row: GameRow, fields: Mapping[str, Any], seats: Sequence[SeatRow] = ()) -> GameRow:
+    """``row`` after a :class:`Change` with these fields and seats (the version bumped)."""
+    new_seats = list(row.seats)
+    for s in seats:
+        new_seats[s.seat] = s
+    return replace(row, **fields, seats=tuple(new_seats), version=row.version + 1)

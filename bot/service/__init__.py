@@ -1,0 +1,295 @@
+"""The game service: every use case of a game host, with no Discord in it.
+
+Adapters (the Discord cogs, the terminal sandbox) talk to one :class:`GameService`, a small front
+over the use-case modules (see docs/architecture.md):
+
+- :mod:`~bot.service.values`: what adapters see (``User``, ``Reply``, ``Refusal``, ``Event``,
+  server settings, the game catalogue);
+- :mod:`~bot.service.cache`: locks, loading, replaying and committing games;
+- :mod:`~bot.service.timers`: deadlines, reminders, timeouts, lapsing challenges;
+- :mod:`~bot.service.lobby` (lobbies and challenges), :mod:`~bot.service.turns` (moves, setups,
+  resignations, aborts), :mod:`~bot.service.offers` (draws, takebacks), :mod:`~bot.service.records`
+  (board, moves, record files, import), :mod:`~bot.service.directory` (where games are,
+  autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
+  the daily deal).
+
+Each use case returns presentation-neutral replies or raises :class:`Refusal` (nothing written).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any, Unpack
+
+from bot.clock import Clock, SystemClock
+from bot.config import Settings
+from bot.model import GameRow, MoveRow, OfferKind
+from bot.service.cache import GameCache
+from bot.service.community import DAILY_GAME, Community, catalogue
+from bot.service.context import Context
+from bot.service.directory import Directory
+from bot.service.endings import Endings
+from bot.service.lobby import CreateOptions, Lobby
+from bot.service.offers import Offers
+from bot.service.present import Pictures
+from bot.service.records import Records
+from bot.service.timers import Timers
+from bot.service.turns import Turns
+from bot.service.values import (
+    HOST_ID,
+    LOBBY_EVENTS,
+    Event,
+    File,
+    GameInfo,
+    GuildSettings,
+    Lang,
+    Line,
+    Location,
+    OptionInfo,
+    Refusal,
+    Reply,
+    User,
+)
+from bot.store import SqliteStore, Store
+from engines.core import State
+from engines.record import Record
+
+__all__ = [
+    "HOST_ID",
+    "LOBBY_EVENTS",
+    "Event",
+    "File",
+    "GameInfo",
+    "GameService",
+    "GuildSettings",
+    "Lang",
+    "Line",
+    "Location",
+    "OptionInfo",
+    "Refusal",
+    "Reply",
+    "User",
+    "catalogue",
+]
+
+
+class GameService:
+    """Every use case of the host. One instance per process; see docs/service.md."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        *,
+        render_images: bool = True,
+    ) -> None:
+        settings = settings or Settings()
+        self.clock: Clock = clock or SystemClock()
+        games = GameCache(store, settings.state_cache_size)
+        ctx = Context(store, self.clock, settings, games, Pictures(render_images))
+        self.ctx = ctx
+        endings = Endings(ctx)
+        self.timers = Timers(ctx, endings)
+        self.lobby = Lobby(ctx, endings)
+        self.turns = Turns(ctx, self.timers, endings)
+        self.offers = Offers(ctx, self.turns, endings)
+        self.records = Records(ctx, self.timers)
+        self.directory = Directory(ctx)
+        self.community = Community(ctx, self.lobby, self.records)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        render_images: bool = True,
+    ) -> GameService:
+        """Open (and migrate) the store at ``path`` and restore every pending deadline."""
+        settings = settings or Settings(db_path=path)
+        store = SqliteStore(path, synchronous=settings.sqlite_synchronous)
+        await store.open()
+        service = cls(store, clock, settings, render_images=render_images)
+        await service.restore()
+        return service
+
+    async def restore(self) -> None:
+        """Read the live games and every pending deadline from the store (at start-up)."""
+        await self.ctx.games.restore()
+        await self.timers.restore()
+
+    async def close(self) -> None:
+        await self.ctx.store.close()
+
+    @property
+    def settings(self) -> Settings:
+        return self.ctx.settings
+
+    # -- clocks ------------------------------------------------------------------------------
+    @property
+    def timer_changed(self) -> asyncio.Event:
+        """Set whenever the next due time may have moved."""
+        return self.timers.changed
+
+    def next_timer_at(self) -> datetime | None:
+        return self.timers.next_at()
+
+    async def process_due(self, now: datetime | None = None) -> list[Reply]:
+        return await self.timers.process_due(now)
+
+    # -- lobbies and challenges ----------------------------------------------------------------
+    async def create_game(
+        self, creator: User, game_type: str, **how: Unpack[CreateOptions]
+    ) -> Reply:
+        """Create a lobby, a challenge or a running game (see :meth:`Lobby.create`)."""
+        return await self.lobby.create(creator, game_type, **how)
+
+    async def join(self, game_id: int, user: User) -> Reply:
+        return await self.lobby.join(game_id, user)
+
+    async def leave(self, game_id: int, user: User) -> Reply:
+        return await self.lobby.leave(game_id, user)
+
+    async def start(self, game_id: int, user: User) -> Reply:
+        return await self.lobby.start(game_id, user)
+
+    async def cancel(self, game_id: int, user: User) -> Reply:
+        return await self.lobby.cancel(game_id, user)
+
+    async def decline(self, game_id: int, user: User) -> Reply:
+        return await self.lobby.decline(game_id, user)
+
+    # -- playing -------------------------------------------------------------------------------
+    async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
+        return await self.turns.play(game_id, user, text, ply=ply)
+
+    async def setup(
+        self, game_id: int, user: User, text: str, *, ply: int | None = None
+    ) -> list[Reply]:
+        return await self.turns.setup(game_id, user, text, ply=ply)
+
+    async def resign(self, game_id: int, user: User) -> Reply:
+        return await self.turns.resign(game_id, user)
+
+    async def abort(self, game_id: int, moderator: User, guild_id: str | None = None) -> Reply:
+        return await self.turns.abort(game_id, moderator, guild_id)
+
+    async def offer_draw(self, game_id: int, user: User) -> Reply:
+        return await self.offers.offer_draw(game_id, user)
+
+    async def accept_draw(self, game_id: int, user: User) -> Reply:
+        return await self.offers.accept_draw(game_id, user)
+
+    async def decline_draw(self, game_id: int, user: User) -> Reply:
+        return await self.offers.decline(game_id, user, OfferKind.DRAW)
+
+    async def request_takeback(self, game_id: int, user: User) -> Reply:
+        return await self.offers.request_takeback(game_id, user)
+
+    async def accept_takeback(self, game_id: int, user: User) -> Reply:
+        return await self.offers.accept_takeback(game_id, user)
+
+    async def decline_takeback(self, game_id: int, user: User) -> Reply:
+        return await self.offers.decline(game_id, user, OfferKind.TAKEBACK)
+
+    # -- looking -------------------------------------------------------------------------------
+    async def board(self, game_id: int, viewer: User | None = None) -> Reply:
+        return await self.records.board(game_id, viewer)
+
+    async def moves(self, game_id: int, viewer: User | None = None) -> Reply:
+        return await self.records.moves(game_id, viewer)
+
+    async def record(self, game_id: int, viewer: User | None = None) -> Reply:
+        return await self.records.record(game_id, viewer)
+
+    async def import_record(
+        self,
+        user: User,
+        json_text: str,
+        *,
+        guild_id: str | None = None,
+        seats: Sequence[User] = (),
+    ) -> Reply:
+        return await self.records.import_record(user, json_text, guild_id=guild_id, seats=seats)
+
+    async def export_record(self, game_id: int) -> Record:
+        return await self.records.export(game_id)
+
+    # -- finding games -------------------------------------------------------------------------
+    async def list_games(self, user: User, guild_id: str | None = None) -> Reply:
+        return await self.directory.list_games(user, guild_id)
+
+    def game_choices(self, user_id: str, typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
+        return self.directory.game_choices(user_id, typed, limit)
+
+    async def legal_move_choices(
+        self, game_id: int, user_id: str, typed: str, limit: int = 25
+    ) -> list[str]:
+        return await self.directory.legal_move_choices(game_id, user_id, typed, limit)
+
+    async def game_at(self, user_id: str, channel_id: str, thread_id: str | None) -> int | None:
+        return await self.directory.game_at(user_id, channel_id, thread_id)
+
+    def location(self, game_id: int) -> Location | None:
+        return self.directory.location(game_id)
+
+    async def place(self, game_id: int) -> Location | None:
+        return await self.directory.place(game_id)
+
+    async def set_game_location(
+        self,
+        game_id: int,
+        channel_id: str | None,
+        thread_id: str | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        await self.directory.set_location(game_id, channel_id, thread_id, message_id)
+
+    # -- around the games ----------------------------------------------------------------------
+    @staticmethod
+    def catalogue() -> tuple[GameInfo, ...]:
+        return catalogue()
+
+    async def start_picture(self, game_id: str) -> bytes | None:
+        return await self.community.start_picture(game_id)
+
+    async def warm_up_pictures(self) -> None:
+        """Build every game's picture caches in a worker thread (so no first move waits)."""
+        await asyncio.to_thread(Pictures.warm_up)
+
+    async def stats(self, user: User, game_type: str | None = None) -> Reply:
+        return await self.community.stats(user, game_type)
+
+    async def guild_settings(self, guild_id: str | None) -> GuildSettings:
+        return await self.community.guild_settings(guild_id)
+
+    async def set_guild_setting(self, guild_id: str, key: str, value: str) -> Reply:
+        return await self.community.set_guild_setting(guild_id, key, value)
+
+    @property
+    def daily_game(self) -> str:
+        """The game type of the daily deal (adapters offer ``daily`` for it alone)."""
+        return DAILY_GAME
+
+    async def daily(self, user: User, guild_id: str | None = None) -> Reply:
+        return await self.community.daily(user, guild_id)
+
+    async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
+        return await self.community.daily_board(guild_id, day)
+
+    # -- read-only views for the host's own use and tests --------------------------------------
+    async def game_info(self, game_id: int) -> GameRow:
+        """The stored game row (seats included)."""
+        return (await self.ctx.games.read(game_id)).row
+
+    async def entries(self, game_id: int) -> list[MoveRow]:
+        return list((await self.ctx.games.read(game_id)).entries)
+
+    def current_state(self, game_id: int, viewer_seat: int | None = None) -> State[Any] | None:
+        """The cached state as ``viewer_seat`` may see it (None if the game is not cached)."""
+        loaded = self.ctx.games.cached(game_id)
+        return None if loaded is None else loaded.state.observe(viewer_seat)

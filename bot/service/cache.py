@@ -1,0 +1,228 @@
+"""The game cache: per-game locks, loading and replaying the log, and committing changes.
+
+The move log in the store is the source of truth. A game's current state is rebuilt by replaying
+its log through the engine and kept in a bounded LRU; every change is one store transaction
+guarded by the game's version and the log's (game, ply) key, under the game's asyncio lock.
+Committing keeps the cached game, the index of who plays in which live game, and whoever listens
+(the timers) in step, in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.model import (
+    Change,
+    GameRow,
+    GameStatus,
+    MoveRow,
+    SeatKind,
+    with_fields,
+)
+from bot.service.values import HOST_ID, Location, Refusal
+from bot.store import ConflictError, Store
+from engines.core import CHANCE, EngineError, Game, State
+from engines.registry import get_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A game as the service holds it: its row, its log and the replayed current state."""
+
+    row: GameRow
+    entries: list[MoveRow]
+    state: State[Any]
+    last_move: Any = None
+    choices: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    """Per seat, the legal moves as (folded, shown) pairs (autocomplete; filled lazily)."""
+
+    @property
+    def id(self) -> int:
+        return self.row.id
+
+    @property
+    def game(self) -> Game[Any]:
+        return self.state.game
+
+    @property
+    def status(self) -> GameStatus:
+        return self.row.status
+
+    def seats_of(self, user_id: str) -> list[int]:
+        return [
+            s.seat
+            for s in self.row.seats
+            if s.user_id == user_id or (s.kind is SeatKind.HOST and user_id == HOST_ID)
+        ]
+
+    def acting_seats(self) -> tuple[int, ...]:
+        if self.row.status is not GameStatus.ACTIVE:
+            return ()
+        return self.state.acting_players()
+
+    def user_ids(self, seats: Sequence[int]) -> tuple[str, ...]:
+        out: list[str] = []
+        for seat in seats:
+            row = self.row.seats[seat]
+            if row.kind is SeatKind.HUMAN and row.user_id and row.user_id not in out:
+                out.append(row.user_id)
+        return tuple(out)
+
+    def move_number(self, upto: int | None = None) -> int:
+        """Player moves (chance outcomes not counted) in the log, up to index ``upto``."""
+        entries = self.entries if upto is None else self.entries[: upto + 1]
+        return sum(e.actor != CHANCE for e in entries)
+
+    def name(self, seat: int) -> str:
+        row = self.row.seats[seat]
+        if row.kind is SeatKind.HOST:
+            return "Banmen"
+        return row.name or row.user_id or "?"
+
+    def hidden_from(self, viewer_seats: Sequence[int]) -> set[int]:
+        """Log indices a viewer with these seats may not see (secret moves not yet revealed)."""
+        if not self.state.hides_moves():
+            return set()
+        return {e.ply for e in self.entries if e.secret and e.actor not in viewer_seats}
+
+    def viewer_seat(self, user_id: str | None) -> int | None:
+        """The seat whose view ``user_id`` gets (the one due to act first), or None."""
+        if user_id is None:
+            return None
+        seats = self.seats_of(user_id)
+        if not seats:
+            return None
+        acting = [s for s in seats if s in self.state.acting_players()]
+        return acting[0] if acting else seats[0]
+
+
+def replay(row: GameRow, entries: Sequence[MoveRow]) -> Loaded:
+    """Rebuild a game from its row and log (raises EngineError if the log no longer plays)."""
+    game = get_game(row.game_type)
+    state: State[Any] = game.new_game(row.players, row.options)
+    last_move: Any = None
+    for e in entries:
+        player = e.actor if e.actor >= 0 else None
+        move = state.parse_move(e.move, player)
+        state = state.apply(move, player)
+        if e.actor != CHANCE:
+            last_move = None if e.secret else move
+    return Loaded(row, list(entries), state, last_move)
+
+
+@dataclass(frozen=True, slots=True)
+class LiveGame:
+    """What the cache remembers of every open or running game (answers autocomplete)."""
+
+    game_type: str
+    users: frozenset[str]
+
+
+class GameCache:
+    """Locks, loads, replays and commits games; one instance per service."""
+
+    def __init__(self, store: Store, size: int) -> None:
+        self.store = store
+        self.size = size
+        # Weak: a game's lock lives while someone holds or awaits it, so there is never a second
+        # lock for the same game, and idle games cost no memory.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._games: OrderedDict[int, Loaded] = OrderedDict()
+        self.live: dict[int, LiveGame] = {}
+        self.locations: dict[int, Location] = {}
+        self.listeners: list[Callable[[GameRow], None]] = []
+        """Told of every committed row (the timers keep their deadlines from it)."""
+
+    async def restore(self) -> None:
+        """Read the index of live games (at start-up)."""
+        self.live = {
+            g.id: LiveGame(g.game_type, frozenset(s.user_id for s in g.seats if s.user_id))
+            for g in await self.store.active_games()
+        }
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    def cached(self, game_id: int) -> Loaded | None:
+        """The cached game, if it is in memory (never touches the store)."""
+        return self._games.get(game_id)
+
+    async def load(self, game_id: int) -> Loaded:
+        """The game, from memory or replayed from the store; refuses an unknown game."""
+        loaded = self._games.get(game_id)
+        if loaded is not None:
+            self._games.move_to_end(game_id)
+            return loaded
+        row = await self.store.load_game(game_id)
+        if row is None:
+            raise Refusal("refuse.unknown_game", id=game_id)
+        entries = await self.store.load_moves(game_id)
+        try:
+            loaded = replay(row, entries)
+        except EngineError as exc:  # the engine changed under a stored game
+            log.error("game %s does not replay: %s", game_id, exc)
+            raise Refusal("refuse.broken_game", id=game_id) from exc
+        self.remember(loaded)
+        return loaded
+
+    async def read(self, game_id: int) -> Loaded:
+        """Load under the game's lock (for read-only use cases)."""
+        async with self.lock(game_id):
+            return await self.load(game_id)
+
+    def remember(self, loaded: Loaded) -> None:
+        row = loaded.row
+        self._games[row.id] = loaded
+        self._games.move_to_end(row.id)
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+        if row.status.is_live:
+            users = frozenset(s.user_id for s in row.seats if s.user_id)
+            self.live[row.id] = LiveGame(row.game_type, users)
+        else:
+            self.live.pop(row.id, None)
+        if row.channel_id or row.thread_id or row.message_id:
+            self.locations[row.id] = Location(row.channel_id, row.thread_id, row.message_id)
+
+    def forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    async def commit(
+        self,
+        loaded: Loaded,
+        change: Change,
+        state: State[Any] | None = None,
+        last_move: Any = ...,
+    ) -> Loaded:
+        """Write ``change``; on success update the cached game, else refuse (nothing written)."""
+        try:
+            await self.store.apply(change)
+        except ConflictError as exc:
+            self.forget(loaded.id)
+            raise Refusal("refuse.position_changed", id=loaded.id) from exc
+        row = with_fields(loaded.row, change.fields, change.seats)
+        entries = loaded.entries
+        if change.truncate_from is not None:
+            entries = entries[: change.truncate_from]
+        entries = entries + list(change.append)
+        new = Loaded(
+            row,
+            entries,
+            state if state is not None else loaded.state,
+            loaded.last_move if last_move is ... else last_move,
+        )
+        self.remember(new)
+        for listener in self.listeners:
+            listener(row)
+        return new

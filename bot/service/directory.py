@@ -1,0 +1,157 @@
+"""Finding games: which game a place means, where a game lives, a user's games, and the legal
+moves and games offered by autocomplete (answered from memory, never writing)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from bot.clock import from_ms
+from bot.model import LIVE_STATUSES, Change, GameStatus
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.values import Event, Line, Location, Refusal, Reply, User
+from engines.core import MAX_INPUT, EngineError, normalise
+from engines.registry import get_game
+
+
+def fold(text: str) -> str:
+    """Text as autocomplete compares it (width, case and spelling variants folded)."""
+    return normalise(unicodedata.normalize("NFKC", text)).casefold()
+
+
+class Directory:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    # -- places ------------------------------------------------------------------------------
+    def location(self, game_id: int) -> Location | None:
+        """Where the game lives (channel, thread, message), as set by the adapter."""
+        return self.ctx.games.locations.get(game_id)
+
+    async def set_location(
+        self,
+        game_id: int,
+        channel_id: str | None,
+        thread_id: str | None = None,
+        message_id: str | None = None,
+    ) -> None:
+        """Record where the adapter placed the game (its channel, thread and message)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            fields = {"channel_id": channel_id, "thread_id": thread_id, "message_id": message_id}
+            await self.ctx.games.commit(loaded, Change(game_id, loaded.row.version, fields=fields))
+
+    async def place(self, game_id: int) -> Location | None:
+        """Where the game lives, loading it if it is not in memory (``None``: nowhere yet)."""
+        location = self.location(game_id)
+        if location is None:
+            await self.ctx.games.read(game_id)
+            location = self.location(game_id)
+        return location
+
+    async def game_at(self, user_id: str, channel_id: str, thread_id: str | None) -> int | None:
+        """The game a command run here means: the game of this thread, else the user's one
+        live game in this channel (outside threads), else ``None``."""
+        found = await self.ctx.store.games_at(channel_id, thread_id)
+        if thread_id is not None and found:
+            return found[0]
+        mine = [gid for gid in found if user_id in self._users(gid)]
+        return mine[0] if len(mine) == 1 else None
+
+    def _users(self, game_id: int) -> frozenset[str]:
+        live = self.ctx.games.live.get(game_id)
+        return live.users if live is not None else frozenset()
+
+    # -- autocomplete ------------------------------------------------------------------------
+    def game_choices(self, user_id: str, typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
+        """The user's open and running games (id, label), newest first."""
+        out: list[tuple[int, str]] = []
+        key = fold(typed)
+        for gid in sorted(self.ctx.games.live, reverse=True):
+            live = self.ctx.games.live[gid]
+            if user_id not in live.users:
+                continue
+            try:
+                game = get_game(live.game_type)
+                label = f"#{gid} {game.title_en} / {game.title_ja}"
+            except EngineError:
+                label = f"#{gid} {live.game_type}"
+            if not key or key in fold(label):
+                out.append((gid, label))
+            if len(out) >= limit:
+                break
+        return out
+
+    async def legal_move_choices(
+        self, game_id: int, user_id: str, typed: str, limit: int = 25
+    ) -> list[str]:
+        """Legal moves of ``user_id`` matching ``typed`` (prefix first, then substring),
+        from memory; a game not in memory is loaded once. Nothing for an unknown game."""
+        loaded = self.ctx.games.cached(game_id)
+        if loaded is None:
+            try:
+                loaded = await self.ctx.games.read(game_id)
+            except Refusal:
+                return []
+        return move_choices(loaded, user_id, typed, limit)
+
+    # -- lists -------------------------------------------------------------------------------
+    async def list_games(self, user: User, guild_id: str | None = None) -> Reply:
+        """The user's open and running games, those where it is their move first."""
+        summaries = await self.ctx.store.user_games(user.id, LIVE_STATUSES)
+        mine: list[tuple[int, Loaded]] = []
+        for s in summaries:
+            if guild_id is not None and s.guild_id != guild_id:
+                continue
+            loaded = await self.ctx.games.read(s.id)
+            turn = any(seat in loaded.acting_seats() for seat in loaded.seats_of(user.id))
+            mine.append((0 if turn else 1, loaded))
+        mine.sort(key=lambda pair: (pair[0], pair[1].id))
+        lines = []
+        for order, loaded in mine:
+            deadline = from_ms(loaded.row.deadline_ms) if loaded.row.deadline_ms else None
+            lines.append(
+                Line(
+                    "games.item_turn" if order == 0 else f"games.item_{loaded.status}",
+                    {
+                        "id": loaded.id,
+                        "game": present.title(loaded.game),
+                        "players": present.seat_list(loaded),
+                        "deadline": deadline or "",
+                    },
+                )
+            )
+        return Reply(
+            "games.list" if lines else "games.none",
+            {"count": len(lines)},
+            event=Event.GAMES,
+            public=False,
+            audience=user.id,
+            lines=tuple(lines),
+        )
+
+
+def move_choices(loaded: Loaded, user_id: str, typed: str, limit: int) -> list[str]:
+    if loaded.status is not GameStatus.ACTIVE:
+        return []
+    acting = loaded.state.acting_players()
+    seats = [s for s in loaded.seats_of(user_id) if s in acting]
+    if not seats:
+        return []
+    seat = seats[0]
+    names = loaded.choices.get(seat)
+    if names is None:
+        state = loaded.state
+        names = [
+            (fold(state.format_move(m)), state.format_move(m)) for m in state.legal_moves(seat)
+        ]
+        loaded.choices[seat] = names
+    key = fold(typed[:MAX_INPUT])
+    if not key:
+        return [n for _, n in names[:limit]]
+    prefix = [n for k, n in names if k.startswith(key)]
+    if len(prefix) >= limit:
+        return prefix[:limit]
+    inner = [n for k, n in names if key in k and not k.startswith(key)]
+    return (prefix + inner)[:limit]

@@ -1,0 +1,136 @@
+"""Ending a game the host decides: resignation, abort, agreed draw, timeout.
+
+The engine's own endings arrive with a move (see :mod:`bot.service.turns`); these are the ones
+its state cannot know. Each is one commit that stores the outcome (with who left, in both
+languages) and the players' results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot import i18n
+from bot.model import Change, GameStatus, Result, SeatKind, UserResult
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.values import Event, Reply
+from engines.core import Outcome, Termination, Text
+
+
+def finish_fields(
+    loaded: Loaded, outcome: Outcome, now: int
+) -> tuple[dict[str, Any], tuple[UserResult, ...]]:
+    """The row fields and personal results of a game ending with ``outcome``."""
+    aborted = outcome.termination is Termination.ABORTED
+    fields: dict[str, Any] = {
+        "status": GameStatus.ABORTED if aborted else GameStatus.FINISHED,
+        "finished_ms": now,
+        "result": present.outcome_json(outcome),
+        "deadline_ms": None,
+        "turn_started_ms": None,
+        "offer": None,
+    }
+    results: list[UserResult] = []
+    if not aborted:
+        for s in loaded.row.seats:
+            if s.kind is SeatKind.HUMAN and s.user_id:
+                result = Result(outcome.result(s.seat))
+                results.append(UserResult(s.user_id, loaded.row.game_type, result))
+    return fields, tuple(results)
+
+
+def leaver_text(loaded: Loaded, key: str, losers: Sequence[int]) -> Text:
+    """``key`` ("outcome.resigned" / "outcome.timeout") naming who left and who wins: with
+    three players, the leaver is last and the two others share first place."""
+    n = loaded.row.players
+    winners = [s for s in range(n) if s not in losers]
+
+    def one(lang: str) -> str:
+        names = present.names([loaded.name(s) for s in losers], lang) or "?"
+        if not winners:
+            rest = i18n.t("outcome.solo_lost", lang)
+        elif len(winners) == 1:
+            rest = i18n.t("outcome.wins", lang, name=loaded.name(winners[0]))
+        else:
+            both = present.names([loaded.name(s) for s in winners], lang)
+            rest = i18n.t("outcome.share_first", lang, names=both)
+        return i18n.t(key, lang, names=names, rest=rest)
+
+    return Text(one("en"), one("ja"))
+
+
+def timeout_outcome(loaded: Loaded) -> Outcome:
+    """Who loses on time: the seats still due (all of them due: nobody acted, no result)."""
+    n = loaded.row.players
+    due = loaded.state.acting_players()
+    if not due or (len(due) == n and n > 1):
+        return Outcome(
+            Termination.ABORTED, frozenset(), (1,) * n, present.both("outcome.timeout_all")
+        )
+    text = leaver_text(loaded, "outcome.timeout", due)
+    if len(due) == 1:
+        return Outcome.loss(due[0], n, Termination.TIMEOUT, text)
+    winners = frozenset(s for s in range(n) if s not in due)
+    ranks = tuple(n if s in due else 1 for s in range(n))
+    return Outcome(Termination.TIMEOUT, winners, ranks, text)
+
+
+class Endings:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def end(
+        self,
+        loaded: Loaded,
+        outcome: Outcome,
+        key: str,
+        *,
+        notify: tuple[str, ...] | None = None,
+        **params: Any,
+    ) -> Reply:
+        """Store ``outcome`` for the game (one commit) and say so, with the final picture."""
+        fields, results = finish_fields(loaded, outcome, self.ctx.now_ms())
+        change = Change(loaded.id, loaded.row.version, fields=fields, results=results)
+        loaded = await self.ctx.games.commit(loaded, change)
+        extra: dict[str, Any] = {} if notify is None else {"notify": notify}
+        return present.reply(
+            loaded,
+            Event.ENDED,
+            key,
+            params={**params, "result": outcome.text},
+            image=await self.ctx.pictures.of(loaded, None),
+            **extra,
+        )
+
+    async def withdraw(self, loaded: Loaded, key: str, **params: Any) -> Reply:
+        """A game that never started is withdrawn (cancelled, declined or lapsed)."""
+        fields = {
+            "status": GameStatus.CANCELLED,
+            "finished_ms": self.ctx.now_ms(),
+            "expires_ms": None,
+        }
+        change = Change(loaded.id, loaded.row.version, fields=fields)
+        loaded = await self.ctx.games.commit(loaded, change)
+        return present.reply(loaded, Event.CANCELLED, key, params=params, notify=())
+
+    async def timeout(self, loaded: Loaded) -> Reply:
+        losers = loaded.user_ids(loaded.state.acting_players())
+        return await self.end(loaded, timeout_outcome(loaded), "game.timeout", notify=losers)
+
+    async def resign(self, loaded: Loaded, seat: int) -> Reply:
+        text = leaver_text(loaded, "outcome.resigned", [seat])
+        outcome = Outcome.loss(seat, loaded.row.players, Termination.RESIGNATION, text)
+        return await self.end(loaded, outcome, "game.resigned", name=loaded.name(seat))
+
+    async def abort(self, loaded: Loaded, moderator: str) -> Reply:
+        text = present.both("outcome.aborted", name=moderator)
+        outcome = Outcome(Termination.ABORTED, frozenset(), (1,) * loaded.row.players, text)
+        return await self.end(loaded, outcome, "game.aborted", name=moderator)
+
+    async def agree_draw(self, loaded: Loaded) -> Reply:
+        outcome = Outcome.draw(
+            loaded.row.players, Termination.AGREEMENT, present.both("outcome.agreed")
+        )
+        return await self.end(loaded, outcome, "draw.agreed")

@@ -1,0 +1,302 @@
+"""Lobbies and challenges: creating a game, joining, leaving, starting, withdrawing.
+
+A lobby has open seats anyone may take. A challenge keeps an open seat for each invited user
+(``SeatRow.invited_id``) until ``expires_ms``: only that user may take it (accept) or decline it,
+and the timers withdraw it when it lapses. The game starts the moment its last seat is taken.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, TypedDict, Unpack
+
+from bot.clock import ClockError, ClockSpec, parse_clock
+from bot.model import Change, GameStatus, MoveRow, NewGame, SeatKind, SeatRow
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.endings import Endings
+from bot.service.timers import banks, clock_of, deadline
+from bot.service.values import HOST_ID, Event, Refusal, Reply, User
+from bot.store import ConflictError
+from engines.core import CHANCE, EngineError, Game, State, chance_pick
+from engines.registry import get_game
+
+
+def resolve_chance(
+    state: State[Any], seed: str, start: int, now: int, secret: bool = False
+) -> tuple[State[Any], list[MoveRow]]:
+    """Play every chance step due at ``state`` (outcomes picked from the game's seed); the log
+    rows they add, numbered from ``start``."""
+    rows: list[MoveRow] = []
+    while state.current_player() == CHANCE:
+        move = chance_pick(state, seed, state.ply)
+        rows.append(MoveRow(start + len(rows), CHANCE, state.format_move(move), None, secret, now))
+        state = state.apply(move)
+    return state, rows
+
+
+class CreateOptions(TypedDict, total=False):
+    """How to create a game (every key optional); see :meth:`Lobby.create`."""
+
+    guild_id: str | None
+    channel_id: str | None
+    invite: Sequence[User]
+    seated: Sequence[User]
+    open_seats: int
+    host_seats: int
+    players: int | None
+    options: Mapping[str, str] | None
+    clock: str | ClockSpec | None
+    creator_plays: bool
+    seed: str | None
+    daily_day: str | None
+
+
+class Lobby:
+    def __init__(self, ctx: Context, endings: Endings) -> None:
+        self.ctx = ctx
+        self.endings = endings
+
+    async def check_limits(self, users: Sequence[User], guild_id: str | None) -> None:
+        gs = await self.ctx.guild(guild_id)
+        per_user = gs.max_active_per_user or self.ctx.settings.max_active_per_user
+        per_guild = gs.max_active_per_guild or self.ctx.settings.max_active_per_guild
+        store = self.ctx.store
+        for u in {u.id: u for u in users}.values():
+            if u.id != HOST_ID and await store.count_active(u.id, None) >= per_user:
+                raise Refusal("refuse.limit_user", name=u.name, limit=per_user)
+        if guild_id is not None and await store.count_active(None, guild_id) >= per_guild:
+            raise Refusal("refuse.limit_guild", limit=per_guild)
+
+    async def create(self, creator: User, game_type: str, **how: Unpack[CreateOptions]) -> Reply:
+        """Create a game. ``invite``: users challenged (each gets a seat kept for them);
+        ``seated``: users seated at once (imports, tests); ``open_seats``: seats anyone may take.
+        The game starts at once when every seat is filled."""
+        guild_id = how.get("guild_id")
+        invite = list(how.get("invite", ()))
+        seated = list(how.get("seated", ()))
+        open_seats = how.get("open_seats", 0)
+        host_seats = how.get("host_seats", 0)
+        players = how.get("players")
+        clock = how.get("clock")
+        seed = how.get("seed")
+        try:
+            game = get_game(game_type)
+        except EngineError as exc:
+            raise Refusal("refuse.unknown_game_type", reason=exc.text) from exc
+        humans = ([creator] if how.get("creator_plays", True) else []) + seated
+        ids = [u.id for u in humans + invite]
+        if len(set(ids)) != len(ids):
+            raise Refusal("refuse.same_player_twice")
+        n = players if players is not None else len(ids) + open_seats + host_seats
+        if players is None and n not in game.player_counts and n < game.player_counts[0]:
+            n = game.player_counts[0]
+        try:
+            n = game.check_players(n)
+            resolved = game.resolve_options(how.get("options"))
+        except EngineError as exc:
+            raise Refusal("refuse.bad_option", reason=exc.text) from exc
+        if len(ids) + host_seats > n:
+            raise Refusal("refuse.too_many_players", game=present.title(game), players=n)
+        if clock is None and guild_id is not None:
+            clock = (await self.ctx.guild(guild_id)).clock
+        try:
+            spec = clock if isinstance(clock, ClockSpec) else parse_clock(clock)
+        except ClockError as exc:
+            raise Refusal("refuse.bad_clock", clock=str(clock)) from exc
+        await self.check_limits(humans, guild_id)
+        for u in {u.id: u for u in [creator, *humans, *invite]}.values():
+            await self.ctx.remember_user(u)
+        seats: list[SeatRow] = []
+        for u in humans:
+            seats.append(SeatRow(len(seats), SeatKind.HUMAN, u.id, u.name))
+        for u in invite:
+            seats.append(SeatRow(len(seats), SeatKind.OPEN, invited_id=u.id))
+        for _ in range(host_seats):
+            seats.append(SeatRow(len(seats), SeatKind.HOST, None, "Banmen"))
+        while len(seats) < n:
+            seats.append(SeatRow(len(seats), SeatKind.OPEN))
+        if spec.kind == "bank":
+            seats = [replace(s, bank_ms=spec.bank * 1000) for s in seats]
+        now = self.ctx.now_ms()
+        ttl = self.ctx.settings.challenge_ttl
+        new = NewGame(
+            game_type=game.id,
+            players=n,
+            options=resolved,
+            seed=seed if seed is not None else secrets.token_hex(16),
+            status=GameStatus.OPEN,
+            guild_id=guild_id,
+            channel_id=how.get("channel_id"),
+            creator_id=creator.id,
+            clock=spec.text(),
+            reminders=spec.reminders,
+            created_ms=now,
+            seats=tuple(seats),
+            daily_day=how.get("daily_day"),
+            expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
+        )
+        full = all(s.kind is not SeatKind.OPEN for s in seats)
+        if full:
+            new = self._started(new, game, now)
+        try:
+            game_id = await self.ctx.store.create_game(new)
+        except ConflictError as exc:
+            raise Refusal("refuse.daily_done") from exc
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            for listener in self.ctx.games.listeners:
+                listener(loaded.row)
+            if full:
+                return await self._started_reply(loaded)
+            return present.reply(
+                loaded,
+                Event.CREATED,
+                "challenge.created" if invite else "game.created",
+                params={"open": _open_count(loaded), "invited": _invited_names(invite)},
+                notify=tuple(u.id for u in invite),
+            )
+
+    def _started(self, new: NewGame, game: Game[Any], now: int) -> NewGame:
+        """``new`` as a running game: chance steps at the start resolved, the clock started."""
+        state, rows = resolve_chance(game.new_game(new.players, new.options), new.seed, 0, now)
+        clock = parse_clock(new.clock)
+        return replace(
+            new,
+            status=GameStatus.ACTIVE,
+            started_ms=now,
+            turn_started_ms=now,
+            deadline_ms=deadline(clock, state, now, banks(new.seats)),
+            expires_ms=None,
+            entries=tuple(rows),
+        )
+
+    async def _started_reply(self, loaded: Loaded) -> Reply:
+        start = loaded.game.new_game(loaded.row.players, loaded.row.options)
+        return present.reply(
+            loaded,
+            Event.STARTED,
+            "game.started",
+            params={"players": present.seat_list(loaded)},
+            image=await self.ctx.pictures.of(loaded, None),
+            lines=present.chance_lines(start, loaded.entries) + present.end_lines(loaded),
+        )
+
+    async def join(self, game_id: int, user: User) -> Reply:
+        """Take a free seat (a seat kept for ``user`` first); the last seat starts the game."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            row = loaded.row
+            if row.status is not GameStatus.OPEN:
+                raise Refusal("refuse.already_started", id=game_id)
+            if loaded.seats_of(user.id):
+                raise Refusal("refuse.already_joined", id=game_id)
+            if row.expires_ms is not None and self.ctx.now_ms() >= row.expires_ms:
+                return await self.endings.withdraw(loaded, "challenge.expired")
+            open_seats = [s for s in row.seats if s.kind is SeatKind.OPEN]
+            kept = [s for s in open_seats if s.invited_id == user.id]
+            free = kept or [s for s in open_seats if s.invited_id is None]
+            if not free:
+                if open_seats:
+                    raise Refusal("refuse.not_invited", id=game_id)
+                raise Refusal("refuse.game_full", id=game_id)
+            await self.check_limits([user], row.guild_id)
+            await self.ctx.remember_user(user)
+            seat = replace(free[0], kind=SeatKind.HUMAN, user_id=user.id, name=user.name)
+            if len(open_seats) == 1:
+                return await self._start(loaded, (seat,))
+            change = Change(game_id, row.version, seats=(seat,))
+            loaded = await self.ctx.games.commit(loaded, change)
+            return present.reply(
+                loaded,
+                Event.JOINED,
+                "game.joined",
+                params={"name": user.name, "open": _open_count(loaded)},
+            )
+
+    async def _start(self, loaded: Loaded, seats: tuple[SeatRow, ...]) -> Reply:
+        now = self.ctx.now_ms()
+        state, rows = resolve_chance(loaded.state, loaded.row.seed, len(loaded.entries), now)
+        merged = list(loaded.row.seats)
+        for s in seats:
+            merged[s.seat] = s
+        fields: dict[str, Any] = {
+            "status": GameStatus.ACTIVE,
+            "started_ms": now,
+            "turn_started_ms": now,
+            "expires_ms": None,
+            "deadline_ms": deadline(clock_of(loaded.row), state, now, banks(merged)),
+        }
+        change = Change(
+            loaded.id, loaded.row.version, append=tuple(rows), fields=fields, seats=seats
+        )
+        loaded = await self.ctx.games.commit(loaded, change, state)
+        return await self._started_reply(loaded)
+
+    async def start(self, game_id: int, user: User) -> Reply:
+        """Start a game whose seats are all taken (normally automatic)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if loaded.status is not GameStatus.OPEN:
+                raise Refusal("refuse.already_started", id=game_id)
+            if _open_count(loaded):
+                raise Refusal("refuse.not_full", id=game_id, open=_open_count(loaded))
+            return await self._start(loaded, ())
+
+    async def leave(self, game_id: int, user: User) -> Reply:
+        """Leave a game that has not started (a running game is resigned instead)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if loaded.status is not GameStatus.OPEN:
+                raise Refusal("refuse.already_started", id=game_id)
+            seats = loaded.seats_of(user.id)
+            if not seats:
+                raise Refusal("refuse.not_a_player", id=game_id)
+            if user.id == loaded.row.creator_id:
+                raise Refusal("refuse.creator_leaves", id=game_id)
+            freed = tuple(
+                SeatRow(
+                    s,
+                    SeatKind.OPEN,
+                    None,
+                    None,
+                    loaded.row.seats[s].bank_ms,
+                    loaded.row.seats[s].invited_id,
+                )
+                for s in seats
+            )
+            loaded = await self.ctx.games.commit(
+                loaded, Change(game_id, loaded.row.version, seats=freed)
+            )
+            return present.reply(loaded, Event.LEFT, "game.left", params={"name": user.name})
+
+    async def cancel(self, game_id: int, user: User) -> Reply:
+        """The creator withdraws a game that has not started."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if loaded.status is not GameStatus.OPEN:
+                raise Refusal("refuse.already_started", id=game_id)
+            if user.id != loaded.row.creator_id:
+                raise Refusal("refuse.not_creator", id=game_id)
+            return await self.endings.withdraw(loaded, "game.cancelled")
+
+    async def decline(self, game_id: int, user: User) -> Reply:
+        """An invited user declines the challenge: it is withdrawn for everyone."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if loaded.status is not GameStatus.OPEN:
+                raise Refusal("refuse.already_started", id=game_id)
+            if not any(s.invited_id == user.id for s in loaded.row.seats):
+                raise Refusal("refuse.not_invited", id=game_id)
+            return await self.endings.withdraw(loaded, "challenge.declined", name=user.name)
+
+
+def _open_count(loaded: Loaded) -> int:
+    return sum(s.kind is SeatKind.OPEN for s in loaded.row.seats)
+
+
+def _invited_names(users: Sequence[User]) -> str:
+    return ", ".join(u.name for u in users)

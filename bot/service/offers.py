@@ -1,0 +1,133 @@
+"""Draw offers and takebacks (引き分けの提案と待った).
+
+A takeback is immediate while nobody has replied and within the grace time (or in a solitaire,
+or when one user holds every seat); otherwise it is an offer the others accept or decline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.model import Change, Offer, OfferKind
+from bot.service import present
+from bot.service.cache import Loaded, replay
+from bot.service.context import Context
+from bot.service.endings import Endings
+from bot.service.timers import banks, clock_of, deadline
+from bot.service.turns import Turns, seats_of
+from bot.service.values import Event, Refusal, Reply, User
+from engines.core import CHANCE
+
+
+def takeback_point(loaded: Loaded, seats: Sequence[int]) -> int:
+    """The log index of the last move by ``seats``; refuses if it cannot be taken back (no
+    such move, or a secret or chance step came after it)."""
+    index = next(
+        (e.ply for e in reversed(loaded.entries) if e.actor in seats and e.actor != CHANCE),
+        None,
+    )
+    if index is None or any(e.secret or e.actor == CHANCE for e in loaded.entries[index:]):
+        raise Refusal("refuse.no_takeback", id=loaded.id)
+    return index
+
+
+class Offers:
+    def __init__(self, ctx: Context, turns: Turns, endings: Endings) -> None:
+        self.ctx = ctx
+        self.turns = turns
+        self.endings = endings
+
+    async def _make(self, loaded: Loaded, user: User, kind: OfferKind, seat: int) -> Reply:
+        offer = Offer(kind, seat, len(loaded.entries))
+        change = Change(loaded.id, loaded.row.version, fields={"offer": offer})
+        loaded = await self.ctx.games.commit(loaded, change)
+        return present.reply(loaded, Event.OFFERED, f"{kind}.offered", params={"name": user.name})
+
+    def _pending(self, loaded: Loaded, user: User, kind: OfferKind) -> Offer:
+        """The offer of ``kind`` that ``user`` may answer (made by someone else)."""
+        seats = seats_of(loaded, user)
+        offer = loaded.row.offer
+        if offer is None or offer.kind is not kind or offer.seat in seats:
+            raise Refusal("refuse.no_offer", id=loaded.id)
+        return offer
+
+    # -- draws -------------------------------------------------------------------------------
+    async def offer_draw(self, game_id: int, user: User) -> Reply:
+        """Offer a draw; offering back when the other player has offered agrees to it."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            seats = seats_of(loaded, user)
+            if loaded.row.players != 2:
+                raise Refusal("refuse.two_player_only", id=game_id)
+            offer = loaded.row.offer
+            if offer is not None and offer.kind is OfferKind.DRAW:
+                if offer.seat in seats:
+                    raise Refusal("refuse.already_offered", id=game_id)
+                return await self.endings.agree_draw(loaded)
+            return await self._make(loaded, user, OfferKind.DRAW, seats[0])
+
+    async def accept_draw(self, game_id: int, user: User) -> Reply:
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            self._pending(loaded, user, OfferKind.DRAW)
+            return await self.endings.agree_draw(loaded)
+
+    async def decline(self, game_id: int, user: User, kind: OfferKind) -> Reply:
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            self._pending(loaded, user, kind)
+            change = Change(game_id, loaded.row.version, fields={"offer": None})
+            loaded = await self.ctx.games.commit(loaded, change)
+            return present.reply(
+                loaded, Event.DECLINED, f"{kind}.declined", params={"name": user.name}
+            )
+
+    # -- takebacks ---------------------------------------------------------------------------
+    async def request_takeback(self, game_id: int, user: User) -> Reply:
+        """Take back your last move: at once while nobody has replied and within the grace
+        time, else as an offer the others accept or decline."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            seats = seats_of(loaded, user)
+            index = takeback_point(loaded, seats)
+            last = loaded.entries[-1]
+            quick = index == len(loaded.entries) - 1 and (
+                self.ctx.now_ms() - last.at_ms <= self.ctx.settings.takeback_grace * 1000
+                or loaded.row.players == 1
+                or all(s.seat in seats for s in loaded.row.seats)
+            )
+            if quick:
+                return await self._take_back(loaded, index, user.name)
+            offer = loaded.row.offer
+            if offer is not None and offer.kind is OfferKind.TAKEBACK:
+                raise Refusal("refuse.already_offered", id=game_id)
+            return await self._make(loaded, user, OfferKind.TAKEBACK, seats[0])
+
+    async def accept_takeback(self, game_id: int, user: User) -> Reply:
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            offer = self._pending(loaded, user, OfferKind.TAKEBACK)
+            index = takeback_point(loaded, [offer.seat])
+            return await self._take_back(loaded, index, loaded.name(offer.seat))
+
+    async def _take_back(self, loaded: Loaded, index: int, name: str) -> Reply:
+        rebuilt = replay(loaded.row, loaded.entries[:index])
+        now = self.ctx.now_ms()
+        fields: dict[str, Any] = {
+            "offer": None,
+            "turn_started_ms": now,
+            "deadline_ms": deadline(
+                clock_of(loaded.row), rebuilt.state, now, banks(loaded.row.seats)
+            ),
+            "reminders_sent": (),
+        }
+        change = Change(loaded.id, loaded.row.version, truncate_from=index, fields=fields)
+        loaded = await self.ctx.games.commit(loaded, change, rebuilt.state, rebuilt.last_move)
+        return present.reply(
+            loaded,
+            Event.TAKEN_BACK,
+            "takeback.done",
+            params={"name": name, "count": len(loaded.entries)},
+            image=await self.ctx.pictures.of(loaded, None),
+        )

@@ -1,0 +1,270 @@
+"""Replies about a game: the turn, deadline, actions and pings, the lines a move adds, pictures.
+
+Every use case builds its :class:`Reply` here, so the same game reads the same everywhere.
+Pictures are drawn off the event loop by :class:`Pictures`, always from the state as the viewer
+may see it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import render
+from bot import i18n
+from bot.clock import from_ms
+from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind
+from bot.service.cache import Loaded
+from bot.service.values import Event, Line, Reply
+from engines.core import (
+    SIMULTANEOUS,
+    EngineError,
+    Game,
+    Outcome,
+    State,
+    Termination,
+    Text,
+    normalise,
+)
+
+log = logging.getLogger(__name__)
+
+PASS_WORDS = frozenset({"PASS", "パス"})
+HOST_ENDS = frozenset(
+    {Termination.RESIGNATION, Termination.TIMEOUT, Termination.AGREEMENT, Termination.ABORTED}
+)
+"""Ends the host decides and the engine state cannot know (its pictures must be told)."""
+
+
+def title(game: Game[Any]) -> Text:
+    return Text(game.title_en, game.title_ja)
+
+
+def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
+    """A reply about ``loaded`` with the turn, deadline, actions and pings filled in."""
+    acting = loaded.acting_seats()
+    to_move = loaded.user_ids(acting)
+    params = {"id": loaded.id, "game": title(loaded.game), **kw.pop("params", {})}
+    if to_move:
+        params.setdefault("to_move", ", ".join(loaded.name(s) for s in acting))
+    row = loaded.row
+    deadline = from_ms(row.deadline_ms) if row.deadline_ms is not None else None
+    offered = kw.pop("actions", None)
+    return Reply(
+        key,
+        params,
+        event=event,
+        game_id=loaded.id,
+        actions=move_buttons(loaded) + (actions(loaded) if offered is None else offered),
+        notify=kw.pop("notify", to_move),
+        to_move=to_move,
+        deadline=deadline if row.status is GameStatus.ACTIVE else None,
+        **kw,
+    )
+
+
+def actions(loaded: Loaded) -> tuple[str, ...]:
+    """The buttons a game's message offers now (adapters know labels, never rules)."""
+    status = loaded.status
+    if status is GameStatus.OPEN:
+        if loaded.row.is_challenge:
+            return ("accept", "decline")
+        return ("join", "leave", "start", "cancel")
+    if status is not GameStatus.ACTIVE:
+        return ("board", "moves", "record")
+    out: list[str] = []
+    state = loaded.state
+    if state.current_player() == SIMULTANEOUS:
+        out.append("setup")
+    else:
+        out.append("move")
+        legal = state.legal_moves()
+        if len(legal) == 1 and normalise(state.format_move(legal[0])) in PASS_WORDS:
+            out.append("pass")
+    out.append("resign")
+    offer = loaded.row.offer
+    if loaded.row.players == 2:
+        if offer is not None and offer.kind is OfferKind.DRAW:
+            out += ["accept_draw", "decline_draw"]
+        else:
+            out.append("offer_draw")
+    if offer is not None and offer.kind is OfferKind.TAKEBACK:
+        out += ["accept_takeback", "decline_takeback"]
+    elif loaded.entries:
+        out.append("takeback")
+    out += ["board", "moves"]
+    return tuple(out)
+
+
+MOVE_BUTTONS = 6
+"""When the one player to move has at most this many legal moves, each gets a button."""
+
+
+def move_buttons(loaded: Loaded) -> tuple[str, ...]:
+    """``play:<log length>|<move>`` for each legal move when there are few (a start-line
+    choice, a draw-or-stay choice): generic, whatever the game. The log length goes with the
+    move, so a button left on an older message is refused instead of playing into the current
+    position."""
+    acting = loaded.acting_seats()
+    if len(acting) != 1 or loaded.state.current_player() != acting[0]:
+        return ()
+    if not loaded.user_ids(acting):
+        return ()
+    state = loaded.state
+    legal = state.legal_moves()
+    names = [state.format_move(m) for m in legal]
+    if not 0 < len(names) <= MOVE_BUTTONS or any(len(n) > 50 for n in names):
+        return ()
+    if len(names) == 1 and normalise(names[0]) in PASS_WORDS:
+        return ()
+    return tuple(f"play:{len(loaded.entries)}|{n}" for n in names)
+
+
+def seat_list(loaded: Loaded) -> Text:
+    """``Black: alice, White: bob`` in both languages (``—`` for a free seat)."""
+    n = loaded.row.players
+
+    def part(seat: int, kind: SeatKind, lang: str) -> str:
+        who = loaded.name(seat) if kind is not SeatKind.OPEN else "—"
+        return f"{loaded.game.seat_name(seat, lang, n)}: {who}"
+
+    seats = loaded.row.seats
+    return Text(
+        ", ".join(part(s.seat, s.kind, "en") for s in seats),
+        "、".join(part(s.seat, s.kind, "ja") for s in seats),
+    )
+
+
+def chance_lines(state_before: State[Any], rows: Sequence[MoveRow]) -> tuple[Line, ...]:
+    """One line per chance outcome in ``rows`` (played from ``state_before``), shown as the
+    game displays it in each language (``PQ`` is コインクイーン in Japanese)."""
+    lines: list[Line] = []
+    state = state_before
+    for r in rows:
+        shown: Any = r.move
+        try:
+            move = state.parse_move(r.move)
+            shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+            state = state.apply(move)
+        except EngineError:  # not replayable from here: the canonical text will do
+            log.warning("chance outcome %r not displayable", r.move)
+        lines.append(Line("move.chance", {"move": shown}))
+    return tuple(lines)
+
+
+def announcement_lines(state: State[Any]) -> tuple[Line, ...]:
+    """What the game itself announces about the action just played (王手, a turn jump), in
+    both languages; nothing while moves are secret."""
+    if state.hides_moves():
+        return ()
+    en, ja = state.announcement("en"), state.announcement("ja")
+    if not en and not ja:
+        return ()
+    return (Line("move.announcement", {"text": Text(en or ja or "", ja or en or "")}),)
+
+
+def end_lines(loaded: Loaded) -> tuple[Line, ...]:
+    result = loaded.row.result
+    if loaded.status.is_over and result:
+        return (Line("game.result", {"result": result_text(result)}),)
+    return ()
+
+
+# --- outcomes as stored -----------------------------------------------------------------------
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "termination": outcome.termination.value,
+        "winners": sorted(outcome.winners),
+        "ranks": list(outcome.ranks),
+        "en": outcome.text.en,
+        "ja": outcome.text.ja,
+    }
+
+
+def result_text(result: Mapping[str, Any]) -> Text:
+    return Text(str(result.get("en", "")), str(result.get("ja", "")))
+
+
+def outcome_from_json(result: Mapping[str, Any]) -> Outcome:
+    return Outcome(
+        Termination(result["termination"]),
+        frozenset(int(w) for w in result["winners"]),
+        tuple(int(r) for r in result["ranks"]),
+        result_text(result),
+    )
+
+
+def host_outcome(row: GameRow) -> Outcome | None:
+    """The stored outcome of a game the host ended (resignation, timeout, agreed draw, abort):
+    the engine state still shows a turn, so the picture is given this. ``None`` while the game
+    goes on, when its own rules ended it, or when a stored (imported) result does not fit."""
+    if not row.status.is_over or not row.result:
+        return None
+    try:
+        outcome = outcome_from_json(row.result)
+    except (KeyError, ValueError, TypeError):
+        return None
+    fits = len(outcome.ranks) == row.players and all(0 <= w < row.players for w in outcome.winners)
+    return outcome if fits and outcome.termination in HOST_ENDS else None
+
+
+def names(people: Sequence[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c``; in Japanese ``aさんとb`` (the template adds the last
+    さん)."""
+    if lang.startswith("ja"):
+        return "さんと".join(people)
+    if len(people) <= 1:
+        return "".join(people)
+    return ", ".join(people[:-1]) + " and " + people[-1]
+
+
+def both(key: str, **params: Any) -> Text:
+    """A catalogue message in both languages (for texts stored with a game)."""
+    return Text(i18n.t(key, "en", **params), i18n.t(key, "ja", **params))
+
+
+# --- pictures ---------------------------------------------------------------------------------
+
+
+class Pictures:
+    """Board pictures, drawn in a worker thread; ``None`` where a game has no renderer."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+
+    async def of(self, loaded: Loaded, viewer: int | None) -> bytes | None:
+        """The picture for ``viewer``. A game the host ended is drawn with its stored outcome,
+        so the picture shows the result instead of a turn."""
+        last = loaded.last_move
+        if loaded.entries and loaded.entries[-1].secret and viewer != loaded.entries[-1].actor:
+            last = None
+        return await self.draw(loaded.id, loaded.state, viewer, last, host_outcome(loaded.row))
+
+    async def draw(
+        self,
+        game_id: int | None,
+        state: State[Any],
+        viewer: int | None,
+        last: Any,
+        outcome: Outcome | None = None,
+    ) -> bytes | None:
+        if not self.enabled or not render.has_renderer(state.game.id):
+            return None
+        try:
+            return await asyncio.to_thread(render.render_png, state, viewer, last, outcome)
+        except Exception:  # a broken picture must not hide a move that is already stored
+            log.exception("render failed for game %s", game_id)
+            return None
+
+    async def start_position(self, game: Game[Any]) -> bytes | None:
+        """A game's start position as a spectator sees it (``/rules``)."""
+        return await self.draw(None, game.new_game(), None, None)
+
+    @staticmethod
+    def warm_up() -> None:
+        """Build every game's palettes and static layers (call in a worker thread at start)."""
+        render.warm_up()

@@ -1,0 +1,183 @@
+"""Looking at a game: the board, the move list, the record files; importing a record.
+
+What a viewer gets is computed from their seats: secret moves of others stay hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.clock import from_ms
+from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow
+from bot.records import RecordMeta, export_json, import_json, kif_text
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.timers import Timers
+from bot.service.values import Event, File, Line, Refusal, Reply, User
+from engines.core import CHANCE, EngineError, Termination, Text
+from engines.record import Entry, Record
+from engines.registry import get_game
+
+
+def record_of(loaded: Loaded, hidden: set[int]) -> Record:
+    entries = tuple(Entry(e.actor, "?" if e.ply in hidden else e.move) for e in loaded.entries)
+    row = loaded.row
+    return Record(row.game_type, row.players, row.options, row.seed, entries)
+
+
+def meta_of(loaded: Loaded) -> RecordMeta:
+    row = loaded.row
+    game = loaded.game
+    return RecordMeta(
+        game_id=row.id,
+        title_en=game.title_en,
+        title_ja=game.title_ja,
+        players=tuple(
+            loaded.name(s.seat) if s.kind is not SeatKind.OPEN else "" for s in row.seats
+        ),
+        seat_names=tuple(
+            (game.seat_name(s.seat, "en", row.players), game.seat_name(s.seat, "ja", row.players))
+            for s in row.seats
+        ),
+        created=from_ms(row.created_ms),
+        started=from_ms(row.started_ms) if row.started_ms else None,
+        finished=from_ms(row.finished_ms) if row.finished_ms else None,
+        status=row.status.value,
+        result=row.result,
+        clock=row.clock,
+    )
+
+
+class Records:
+    def __init__(self, ctx: Context, timers: Timers) -> None:
+        self.ctx = ctx
+        self.timers = timers
+
+    async def board(self, game_id: int, viewer: User | None = None) -> Reply:
+        """The current picture for ``viewer`` (their seat's view; spectators see the public one)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.timers.check(await self.ctx.games.load(game_id))
+        seat = loaded.viewer_seat(viewer.id if viewer else None)
+        image = await self.ctx.pictures.of(loaded, seat)
+        lines: tuple[Line, ...] = ()
+        if image is None:
+            lines = (Line("board.text", {"position": loaded.state.observe(seat).position()}),)
+        private = viewer is not None and seat is not None and loaded.state.hides_moves()
+        return present.reply(
+            loaded,
+            Event.BOARD,
+            f"board.{loaded.status}",
+            params={"players": present.seat_list(loaded), "ply": loaded.move_number()},
+            image=image,
+            image_viewer=seat,
+            public=not private,
+            audience=viewer.id if private and viewer else None,
+            notify=(),
+            lines=lines + present.end_lines(loaded),
+        )
+
+    async def moves(self, game_id: int, viewer: User | None = None) -> Reply:
+        """The numbered move list (secret moves of others shown as hidden)."""
+        loaded = await self.ctx.games.read(game_id)
+        seats = loaded.seats_of(viewer.id) if viewer else []
+        hidden = loaded.hidden_from(seats)
+        meta, rec = meta_of(loaded), record_of(loaded, hidden)
+        text = Text(
+            kif_text(meta, rec, "en", header=False), kif_text(meta, rec, "ja", header=False)
+        )
+        return present.reply(
+            loaded,
+            Event.MOVES,
+            "moves.list" if loaded.entries else "moves.none",
+            params={"moves": text, "count": loaded.move_number()},
+            notify=(),
+            public=not hidden or not seats,
+            audience=viewer.id if viewer and hidden and seats else None,
+        )
+
+    async def record(self, game_id: int, viewer: User | None = None) -> Reply:
+        """The game record as a KIF-like text file and as JSON (secret moves masked)."""
+        loaded = await self.ctx.games.read(game_id)
+        seats = loaded.seats_of(viewer.id) if viewer else []
+        hidden = loaded.hidden_from(seats)
+        meta, rec = meta_of(loaded), record_of(loaded, hidden)
+        files = [File(f"banmen-{game_id}.kif", kif_text(meta, rec, "ja").encode("utf-8"))]
+        if not hidden:
+            files.append(File(f"banmen-{game_id}.json", export_json(meta, rec).encode("utf-8")))
+        return present.reply(
+            loaded, Event.RECORD, "record.ready", notify=(), files=tuple(files), public=not hidden
+        )
+
+    async def export(self, game_id: int) -> Record:
+        """The full record (no masking: for the host's own use and tests)."""
+        return record_of(await self.ctx.games.read(game_id), set())
+
+    async def import_record(
+        self,
+        user: User,
+        json_text: str,
+        *,
+        guild_id: str | None = None,
+        seats: Sequence[User] = (),
+    ) -> Reply:
+        """Re-create a game from its JSON record (a finished game stays finished)."""
+        try:
+            meta, rec = import_json(json_text)
+            state = rec.replay()
+        except EngineError as exc:
+            raise Refusal("refuse.bad_record", reason=exc.text) from exc
+        except (ValueError, KeyError, TypeError) as exc:
+            raise Refusal("refuse.bad_record", reason=Text(str(exc), str(exc))) from exc
+        game = get_game(rec.game)
+        users = list(seats) or [user] * rec.players
+        if len(users) != rec.players:
+            raise Refusal(
+                "refuse.bad_record", reason=Text("wrong number of players", "人数が違います")
+            )
+        for u in {u.id: u for u in [user, *users]}.values():
+            await self.ctx.remember_user(u)
+        now = self.ctx.now_ms()
+        result: dict[str, Any] | None = meta.get("result")
+        outcome = state.outcome()
+        if outcome is not None:
+            result = present.outcome_json(outcome)
+        status = GameStatus.FINISHED if result else GameStatus.ACTIVE
+        if result and result.get("termination") == Termination.ABORTED.value:
+            status = GameStatus.ABORTED
+        rows = tuple(
+            MoveRow(
+                i, e.actor, e.move, None if e.actor == CHANCE else users[e.actor].id, False, now
+            )
+            for i, e in enumerate(rec.entries)
+        )
+        new = NewGame(
+            game_type=game.id,
+            players=rec.players,
+            options=dict(rec.options),
+            seed=rec.seed,
+            status=status,
+            guild_id=guild_id,
+            channel_id=None,
+            creator_id=user.id,
+            clock="none",
+            reminders=(),
+            created_ms=now,
+            seats=tuple(SeatRow(i, SeatKind.HUMAN, u.id, u.name) for i, u in enumerate(users)),
+            started_ms=now,
+            finished_ms=now if result else None,
+            result=result,
+            turn_started_ms=None if result else now,
+            entries=rows,
+        )
+        game_id = await self.ctx.store.create_game(new)
+        loaded = await self.ctx.games.read(game_id)
+        return present.reply(
+            loaded,
+            Event.IMPORTED,
+            "record.imported",
+            params={"count": len(rows)},
+            image=await self.ctx.pictures.of(loaded, None),
+            lines=present.end_lines(loaded),
+        )

@@ -1,0 +1,200 @@
+"""Clocks: deadlines, time banks, reminders, timeouts and lapsing challenges.
+
+The timers keep every pending deadline in memory (restored from the store at start-up and kept
+in step by the game cache's commits) and hand out what is due: a reminder once per point, a
+timeout as the game's end, an unanswered challenge as withdrawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from bot.clock import ClockSpec, from_ms, parse_clock, to_ms, with_reminders
+from bot.model import Change, GameRow, GameStatus, SeatRow
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.endings import Endings
+from bot.service.values import Event, Refusal, Reply
+from engines.core import SIMULTANEOUS, State
+
+
+def clock_of(row: GameRow) -> ClockSpec:
+    spec = parse_clock(row.clock)
+    return with_reminders(spec, row.reminders) if spec.timed else spec
+
+
+def banks(seats: Sequence[SeatRow], *changed: Sequence[SeatRow]) -> dict[int, int | None]:
+    """Each seat's time bank (ms), ``changed`` seats overriding."""
+    out = {s.seat: s.bank_ms for s in seats}
+    for group in changed:
+        out |= {s.seat: s.bank_ms for s in group}
+    return out
+
+
+def deadline(
+    spec: ClockSpec, state: State[Any], now: int, bank_ms: Mapping[int, int | None]
+) -> int | None:
+    """When the turn that starts at ``now`` runs out, or None when nothing is timed."""
+    if not spec.timed or state.is_over():
+        return None
+    if spec.kind in ("live", "corr"):
+        return now + spec.per_move * 1000
+    due = state.acting_players()
+    if not due:
+        return None
+    left = [bank_ms.get(seat) for seat in due]
+    return now + min(b if b is not None else spec.bank * 1000 for b in left)
+
+
+def turn_fields(
+    row: GameRow, before: State[Any], after: State[Any], movers: Sequence[int], now: int
+) -> tuple[dict[str, Any], list[SeatRow]]:
+    """Deadline and bank updates after ``movers`` acted (``before`` -> ``after``): the row's
+    fields and the seats whose banks changed."""
+    spec = clock_of(row)
+    seats: list[SeatRow] = []
+    if spec.kind == "bank" and row.turn_started_ms is not None:
+        elapsed = now - row.turn_started_ms
+        for seat in movers:
+            srow = row.seats[seat]
+            bank = srow.bank_ms if srow.bank_ms is not None else spec.bank * 1000
+            bank = min(spec.cap * 1000, max(0, bank - elapsed) + spec.bonus * 1000)
+            seats.append(replace(srow, bank_ms=bank))
+    fields: dict[str, Any] = {}
+    same_step = (
+        before.current_player() == SIMULTANEOUS
+        and after.current_player() == SIMULTANEOUS
+        and set(after.acting_players()) < set(before.acting_players())
+    )
+    if not same_step:
+        fields["turn_started_ms"] = now
+        fields["deadline_ms"] = deadline(spec, after, now, banks(row.seats, seats))
+        fields["reminders_sent"] = ()
+    elif spec.kind == "bank" and row.turn_started_ms is not None:
+        # the step goes on: its deadline follows the smallest bank of those still due
+        fields["deadline_ms"] = deadline(spec, after, row.turn_started_ms, banks(row.seats, seats))
+    return fields, seats
+
+
+def _next_point(row: GameRow) -> int | None:
+    """When something is next due for ``row`` (ms), or None."""
+    if row.status is GameStatus.OPEN:
+        return row.expires_ms
+    if row.deadline_ms is None:
+        return None
+    points = [
+        row.deadline_ms - off * 1000 for off in row.reminders if off not in row.reminders_sent
+    ]
+    points.append(row.deadline_ms + 1)  # a timeout is strictly after the deadline
+    return min(points)
+
+
+def _timed(row: GameRow) -> bool:
+    if row.status is GameStatus.OPEN:
+        return row.expires_ms is not None
+    return row.status is GameStatus.ACTIVE and row.deadline_ms is not None
+
+
+class Timers:
+    """Every pending deadline, and the use cases that fire when one passes."""
+
+    def __init__(self, ctx: Context, endings: Endings) -> None:
+        self.ctx = ctx
+        self.endings = endings
+        self.changed = asyncio.Event()
+        """Set whenever the next due time may have moved (the delivery loop waits on it)."""
+        self._rows: dict[int, GameRow] = {}
+        self._pending: list[Reply] = []
+        ctx.games.listeners.append(self.track)
+
+    async def restore(self) -> None:
+        """Read every pending deadline from the store (so a restart never forgets one)."""
+        self._rows = {row.id: row for row in await self.ctx.store.timed_games()}
+        self.changed.set()
+
+    def track(self, row: GameRow) -> None:
+        before = self._rows.get(row.id)
+        if _timed(row):
+            self._rows[row.id] = row
+        else:
+            self._rows.pop(row.id, None)
+        if before != self._rows.get(row.id):
+            self.changed.set()
+
+    def next_at(self) -> datetime | None:
+        """When :meth:`process_due` next has something to do (UTC), or None."""
+        if self._pending:
+            return self.ctx.clock.now()
+        points = [p for row in self._rows.values() if (p := _next_point(row)) is not None]
+        return from_ms(min(points)) if points else None
+
+    async def check(self, loaded: Loaded) -> Loaded:
+        """End the game now if its deadline has passed (called under the game's lock by every
+        action, so nobody plays after time; the reply goes out with :meth:`process_due`)."""
+        row = loaded.row
+        now = self.ctx.now_ms()
+        if (
+            row.status is GameStatus.ACTIVE
+            and row.deadline_ms is not None
+            and now > row.deadline_ms
+        ):
+            self._pending.append(await self.endings.timeout(loaded))
+            self.changed.set()
+            return await self.ctx.games.load(loaded.id)
+        return loaded
+
+    async def process_due(self, now: datetime | None = None) -> list[Reply]:
+        """Send due reminders, end timed-out games and lapse old challenges; each once."""
+        now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
+        out, self._pending = self._pending, []
+        for game_id, row in sorted(self._rows.items()):
+            at = _next_point(row)
+            if at is None or at > now_ms:
+                continue
+            async with self.ctx.games.lock(game_id):
+                try:
+                    reply = await self._fire(game_id, now_ms)
+                except Refusal:  # the game changed or vanished meanwhile: nothing to say
+                    self._rows.pop(game_id, None)
+                    continue
+            if reply is not None:
+                out.append(reply)
+        return out
+
+    async def _fire(self, game_id: int, now_ms: int) -> Reply | None:
+        loaded = await self.ctx.games.load(game_id)
+        row = loaded.row
+        if not _timed(row):
+            self._rows.pop(game_id, None)
+            return None
+        if row.status is GameStatus.OPEN:
+            assert row.expires_ms is not None
+            if now_ms < row.expires_ms:
+                return None
+            return await self.endings.withdraw(loaded, "challenge.expired")
+        assert row.deadline_ms is not None
+        if now_ms > row.deadline_ms:
+            return await self.endings.timeout(loaded)
+        due = [
+            off
+            for off in row.reminders
+            if off not in row.reminders_sent and row.deadline_ms - off * 1000 <= now_ms
+        ]
+        if not due:
+            return None
+        sent = tuple(sorted({*row.reminders_sent, *due}, reverse=True))
+        change = Change(game_id, row.version, fields={"reminders_sent": sent})
+        loaded = await self.ctx.games.commit(loaded, change)
+        left = from_ms(row.deadline_ms) - from_ms(now_ms)
+        return present.reply(
+            loaded,
+            Event.REMINDER,
+            "clock.reminder",
+            params={"left": left, "deadline": from_ms(row.deadline_ms)},
+            actions=("move", "board"),
+        )

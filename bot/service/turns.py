@@ -1,0 +1,230 @@
+"""Playing: a move, a secret setup, resigning, a moderator's abort.
+
+A move is parsed and checked by the engine, the chance steps it leads to are resolved from the
+game's seed, and everything (the move, the chance outcomes, the clock, the end if it ended) is
+one commit. The spectator's picture is drawn while that commit runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from bot.model import Change, GameStatus, MoveRow, SeatRow
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.endings import Endings, finish_fields
+from bot.service.lobby import resolve_chance
+from bot.service.timers import Timers, turn_fields
+from bot.service.values import Event, Refusal, Reply, User
+from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State, Text
+
+
+def check_active(loaded: Loaded) -> None:
+    if loaded.status is GameStatus.OPEN:
+        raise Refusal("refuse.not_started", id=loaded.id)
+    if loaded.status is not GameStatus.ACTIVE:
+        raise Refusal("refuse.game_over", id=loaded.id)
+
+
+def seats_of(loaded: Loaded, user: User) -> list[int]:
+    """The user's seats in the game; refuses someone who does not play in it."""
+    seats = loaded.seats_of(user.id)
+    if not seats:
+        raise Refusal("refuse.not_a_player", id=loaded.id)
+    return seats
+
+
+def check_length(text: str) -> None:
+    if len(text.strip()) > MAX_INPUT:
+        raise Refusal("refuse.too_long", limit=MAX_INPUT, length=len(text.strip()))
+
+
+def parse(state: State[Any], text: str, seat: int) -> Any:
+    try:
+        return state.parse_move(text, seat)
+    except EngineError as exc:
+        raise Refusal("refuse.bad_move", exc.suggestions, reason=exc.text) from exc
+
+
+class Turns:
+    def __init__(self, ctx: Context, timers: Timers, endings: Endings) -> None:
+        self.ctx = ctx
+        self.timers = timers
+        self.endings = endings
+
+    async def open_active(self, game_id: int, expected: int | None = None) -> Loaded:
+        """The game under its lock (the caller holds it), timed out first if its time is up;
+        refuses a game that is not running, or whose log is no longer ``expected`` long."""
+        loaded = await self.timers.check(await self.ctx.games.load(game_id))
+        check_active(loaded)
+        if expected is not None and expected != len(loaded.entries):
+            raise Refusal("refuse.position_changed", id=game_id)
+        return loaded
+
+    async def advance(
+        self,
+        loaded: Loaded,
+        after: State[Any],
+        row: MoveRow,
+        last_move: Any,
+        *,
+        picture: bool = False,
+    ) -> tuple[Loaded, list[MoveRow], bytes | None]:
+        """Commit ``row`` (played from ``loaded.state`` to ``after``): chance steps resolved,
+        the game finished or the next turn timed, one transaction. With ``picture``, the
+        spectator's picture of the new position is drawn while the transaction commits."""
+        now = row.at_ms
+        after, chance_rows = resolve_chance(
+            after, loaded.row.seed, row.ply + 1, now, secret=after.hides_moves()
+        )
+        fields: dict[str, Any] = {}
+        if loaded.row.offer is not None:
+            fields["offer"] = None
+        outcome = after.outcome()
+        results: Sequence[Any] = ()
+        seats: Sequence[SeatRow] = ()
+        if outcome is not None:
+            finish, results = finish_fields(loaded, outcome, now)
+            fields |= finish
+        else:
+            timing, seats = turn_fields(loaded.row, loaded.state, after, [row.actor], now)
+            fields |= timing
+        change = Change(
+            loaded.id,
+            loaded.row.version,
+            append=(row, *chance_rows),
+            fields=fields,
+            seats=tuple(seats),
+            results=tuple(results),
+        )
+        drawing = (
+            asyncio.ensure_future(self.ctx.pictures.draw(loaded.id, after, None, last_move))
+            if picture
+            else None
+        )
+        try:
+            new = await self.ctx.games.commit(loaded, change, after, last_move)
+        except BaseException:
+            if drawing is not None:
+                drawing.cancel()
+            raise
+        image = await drawing if drawing is not None else None
+        return new, chance_rows, image
+
+    async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
+        """Play ``text`` for ``user``. ``ply`` is the log length the user saw (optional): a
+        submission made against an older position is refused as "the position has changed"."""
+        check_length(text)
+        if ply is None and (cached := self.ctx.games.cached(game_id)) is not None:
+            ply = len(cached.entries)
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.open_active(game_id, ply)
+            seats = seats_of(loaded, user)
+            state = loaded.state
+            current = state.current_player()
+            if current == SIMULTANEOUS:
+                raise Refusal("refuse.use_setup", id=game_id)
+            if current not in seats:
+                to_move = ", ".join(loaded.name(s) for s in state.acting_players())
+                raise Refusal("refuse.not_your_turn", id=game_id, to_move=to_move)
+            move = parse(state, text, current)
+            after = state.apply(move, current)
+            row = MoveRow(
+                len(loaded.entries),
+                current,
+                state.format_move(move),
+                user.id,
+                False,
+                self.ctx.now_ms(),
+            )
+            loaded, chance_rows, image = await self.advance(loaded, after, row, move, picture=True)
+            shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+            return present.reply(
+                loaded,
+                Event.MOVED,
+                "move.played",
+                params={
+                    "name": loaded.name(current),
+                    "move": shown,
+                    "ply": loaded.move_number(row.ply),
+                },
+                image=image,
+                lines=present.announcement_lines(after)
+                + present.chance_lines(after, chance_rows)
+                + present.end_lines(loaded),
+            )
+
+    async def setup(
+        self, game_id: int, user: User, text: str, *, ply: int | None = None
+    ) -> list[Reply]:
+        """A secret move (a hidden setup): nothing of it is shown to others until all are in.
+        Returns the private answer for its owner and the public one for the thread."""
+        check_length(text)
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.open_active(game_id, ply)
+            seats = seats_of(loaded, user)
+            state = loaded.state
+            if state.current_player() != SIMULTANEOUS:
+                raise Refusal("refuse.not_setup", id=game_id)
+            due = [s for s in seats if s in state.acting_players()]
+            # A seat whose setup is in may still change it while the engine allows that.
+            changing = [s for s in seats if s not in due and state.legal_moves(s)]
+            if not due and not changing:
+                raise Refusal("refuse.setup_done", id=game_id)
+            seat = due[0] if due else changing[0]
+            move = parse(state, text, seat)
+            after = state.apply(move, seat)
+            row = MoveRow(
+                len(loaded.entries), seat, state.format_move(move), user.id, True, self.ctx.now_ms()
+            )
+            loaded, chance_rows, _ = await self.advance(loaded, after, row, move)
+            private = Reply(
+                "setup.accepted" if due else "setup.changed",
+                {"id": game_id, "game": present.title(loaded.game), "move": row.move},
+                event=Event.SETUP_ACCEPTED,
+                game_id=game_id,
+                public=False,
+                audience=user.id,
+                image=await self.ctx.pictures.of(loaded, seat),
+                image_viewer=seat,
+            )
+            still_secret = (
+                loaded.status is GameStatus.ACTIVE and loaded.state.current_player() == SIMULTANEOUS
+            )
+            if still_secret:
+                public = present.reply(
+                    loaded,
+                    Event.SETUP_WAITING,
+                    "setup.waiting" if due else "setup.changed_public",
+                    params={"name": loaded.name(seat)},
+                )
+            else:
+                public = present.reply(
+                    loaded,
+                    Event.REVEALED,
+                    "setup.revealed",
+                    image=await self.ctx.pictures.of(loaded, None),
+                    lines=present.chance_lines(after, chance_rows) + present.end_lines(loaded),
+                )
+            return [private, public]
+
+    async def resign(self, game_id: int, user: User) -> Reply:
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.open_active(game_id)
+            seats = seats_of(loaded, user)
+            acting = [s for s in seats if s in loaded.state.acting_players()]
+            return await self.endings.resign(loaded, acting[0] if acting else seats[0])
+
+    async def abort(self, game_id: int, moderator: User, guild_id: str | None = None) -> Reply:
+        """Stop a game with no result. The adapter checks the moderator's permission in
+        ``guild_id``; a game of another server is refused (ids are sequential)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if guild_id is not None and loaded.row.guild_id != guild_id:
+                raise Refusal("refuse.other_server", id=game_id)
+            if not loaded.status.is_live:
+                raise Refusal("refuse.game_over", id=game_id)
+            return await self.endings.abort(loaded, moderator.name)

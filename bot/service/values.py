@@ -1,0 +1,242 @@
+"""What the service hands the adapters: users, replies, refusals, settings and the catalogue.
+
+Every use case returns presentation-neutral :class:`Reply` values (an i18n message key with its
+parameters, an explicit :class:`Event`, the picture to attach, the actions now available, who to
+ping) or raises :class:`Refusal` (nothing written). Adapters choose where and how to show them by
+their ``event`` and ``public``/``audience``, never by parsing text.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from bot import i18n
+from bot.clock import ClockError, parse_clock
+from engines.core import Text
+
+HOST_ID = "host"
+"""The user id that plays host-controlled seats (computer players)."""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A platform user: id (a Discord snowflake as text, or a sandbox name) and display name."""
+
+    id: str
+    name: str
+
+
+class Event(enum.StrEnum):
+    """What happened, for adapters: where a reply goes and what it replaces."""
+
+    CREATED = "created"
+    """A lobby or a challenge was opened (seats free)."""
+    JOINED = "joined"
+    LEFT = "left"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+    """A game that had not started was withdrawn, declined or lapsed."""
+    MOVED = "moved"
+    SETUP_ACCEPTED = "setup_accepted"
+    """A player's own secret setup (private to them)."""
+    SETUP_WAITING = "setup_waiting"
+    REVEALED = "revealed"
+    ENDED = "ended"
+    """Resigned, aborted, timed out or agreed drawn."""
+    REMINDER = "reminder"
+    OFFERED = "offered"
+    DECLINED = "declined"
+    TAKEN_BACK = "taken_back"
+    BOARD = "board"
+    MOVES = "moves"
+    RECORD = "record"
+    IMPORTED = "imported"
+    GAMES = "games"
+    STATS = "stats"
+    SETTINGS = "settings"
+    DAILY_BOARD = "daily_board"
+
+
+TURN_EVENTS = frozenset(
+    {
+        Event.STARTED,
+        Event.JOINED,
+        Event.MOVED,
+        Event.SETUP_WAITING,
+        Event.REVEALED,
+        Event.TAKEN_BACK,
+        Event.DECLINED,
+        Event.BOARD,
+    }
+)
+"""Replies that end with whose turn it is."""
+
+LOBBY_EVENTS = frozenset({Event.JOINED, Event.LEFT, Event.CANCELLED})
+"""Replies that replace the lobby or challenge message they answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One more message line: an i18n key and its parameters."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class File:
+    """A file to attach (a game record)."""
+
+    name: str
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    channel_id: str | None
+    thread_id: str | None
+    message_id: str | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A presentation-neutral answer; :meth:`text` renders it in English or Japanese."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    event: Event = Event.BOARD
+    game_id: int | None = None
+    public: bool = True
+    audience: str | None = None
+    """For a private reply: the only user it is for."""
+    image: bytes | None = None
+    image_viewer: int | None = None
+    actions: tuple[str, ...] = ()
+    notify: tuple[str, ...] = ()
+    to_move: tuple[str, ...] = ()
+    deadline: datetime | None = None
+    lines: tuple[Line, ...] = ()
+    files: tuple[File, ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        parts = [i18n.t(self.key, lang, **self.params)]
+        parts += [i18n.t(line.key, lang, **line.params) for line in self.lines]
+        if self.to_move and self.event in TURN_EVENTS:
+            parts.append(i18n.t("turn.next", lang, to_move=self.params.get("to_move", "")))
+            if self.deadline is not None:
+                parts.append(i18n.t("turn.deadline", lang, deadline=self.deadline))
+        return "\n".join(p for p in parts if p)
+
+
+class Refusal(Exception):
+    """A use case refused: a specific reason (i18n key + params); nothing was written."""
+
+    def __init__(self, key: str, suggestions: Sequence[str] = (), /, **params: Any) -> None:
+        super().__init__(i18n.t(key, "en", **params))
+        self.key = key
+        self.params: Mapping[str, Any] = params
+        self.suggestions = tuple(suggestions)
+
+    def text(self, lang: str = "en") -> str:
+        out = i18n.t(self.key, lang, **self.params)
+        if self.suggestions:
+            out += "\n" + i18n.t("refuse.suggestions", lang, moves=", ".join(self.suggestions))
+        return out
+
+
+# --- server settings ---------------------------------------------------------------------------
+
+
+class Lang(enum.StrEnum):
+    EN = "en"
+    JA = "ja"
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """Per-server settings, typed (stored as text, one row per key; defaults here)."""
+
+    lang: Lang = Lang.EN
+    threads: bool = True
+    clock: str = "none"
+    max_active_per_user: int | None = None
+    max_active_per_guild: int | None = None
+
+    @classmethod
+    def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
+        """Read what the store holds; a value that no longer parses keeps its default."""
+        values: dict[str, Any] = {}
+        for key, text in raw.items():
+            if key in SETTING_KEYS:
+                try:
+                    values[key] = parse_setting(key, text)
+                except ValueError:
+                    continue
+        return cls(**values)
+
+    def shown(self) -> dict[str, str]:
+        """Each setting as a user would type it."""
+        return {key: setting_text(getattr(self, key)) for key in SETTING_KEYS}
+
+
+SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild")
+
+
+def parse_setting(key: str, text: str) -> Any:
+    """The typed value of setting ``key`` from user text; ``ValueError`` if it is not one."""
+    value = text.strip().lower()
+    if key == "lang":
+        return Lang(value)
+    if key == "threads":
+        if value not in ("on", "off"):
+            raise ValueError(value)
+        return value == "on"
+    if key == "clock":
+        try:
+            return parse_clock(value).text()
+        except ClockError as exc:
+            raise ValueError(value) from exc
+    if key in ("max_active_per_user", "max_active_per_guild"):
+        if not value.isdigit() or not 0 < int(value) <= 100_000:
+            raise ValueError(value)
+        return int(value)
+    raise ValueError(key)
+
+
+def setting_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "-" if value is None else str(value)
+
+
+# --- the catalogue ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    name: str
+    values: tuple[str, ...]
+    default: str
+    help: Text
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game as adapters offer it: names, seats and options (no rules)."""
+
+    id: str
+    title: Text
+    summary: Text
+    player_counts: tuple[int, ...]
+    options: tuple[OptionInfo, ...]
+    rules_doc: str
+    daily: bool
+    """Has a daily deal (``/daily``)."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.title.en} / {self.title.ja}"

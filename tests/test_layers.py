@@ -1,0 +1,167 @@
+"""The layers of docs/architecture.md, enforced: what each layer may import, and no import cycle.
+
+Every import counts: module-level, inside functions, and under ``TYPE_CHECKING``. Engines may
+import the standard library only (``tests/engines/test_purity.py`` also checks what importing
+them loads).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("engines", "render", "bot")
+
+# layer -> (module prefixes in it, what it may import besides the standard library)
+LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "engines": (("engines",), ("engines",)),
+    "render": (("render",), ("render", "engines", "PIL")),
+    "model": (("bot.model",), ("bot.model",)),
+    "store": (("bot.store",), ("bot.store", "bot.model", "aiosqlite")),
+    "service": (
+        ("bot.service", "bot.clock", "bot.config", "bot.i18n", "bot.records", "bot"),
+        (
+            "bot.service",
+            "bot.clock",
+            "bot.config",
+            "bot.i18n",
+            "bot.records",
+            "bot.store",
+            "bot.model",
+            "engines",
+            "render",
+            "dotenv",
+        ),
+    ),
+    "adapters": (
+        ("bot.discord", "bot.discord_app", "bot.sandbox", "bot.__main__"),
+        (
+            "bot.discord",
+            "bot.discord_app",
+            "bot.sandbox",
+            "bot.__main__",
+            "bot.service",
+            "bot.clock",
+            "bot.config",
+            "bot.i18n",
+            "bot",
+            "discord",
+            "aiohttp",
+            "yarl",
+        ),
+    ),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> Iterator[tuple[str, Path]]:
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            yield _module_name(path), path
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Every module ``path`` imports (relative imports resolved), wherever the import stands."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = name.split(".")
+                base = base[: len(base) - node.level + (1 if is_package else 0)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            out.add(module)
+            # ``from bot.discord import actions`` imports the module bot.discord.actions
+            out.update(f"{module}.{a.name}" for a in node.names)
+    return out
+
+
+def _layer_of(module: str) -> str:
+    best, length = "", -1
+    for layer, (prefixes, _) in LAYERS.items():
+        for prefix in prefixes:
+            matches = module == prefix or module.startswith(prefix + ".")
+            if matches and len(prefix) > length:
+                best, length = layer, len(prefix)
+    assert best, f"{module} belongs to no layer"
+    return best
+
+
+def _allowed(layer: str, imported: str) -> bool:
+    top = imported.split(".")[0]
+    if top in sys.stdlib_module_names or top == "__future__":
+        return True
+    allowed = LAYERS[layer][1]
+    return any(imported == a or imported.startswith(a + ".") for a in allowed) or imported == "bot"
+
+
+OWN = {name for name, _ in _sources()}
+
+
+def _graph() -> dict[str, set[str]]:
+    """Our modules and the modules of ours each one imports."""
+    graph: dict[str, set[str]] = {}
+    for name, path in _sources():
+        graph[name] = {m for m in _imports(name, path) if m in OWN and m != name}
+    return graph
+
+
+@pytest.mark.parametrize("name,path", list(_sources()), ids=[n for n, _ in _sources()])
+def test_each_module_imports_only_what_its_layer_may(name: str, path: Path) -> None:
+    layer = _layer_of(name)
+    bad = sorted(m for m in _imports(name, path) if not _allowed(layer, m))
+    assert not bad, f"{name} ({layer}) imports {bad}"
+
+
+def test_adapters_reach_no_rule_and_no_picture() -> None:
+    for name, path in _sources():
+        if _layer_of(name) == "adapters":
+            reached = [m for m in _imports(name, path) if m.split(".")[0] in ("engines", "render")]
+            assert not reached, f"{name} imports {reached}"
+
+
+def test_no_import_cycles() -> None:
+    graph = _graph()
+    # Importing a package imports its __init__; a module importing its own package's
+    # __init__ is the usual re-export, not a cycle, so the edge child -> parent is dropped.
+    for name, deps in graph.items():
+        graph[name] = {d for d in deps if not name.startswith(d + ".")}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for dep in sorted(graph[node]):
+            if state.get(dep) == 1:
+                cycle = [*stack[stack.index(dep) :], dep]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if dep not in state:
+                visit(dep)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+
+
+def test_the_layer_table_knows_every_module() -> None:
+    for name, _ in _sources():
+        assert _layer_of(name)
