@@ -243,7 +243,16 @@ class State(ABC, Generic[M]):
     @property
     @abstractmethod
     def ply(self) -> int:
-        """Number of actions applied since the game began (chance steps included)."""
+        """Number of actions applied since the game began (chance and setup steps included).
+
+        The host uses it as the index of a chance step (:func:`chance_pick`)."""
+
+    @property
+    def turns(self) -> int:
+        """Plies of play so far: turns taken by a seat, secret setup and chance steps excluded
+        (the rules README's ply). The ply cap counts these, and so do the move numbers players
+        see. Games with setup or chance steps override it; by default it is :attr:`ply`."""
+        return self.ply
 
     # -- moves -------------------------------------------------------------------------------
     @abstractmethod
@@ -290,11 +299,13 @@ class State(ABC, Generic[M]):
         return self.format_move(move)
 
     def parse_move(self, text: str, player: int | None = None) -> M:
-        """Read any accepted spelling of a legal move.
+        """Read any accepted spelling of a legal move of ``player`` (default: the one to move).
 
-        The default matches the normalised text against the canonical forms of the legal
-        moves; games with richer input forms override :meth:`read_move`.
+        :meth:`read_move` turns the text into a move (or says why it cannot); this checks that
+        the move is legal. Raises :class:`InvalidMoveError` for text that is not a move,
+        :class:`IllegalMoveError` for a move that cannot be played here.
         """
+        self.check_player(player)
         raw = check_input(text)
         legal = self.legal_moves(player)
         move = self.read_move(raw, legal)
@@ -308,15 +319,25 @@ class State(ABC, Generic[M]):
             )
         return move
 
+    @abstractmethod
     def read_move(self, text: str, legal: tuple[M, ...]) -> M:
-        """Turn normalised input into a move (legal or not). Override for a real parser."""
-        key = normalise(text)
-        matches = [m for m in legal if normalise(self.format_move(m)) == key]
-        if len(matches) == 1:
-            return matches[0]
-        raise InvalidMoveError(
-            Text(f"{text!r} is not a move I can read.", f"「{text}」は指し手として読めません。"),
-            self.closest(text, legal),
+        """Turn stripped input into a move of this game, legal here or not.
+
+        Raise :class:`InvalidMoveError` when the text is not a move in this game's notation (and
+        :class:`IllegalMoveError` or :class:`AmbiguousMoveError` when it can already tell);
+        :meth:`parse_move` checks legality afterwards. ``legal`` helps with suggestions and with
+        spellings that leave something out.
+        """
+
+    def check_player(self, player: int | None) -> None:
+        """Refuse a ``player`` argument that names no seat of this game (nor :data:`CHANCE`)."""
+        if player is None or player == CHANCE or 0 <= player < self.num_players:
+            return
+        raise IllegalMoveError(
+            Text(
+                f"There is no seat {player} in this game (seats 0 to {self.num_players - 1}).",
+                f"この対局に{player}番の席はありません（0〜{self.num_players - 1}）。",
+            )
         )
 
     def closest(self, text: str, legal: Iterable[M], n: int = 5) -> tuple[str, ...]:
@@ -435,9 +456,7 @@ _FULLWIDTH = str.maketrans(
 
 
 def check_input(text: str) -> str:
-    """Reject non-text and over-long input early, with a specific message."""
-    if not isinstance(text, str):
-        raise InvalidMoveError(Text("A move must be text.", "指し手は文字で入力してください。"))
+    """Reject empty and over-long input early, with a specific message."""
     text = text.strip()
     if not text:
         raise InvalidMoveError(Text("The move is empty.", "指し手が空です。"))
@@ -449,6 +468,25 @@ def check_input(text: str) -> str:
             )
         )
     return text
+
+
+def position_error(
+    game: Game[Any], why_en: str, why_ja: str, text: str | None = None
+) -> PositionError:
+    """The one spelling of "this is not a position of ``game``": what was wrong, and the text.
+
+    ``text`` (the whole position text) is quoted when given, shortened if long.
+    """
+    quoted_en = quoted_ja = ""
+    if text is not None:
+        shown = text if len(text) <= 80 else text[:77] + "..."
+        quoted_en, quoted_ja = f": {shown!r}", f"：「{shown}」"
+    return PositionError(
+        Text(
+            f"Not a {game.title_en} position ({why_en}){quoted_en}",
+            f"{game.title_ja}の局面として読めません（{why_ja}）{quoted_ja}",
+        )
+    )
 
 
 def normalise(text: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.core import CHANCE, SIMULTANEOUS, PositionError, State, Text, chance_pick
+from engines.core import CHANCE, PositionError, State, Text, chance_pick
 from engines.registry import get_game
 
 
@@ -89,13 +89,3 @@ def advance_chance(state: State[Any], seed: str, entries: list[Entry]) -> State[
         entries.append(Entry(CHANCE, state.format_move(move)))
         state = state.apply(move)
     return state
-
-
-def actor_of(state: State[Any], player: int | None) -> int:
-    """The seat recorded for an action (the acting seat at a simultaneous step)."""
-    p = state.current_player()
-    if p == SIMULTANEOUS:
-        if player is None:
-            raise ValueError("a simultaneous step needs the acting player")
-        return player
-    return p

@@ -26,12 +26,12 @@ from engines.core import (
     InvalidMoveError,
     OptionSpec,
     Outcome,
-    PositionError,
     State,
     Termination,
     Text,
     normalise,
     ply_cap,
+    position_error,
     repetition_limit,
 )
 
@@ -102,14 +102,6 @@ OCCUPY, WARRIOR, MIKO, HORSE, ARCHER_FACE, GHOST = range(6)
 FACES = (("占", "武", "巫", "騎", "弓", "怨"), ("領", "士", "女", "馬", "矢", "霊"))
 """Face kanji by owner (0 = Black 先手, 1 = White 後手) and power."""
 ASCII_FACES = "OWMHAG"
-POWER_NAMES = (
-    ("Occupy", "占領"),
-    ("Warrior", "武士"),
-    ("Shrine maiden", "巫女"),
-    ("Horse", "騎馬"),
-    ("Archer", "弓矢"),
-    ("Ghost", "怨霊"),
-)
 
 EMPTY = 0
 
@@ -147,13 +139,16 @@ class Move(NamedTuple):
     face: int = -1
     struck: int = -1
 
-    @property
-    def is_placement(self) -> bool:
-        return self.frm < 0
-
-    @property
-    def is_strike(self) -> bool:
-        return self.struck >= 0
+    def __str__(self) -> str:
+        """The move in notation, as far as the move alone says it: ``四04O`` (a placement, with
+        the ASCII face letter, since the kanji depends on the owner), ``四04-五03`` (a move,
+        without the moving face, which only the board knows) and ``六01-四03-一06`` (a strike).
+        Every one of these is an accepted input spelling; ``format_move`` adds the kanji."""
+        if self.frm < 0:
+            return square_name(self.to) + ASCII_FACES[self.face]
+        if self.struck >= 0:
+            return f"{square_name(self.frm)}-{square_name(self.struck)}-{square_name(self.to)}"
+        return f"{square_name(self.frm)}-{square_name(self.to)}"
 
 
 PLACEMENTS = tuple(tuple(Move(-1, sq, f) for f in range(6)) for sq in range(SQUARES))
@@ -248,6 +243,7 @@ class RokumentaiState(State[Move]):
 
     # -- moves -----------------------------------------------------------------------------------
     def legal_moves(self, player: int | None = None) -> tuple[Move, ...]:
+        self.check_player(player)
         if player is not None and player != self.to_move:
             return ()
         if self.outcome() is not None:
@@ -340,9 +336,10 @@ class RokumentaiState(State[Move]):
                         strikes.append(Move(g, t, -1, s))
 
     def apply(self, move: Move, player: int | None = None) -> RokumentaiState:
+        self.check_player(player)
         if (player is not None and player != self.to_move) or move not in self._legal_set:
             shown = repr(move)
-            valid = isinstance(move, Move) and -1 <= move.frm < SQUARES and 0 <= move.to < SQUARES
+            valid = -1 <= move.frm < SQUARES and 0 <= move.to < SQUARES
             if valid and (move.frm >= 0 or 0 <= move.face < 6) and move.struck < SQUARES:
                 shown = self.format_move(move)
             raise IllegalMoveError(
@@ -718,18 +715,6 @@ _ASCII_CELL = {ch: cell(0, f) for f, ch in enumerate(ASCII_FACES)} | {
 }
 
 
-def _bad(en: str, ja: str) -> PositionError:
-    return PositionError(
-        _t(
-            f"{en} A position is 7 rows separated by '/', then the side to move (b/w), the hands "
-            "(Black/White), the non-占 flags (+ or - each) and the ply, e.g. "
-            "'......./......./......./...占.../......./......./....... w 14/15 -- 1'.",
-            f"{ja} 局面は「/」で区切った7行、手番(b/w)、持ち駒数(先手/後手)、占以外を置いたか"
-            "(各+か-)、手数の順に書きます。",
-        )
-    )
-
-
 class Rokumentai(Game[RokumentaiState]):
     """六面体 (written 6面体 on the box)."""
 
@@ -757,20 +742,26 @@ class Rokumentai(Game[RokumentaiState]):
     def parse_position(self, text: str, options: dict[str, str], players: int) -> RokumentaiState:
         parts = text.split()
         if len(parts) != 5:
-            raise _bad(
-                f"Expected 5 fields, found {len(parts)}.",
-                f"5つの項目が必要ですが{len(parts)}つです。",
+            raise position_error(
+                self,
+                f"expected 5 fields, found {len(parts)}",
+                f"5つの項目が必要ですが{len(parts)}つです",
+                text,
             )
         rows_text, side, hands_text, flags_text, ply_text = parts
         rows = _ROW_SEP.split(rows_text)
         if len(rows) != SIZE:
-            raise _bad(f"Expected 7 rows, found {len(rows)}.", f"7行必要ですが{len(rows)}行です。")
+            raise position_error(
+                self, f"expected 7 rows, found {len(rows)}", f"7行必要ですが{len(rows)}行です", text
+            )
         board: list[int] = []
         for r, row in enumerate(rows, 1):
             if len(row) != SIZE:
-                raise _bad(
-                    f"Row {r:02d} has {len(row)} cells, not 7.",
-                    f"{r:02d}行目のマスが{len(row)}個です（7個必要）。",
+                raise position_error(
+                    self,
+                    f"row {r:02d} has {len(row)} cells, not 7",
+                    f"{r:02d}行目のマスが{len(row)}個です（7個必要）",
+                    text,
                 )
             for ch in row:
                 if ch in _EMPTY_CHARS:
@@ -780,36 +771,52 @@ class Rokumentai(Game[RokumentaiState]):
                 elif ch in _ASCII_CELL:
                     board.append(_ASCII_CELL[ch])
                 else:
-                    raise _bad(
-                        f"Unknown cell {ch!r} in row {r:02d}.", f"{r:02d}行目の「{ch}」は不明です。"
+                    raise position_error(
+                        self,
+                        f"unknown cell {ch!r} in row {r:02d}",
+                        f"{r:02d}行目の「{ch}」は不明です",
+                        text,
                     )
         if side not in ("b", "w"):
-            raise _bad(
-                f"Side to move must be b or w, not {side!r}.", f"手番はbかwです（「{side}」）。"
+            raise position_error(
+                self,
+                f"the side to move must be b or w, not {side!r}",
+                f"手番はbかwです（「{side}」）",
+                text,
             )
         hand_parts = hands_text.split("/")
         if len(hand_parts) != 2 or not all(h.isascii() and h.isdigit() for h in hand_parts):
-            raise _bad(f"Bad hands {hands_text!r}.", f"持ち駒数「{hands_text}」が不正です。")
+            raise position_error(
+                self, f"bad hands {hands_text!r}", f"持ち駒数「{hands_text}」が不正です", text
+            )
         hands = (int(hand_parts[0]), int(hand_parts[1]))
         if len(flags_text) != 2 or any(f not in "+-" for f in flags_text):
-            raise _bad(f"Bad flags {flags_text!r}.", f"「{flags_text}」が不正です（+か-を2つ）。")
+            raise position_error(
+                self, f"bad flags {flags_text!r}", f"「{flags_text}」が不正です（+か-を2つ）", text
+            )
         committed = (flags_text[0] == "+", flags_text[1] == "+")
         if not (ply_text.isascii() and ply_text.isdigit()) or len(ply_text) > 6:
-            raise _bad(f"Bad ply {ply_text!r}.", f"手数「{ply_text}」が不正です。")
+            raise position_error(
+                self, f"bad ply {ply_text!r}", f"手数「{ply_text}」が不正です", text
+            )
         for owner in range(2):
             en, ja = SEAT_TEXT[owner]
             on_board = sum(1 for c in board if OWNER[c] == owner)
             if on_board + hands[owner] > HAND:
-                raise _bad(
+                raise position_error(
+                    self,
                     f"{en} has {on_board} cubes on the board and {hands[owner]} in hand: more "
-                    f"than {HAND}.",
-                    f"{ja}の駒が盤上{on_board}個と持ち駒{hands[owner]}個で{HAND}個を超えます。",
+                    f"than {HAND}",
+                    f"{ja}の駒が盤上{on_board}個と持ち駒{hands[owner]}個で{HAND}個を超えます",
+                    text,
                 )
             shown = any(OWNER[c] == owner and FACE[c] in PLACEABLE for c in board)
             if shown and not committed[owner]:
-                raise _bad(
-                    f"{en} has a non-{FACES[owner][0]} face on the board, so its flag must be '+'.",
-                    f"{ja}は「{FACES[owner][0]}」以外の面を盤上に持つので、フラグは「+」です。",
+                raise position_error(
+                    self,
+                    f"{en} has a non-{FACES[owner][0]} face on the board, so its flag must be '+'",
+                    f"{ja}は「{FACES[owner][0]}」以外の面を盤上に持つので、フラグは「+」です",
+                    text,
                 )
         tup = tuple(board)
         to_move = 0 if side == "b" else 1

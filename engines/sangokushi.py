@@ -32,6 +32,7 @@ from engines.core import (
     check_input,
     normalise,
     ply_cap,
+    position_error,
     repetition_limit,
 )
 
@@ -263,6 +264,14 @@ class Move:
     def is_drop(self) -> bool:
         return self.src < 0
 
+    def __str__(self) -> str:
+        """The move in notation, as far as the move alone says it: ``A2-C4``, ``B3-C4+`` or
+        ``P*E5``. The canonical form (``format_move``) also names the moving piece
+        (``HA2-C4``), which only the board knows; the input accepts both."""
+        if self.is_drop:
+            return f"{LETTERS.get(self.drop, '?')}*{NAMES[self.dst]}"
+        return f"{NAMES[self.src]}-{NAMES[self.dst]}{'+' if self.promote else ''}"
+
 
 SEAT_NAMES_3P = (("Wei", "魏"), ("Shu", "蜀"), ("Wu", "呉"))
 SEAT_NAMES_2P = (("Black", "先手"), ("White", "後手"))
@@ -351,6 +360,7 @@ class SangokushiState(State[Move]):
 
     # -- moves -------------------------------------------------------------------------------
     def legal_moves(self, player: int | None = None) -> tuple[Move, ...]:
+        self.check_player(player)
         if (player is not None and player != self.to_move) or self.outcome() is not None:
             return ()
         return self._legal
@@ -444,11 +454,12 @@ class SangokushiState(State[Move]):
         return frozenset(self.legal_moves())
 
     def apply(self, move: Move, player: int | None = None) -> SangokushiState:
-        if not isinstance(move, Move) or move not in self._legal_set:
+        self.check_player(player)
+        if move not in self._legal_set:
             raise IllegalMoveError(
                 Text(
-                    f"{move!r} is not a legal move here.",
-                    f"{move!r} はこの局面では指せません。",
+                    f"{move} is not a legal move here.",
+                    f"{move} はこの局面では指せません。",
                 ),
                 self.closest(str(move), self.legal_moves()),
             )
@@ -491,8 +502,10 @@ class SangokushiState(State[Move]):
                 after = attackers_of(new_board, g, other, t)
                 if not after:
                     continue
+                # A piece keeps its identity when it moves: the moved piece is new only if it
+                # did not already attack this general from its old cell (or was dropped).
                 before = attackers_of(self.board, g, other, t)
-                if any(a == move.dst or a not in before for a in after):
+                if any((move.src if a == move.dst else a) not in before for a in after):
                     checks.append(other)
                     checked_by[other] = me
         return_to = -1
@@ -622,15 +635,16 @@ class SangokushiState(State[Move]):
         return f"{letter}{NAMES[move.src]}-{NAMES[move.dst]}{'+' if move.promote else ''}"
 
     def display_move(self, move: Move, lang: str = "en") -> str:
+        """The record's form: seat, piece kanji, from-to (``魏 騎A2-C4``, ``蜀 歩B3-C4成``,
+        ``呉 とE5-F6``, drop ``呉 歩打E5``); the seat is named in ``lang`` (``Wei 騎A2-C4``)."""
         seat = _seat(self.players, self.to_move, lang)
-        if not lang.startswith("ja"):
-            return f"{seat} {self.format_move(move)}"
         if move.is_drop:
-            return f"{seat} {KANJI[move.drop]}打{NAMES[move.dst]}"
+            return f"{seat} {KANJI.get(move.drop, '?')}打{NAMES[move.dst]}"
         kanji = KANJI.get(self.board[move.src] & 7, "?")
         return f"{seat} {kanji}{NAMES[move.src]}-{NAMES[move.dst]}{'成' if move.promote else ''}"
 
     def parse_move(self, text: str, player: int | None = None) -> Move:
+        self.check_player(player)
         raw = check_input(text)
         if self.outcome() is not None:
             raise IllegalMoveError(Text("The game is over.", "対局は終了しています。"))
@@ -778,8 +792,8 @@ _SEAT_PREFIX = re.compile(r"^(魏|蜀|呉|WEI|SHU|WU|BLACK|WHITE|先手|後手|�
 _PIECE = r"(G|H|L|B|P|\+P)"
 _MOVE_RE = re.compile(_PIECE + r"?([A-I][1-9])-?([A-I][1-9])(\+)?")
 _DROP_RE = re.compile(_PIECE + r"?\*([A-I][1-9])")
-_TOKEN_RE = re.compile(r"\.|\+?[GHLBP][0-2]")
-_HAND_RE = re.compile(r"([GHLBP])(\d{0,2})")
+_TOKEN_RE = re.compile(r"\.|(?:\+P|[GHLBP])[0-2]")
+_HAND_RE = re.compile(r"([GHLBP])([0-9]{0,2})")
 
 
 # --- the games ------------------------------------------------------------------------------
@@ -854,15 +868,8 @@ class Sangokushi(Game[SangokushiState]):
 
     def parse_position(self, text: str, options: dict[str, str], players: int) -> SangokushiState:
         def bad(why_en: str, why_ja: str) -> PositionError:
-            return PositionError(
-                Text(
-                    f"Not a {self.id} position: {why_en}.",
-                    f"{self.title_ja}の局面ではありません：{why_ja}。",
-                )
-            )
+            return position_error(self, why_en, why_ja, text)
 
-        if not isinstance(text, str):
-            raise bad("it must be text", "文字で指定してください")
         fields = text.split()
         if len(fields) != 7:
             raise bad(

@@ -31,13 +31,13 @@ from engines.core import (
     InvalidMoveError,
     OptionSpec,
     Outcome,
-    PositionError,
     State,
     Termination,
     Text,
     check_input,
     normalise,
     ply_cap,
+    position_error,
     repetition_limit,
 )
 
@@ -136,6 +136,12 @@ class Move:
     def is_drop(self) -> bool:
         return self.frm < 0
 
+    def __str__(self) -> str:
+        """The canonical notation: ``2e2d``, ``2b2a+`` (promotes), ``5*2c``."""
+        if self.is_drop:
+            return f"{self.drop}*{square_name(self.to)}"
+        return f"{square_name(self.frm)}{square_name(self.to)}{'+' if self.promote else ''}"
+
 
 @dataclass(frozen=True, slots=True)
 class Setup:
@@ -150,6 +156,10 @@ class Setup:
     def text(self) -> str:
         p = "".join(map(str, self.pieces))
         return f"{p[:3]}/{p[3:]}"
+
+    def __str__(self) -> str:
+        """The canonical notation, ``465/123``."""
+        return self.text()
 
 
 SujiMove: TypeAlias = Move | Setup
@@ -282,6 +292,8 @@ class SujiState(State[SujiMove]):
 
     ``to_move`` is :data:`SETUP_PHASE` until both arrangements are in. ``winner`` is set by the
     capture that completes a sum of 7 (an event, so a position text without it is never won).
+    ``ply_count`` counts every action (setups included: the host's chance index); ``turn_count``
+    only the plies of play after the setup (what the cap counts and the position text shows).
     """
 
     game: ClassVar[Game[SujiState]]
@@ -289,10 +301,11 @@ class SujiState(State[SujiMove]):
     board: tuple[int, ...]
     hands: Hands
     to_move: int
-    ply_count: int
+    ply_count: int = field(compare=False)
     rules: Rules
     winner: int = -1
     history: History = field(default=History(), compare=False, repr=False)
+    turn_count: int = 0
 
     # -- whose turn --------------------------------------------------------------------------
     @property
@@ -302,6 +315,10 @@ class SujiState(State[SujiMove]):
     @property
     def ply(self) -> int:
         return self.ply_count
+
+    @property
+    def turns(self) -> int:
+        return self.turn_count
 
     def has_set_up(self, seat: int) -> bool:
         return self.board[CAMPS[seat][0]] != 0
@@ -363,6 +380,7 @@ class SujiState(State[SujiMove]):
         return due[0] if len(due) == 1 else None
 
     def legal_moves(self, player: int | None = None) -> tuple[SujiMove, ...]:
+        self.check_player(player)
         if self.to_move == SETUP_PHASE:
             if self.rules.random_setup:
                 return ALL_SETUPS if player in (None, CHANCE) else ()
@@ -380,9 +398,10 @@ class SujiState(State[SujiMove]):
         return tuple((s, p) for s in ALL_SETUPS)
 
     def apply(self, move: SujiMove, player: int | None = None) -> SujiState:
+        self.check_player(player)
         if isinstance(move, Setup):
             return self._apply_setup(move, player)
-        if not isinstance(move, Move) or move not in self._move_set_or_empty(player):
+        if move not in self._move_set_or_empty(player):
             raise IllegalMoveError(self._why_illegal(move, player))
         me = self.to_move
         sign = 1 if me == BLACK else -1
@@ -418,6 +437,7 @@ class SujiState(State[SujiMove]):
             self.rules,
             winner,
             self.history.push((new_board, new_hands, nxt)),
+            self.turn_count + 1,
         )
 
     def _move_set_or_empty(self, player: int | None) -> frozenset[Move]:
@@ -471,10 +491,12 @@ class SujiState(State[SujiMove]):
                 )
             )
         if not done:
-            return SujiState(new_board, self.hands, SETUP_PHASE, self.ply_count + 1, self.rules)
+            return SujiState(
+                new_board, self.hands, SETUP_PHASE, self.ply_count + 1, self.rules, -1, History(), 0
+            )
         key = (new_board, self.hands, BLACK)
         return SujiState(
-            new_board, self.hands, BLACK, self.ply_count + 1, self.rules, -1, History((key,))
+            new_board, self.hands, BLACK, self.ply_count + 1, self.rules, -1, History((key,)), 0
         )
 
     # -- end ---------------------------------------------------------------------------------
@@ -507,7 +529,7 @@ class SujiState(State[SujiMove]):
         limit = self.rules.repetition
         if limit and self.history.count((self.board, self.hands, self.to_move)) >= limit:
             return Outcome.draw(2, Termination.REPETITION, DRAW_TEXTS[Termination.REPETITION])
-        if self.rules.cap and self.ply_count >= self.rules.cap:
+        if self.rules.cap and self.turn_count >= self.rules.cap:
             return Outcome.draw(2, Termination.CAP, DRAW_TEXTS[Termination.CAP])
         return None
 
@@ -529,20 +551,14 @@ class SujiState(State[SujiMove]):
             for sq in CAMPS[seat]:
                 if board[sq]:
                     board[sq] = sign * FACE_DOWN
-        return SujiState(tuple(board), self.hands, SETUP_PHASE, self.ply_count, self.rules)
-
-    def is_masked(self) -> bool:
-        return any(abs(c) == FACE_DOWN for c in self.board)
+        return SujiState(
+            tuple(board), self.hands, SETUP_PHASE, self.ply_count, self.rules, -1, History(), 0
+        )
 
     # -- notation ----------------------------------------------------------------------------
     def format_move(self, move: SujiMove) -> str:
         """``2e2d``, ``2b2a+`` (promotes; ``2b2a`` declines), ``5*2c``, setup ``465/123``."""
-        if isinstance(move, Setup):
-            return move.text()
-        if move.is_drop:
-            return f"{move.drop}*{square_name(move.to)}"
-        plus = "+" if move.promote else ""
-        return f"{square_name(move.frm)}{square_name(move.to)}{plus}"
+        return str(move)
 
     def display_move(self, move: SujiMove, lang: str = "en") -> str:
         """Kifu form: ``▲2四5(25)``, ``▲2三5打``, ``▲2一5成(22)``, ``▲2一5不成(22)``."""
@@ -571,6 +587,7 @@ class SujiState(State[SujiMove]):
 
     def parse_move(self, text: str, player: int | None = None) -> SujiMove:
         """Read a move in any accepted spelling (see :meth:`read_move`) and check it is legal."""
+        self.check_player(player)
         raw = check_input(text)
         legal = self.legal_moves(player)
         move = self.read_move(raw, legal, player)
@@ -681,12 +698,10 @@ class SujiState(State[SujiMove]):
             self.closest(text, legal),
         )
 
-    def _why_illegal(self, move: object, player: int | None) -> Text:
+    def _why_illegal(self, move: Move, player: int | None) -> Text:
         """Why ``move`` cannot be played here, in the players' terms."""
         if self.to_move != SETUP_PHASE and self.outcome() is not None:
             return Text("The game is over.", "対局は終了しています。")
-        if not isinstance(move, Move):
-            return Text(f"{move!r} is not a move of this game.", "この対局の指し手ではありません。")
         if self.to_move == SETUP_PHASE:
             return Text(
                 "The pieces are not all set up yet: send your arrangement, such as 465/123.",
@@ -751,7 +766,7 @@ class SujiState(State[SujiMove]):
             rows.append("".join(_cell_text(c) for c in self.board[r * FILES : (r + 1) * FILES]))
         side = "-" if self.to_move == SETUP_PHASE else "bw"[self.to_move]
         hands = ["".join(str(n) * h[n - 1] for n in range(1, 7)) or "-" for h in self.hands]
-        text = f"{'/'.join(rows)} {side} {hands[0]} {hands[1]} {self.ply_count}"
+        text = f"{'/'.join(rows)} {side} {hands[0]} {hands[1]} {self.turn_count}"
         if self.winner >= 0:
             text += f" win-{'bw'[self.winner]}"
         return text
@@ -795,15 +810,6 @@ def _cell_code(token: str) -> int:
     if token.startswith("+"):
         return sign * (PROMOTED + int(token[1:]))
     return sign * int(token)
-
-
-def _position_error(text: str, why_en: str, why_ja: str) -> PositionError:
-    return PositionError(
-        Text(
-            f"Not a 数字将棋 position ({why_en}): {text!r}",
-            f"数字将棋の局面として読めません（{why_ja}）：「{text}」",
-        )
-    )
 
 
 class SujiShogi(Game[SujiState]):
@@ -867,42 +873,47 @@ class SujiShogi(Game[SujiState]):
     def parse_position(self, text: str, options: dict[str, str], players: int) -> SujiState:
         parts = text.split()
         if len(parts) not in (5, 6):
-            raise _position_error(
-                text, "expected board, side, two hands, ply", "盤面・手番・持ち駒2つ・手数が必要"
+            raise position_error(
+                self,
+                "expected board, side, two hands, ply",
+                "盤面・手番・持ち駒2つ・手数が必要",
+                text,
             )
         rows = parts[0].split("/")
         if len(rows) != RANKS:
-            raise _position_error(text, "the board needs 5 ranks", "盤面は5段必要")
+            raise position_error(self, "the board needs 5 ranks", "盤面は5段必要", text)
         board: list[int] = []
         for row in rows:
             tokens = _CELL_RE.findall(row)
             if "".join(tokens) != row or len(tokens) != FILES:
-                raise _position_error(
-                    text, f"rank {row!r} is not 3 squares", f"段「{row}」が3マスではない"
+                raise position_error(
+                    self, f"rank {row!r} is not 3 squares", f"段「{row}」が3マスではない", text
                 )
             board.extend(_cell_code(t) for t in tokens)
         side = parts[1]
         if side not in ("b", "w", "-"):
-            raise _position_error(text, "the side is b, w or -", "手番は b・w・- のいずれか")
+            raise position_error(self, "the side is b, w or -", "手番は b・w・- のいずれか", text)
         hands: list[tuple[int, ...]] = []
         for h in parts[2:4]:
             if h != "-" and not re.fullmatch(r"[1-6]+", h):
-                raise _position_error(text, f"bad hand {h!r}", f"持ち駒「{h}」が不正")
+                raise position_error(self, f"bad hand {h!r}", f"持ち駒「{h}」が不正", text)
             hands.append(tuple(h.count(str(n)) for n in range(1, 7)) if h != "-" else EMPTY_HAND)
-        if not parts[4].isdigit():
-            raise _position_error(text, "the ply is a number", "手数は数字")
+        if not (parts[4].isascii() and parts[4].isdigit()) or len(parts[4]) > 6:
+            raise position_error(self, "the ply is a number", "手数は数字", text)
         ply = int(parts[4])
         winner = -1
         if len(parts) == 6:
             if parts[5] not in ("win-b", "win-w"):
-                raise _position_error(text, "the result is win-b or win-w", "結果は win-b か win-w")
+                raise position_error(
+                    self, "the result is win-b or win-w", "結果は win-b か win-w", text
+                )
             winner = "bw".index(parts[5][-1])
         for n in range(1, 7):
             total = sum(1 for c in board if c and front(c) == n and abs(c) != FACE_DOWN)
             total += hands[0][n - 1] + hands[1][n - 1]
             if total > 2:
-                raise _position_error(
-                    text, f"more than two pieces numbered {n}", f"{n}の駒が2枚より多い"
+                raise position_error(
+                    self, f"more than two pieces numbered {n}", f"{n}の駒が2枚より多い", text
                 )
         hidden = any(abs(c) == FACE_DOWN for c in board)
         if side == "-":
@@ -910,36 +921,43 @@ class SujiShogi(Game[SujiState]):
             to_move = SETUP_PHASE
         else:
             if hidden:
-                raise _position_error(
-                    text, "face-down pieces only during the setup", "伏せ駒は配置中のみ"
+                raise position_error(
+                    self, "face-down pieces only during the setup", "伏せ駒は配置中のみ", text
                 )
             to_move = "bw".index(side)
         key = (tuple(board), (hands[0], hands[1]), to_move)
         history = History((key,)) if to_move != SETUP_PHASE else History()
         return SujiState(
-            tuple(board), (hands[0], hands[1]), to_move, ply, rules_of(options), winner, history
+            tuple(board),
+            (hands[0], hands[1]),
+            to_move,
+            ply,
+            rules_of(options),
+            winner,
+            history,
+            ply,  # the text's ply counts plies of play, never the setup steps
         )
 
-    @staticmethod
     def _check_setup_board(
-        text: str, board: list[int], hands: list[tuple[int, ...]], winner: int
+        self, text: str, board: list[int], hands: list[tuple[int, ...]], winner: int
     ) -> None:
         if any(any(h) for h in hands) or winner >= 0:
-            raise _position_error(
-                text, "no hands or result during the setup", "配置中は持ち駒・結果なし"
+            raise position_error(
+                self, "no hands or result during the setup", "配置中は持ち駒・結果なし", text
             )
         camp_squares = set(CAMPS[0]) | set(CAMPS[1])
         if any(board[sq] for sq in range(SQUARES) if sq not in camp_squares):
-            raise _position_error(text, "the middle rank starts empty", "中央の段は空")
+            raise position_error(self, "the middle rank starts empty", "中央の段は空", text)
         for seat, sign in ((BLACK, 1), (WHITE, -1)):
             cells = [board[sq] * sign for sq in CAMPS[seat]]
             if all(c == 0 for c in cells) or all(c == FACE_DOWN for c in cells):
                 continue
             if sorted(cells) != [1, 2, 3, 4, 5, 6]:
-                raise _position_error(
-                    text,
+                raise position_error(
+                    self,
                     f"{_SEAT_EN[seat]}'s camp is empty or its 1–6",
                     f"{_SEAT_JA[seat]}の陣は空か1〜6",
+                    text,
                 )
 
 

@@ -30,12 +30,12 @@ from engines.core import (
     InvalidMoveError,
     OptionSpec,
     Outcome,
-    PositionError,
     State,
     Termination,
     Text,
     normalise,
     ply_cap,
+    position_error,
 )
 
 # --- the cards, as data ---------------------------------------------------------------------
@@ -135,15 +135,6 @@ def card_name_ja(card: int) -> str:
     return SUIT_JA[suit_of(card)] + RANK_JA[card % 14]
 
 
-def card_name_en(card: int) -> str:
-    if card >= MINORS:
-        return MAJORS[card - MINORS].en
-    court = ("Page", "Knight", "Queen", "King")
-    r = rank_of(card)
-    rank = str(r) if r <= 10 else court[r - 11]
-    return f"{rank} of {SUIT_EN[suit_of(card)]}"
-
-
 COURT_VALUES: Mapping[str, tuple[int, int, int, int]] = {
     "K14": (11, 12, 13, 14),
     "K13a": (11, 12, 12, 13),
@@ -235,6 +226,16 @@ class YosukoMove:
 
     kind: str
     arg: int = 0
+
+    def __str__(self) -> str:
+        """The canonical notation: ``deal XVIIr``, ``start 4``, ``draw``, ``S10``, ``move``."""
+        if self.kind == DEAL:
+            return f"deal {major_name(self.arg)}"
+        if self.kind == START:
+            return f"start {self.arg}"
+        if self.kind == CARD:
+            return card_name(self.arg)
+        return self.kind
 
 
 DEAL_MOVES: Mapping[int, YosukoMove] = {
@@ -370,7 +371,11 @@ class YosukoState(State[YosukoMove]):
     stacks: tuple[tuple[int, ...], ...] = EMPTY_STACKS
     discards: tuple[int, ...] = ()
     round: int = 1
-    plies: int = 0
+    plies: int = field(default=0, compare=False)
+    """Every action so far, chance steps included (the host's chance index, not a position)."""
+    turns_played: int = 0
+    """Plies of play (``start``, ``draw``, ``move``, ``stay``): deals and drawn cards are chance
+    steps and do not count. The cap counts these, and the position text shows them."""
     last_card: int | None = field(default=None, compare=False)
     last_judgement: Judgement | None = field(default=None, compare=False)
 
@@ -445,7 +450,7 @@ class YosukoState(State[YosukoMove]):
 
     def _ended_by_cap(self) -> bool:
         cap = self.params.cap
-        return self.phase != PHASE_END and cap > 0 and self.plies >= cap
+        return self.phase != PHASE_END and cap > 0 and self.turns_played >= cap
 
     # -- the State interface ---------------------------------------------------------------
     @property
@@ -455,6 +460,10 @@ class YosukoState(State[YosukoMove]):
     @property
     def ply(self) -> int:
         return self.plies
+
+    @property
+    def turns(self) -> int:
+        return self.turns_played
 
     def options(self) -> dict[str, str]:
         return dict(self.opts)
@@ -467,6 +476,7 @@ class YosukoState(State[YosukoMove]):
         return 0
 
     def legal_moves(self, player: int | None = None) -> tuple[YosukoMove, ...]:
+        self.check_player(player)
         cp = self.current_player()
         if player is not None and player != cp:
             return ()
@@ -495,17 +505,19 @@ class YosukoState(State[YosukoMove]):
         return tuple((m, p) for m in moves)
 
     def apply(self, move: YosukoMove, player: int | None = None) -> YosukoState:
+        self.check_player(player)
         cp = self.current_player()
         if (player is not None and player != cp) or move not in self._moves:
-            try:
-                name = self.format_move(move)
-            except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-                name = repr(move)
+            name = repr(move) if move.kind == CARD and not 0 <= move.arg < MINORS + 22 else move
             raise IllegalMoveError(
-                Text(f"{name!r} is not legal here.", f"「{name}」はこの局面ではできません。"),
-                self.closest(name, self._moves),
+                Text(f"'{name}' is not legal here.", f"「{name}」はこの局面ではできません。"),
+                self.closest(str(name), self._moves),
             )
-        ply = self.plies + 1
+        if cp == CHANCE:
+            return self._apply(move, self.plies + 1)
+        return replace(self._apply(move, self.plies + 1), turns_played=self.turns_played + 1)
+
+    def _apply(self, move: YosukoMove, ply: int) -> YosukoState:
         kind = move.kind
         if kind == DEAL:
             lines = (*self.lines, move.arg)
@@ -645,14 +657,7 @@ class YosukoState(State[YosukoMove]):
 
     # -- notation --------------------------------------------------------------------------
     def format_move(self, move: YosukoMove) -> str:
-        kind = move.kind
-        if kind == DEAL:
-            return f"deal {major_name(move.arg)}"
-        if kind == START:
-            return f"start {move.arg}"
-        if kind == CARD:
-            return card_name(move.arg)
-        return kind
+        return str(move)
 
     def display_move(self, move: YosukoMove, lang: str = "en") -> str:
         ja = lang.startswith("ja")
@@ -683,7 +688,8 @@ class YosukoState(State[YosukoMove]):
         discards = ",".join(map(card_name, self.discards)) or "-"
         start = str(self.start) if self.start else "-"
         token = str(self.token) if self.token else "-"
-        return f"{lines} {start} {token} {stacks} {discards} {self.round} {self.phase} {self.plies}"
+        turns = self.turns_played
+        return f"{lines} {start} {token} {stacks} {discards} {self.round} {self.phase} {turns}"
 
 
 @cache
@@ -871,6 +877,12 @@ def read_yosuko_move(state: YosukoState, text: str, legal: tuple[YosukoMove, ...
     key = normalise(text)
     if key in _ACTIONS:
         return _ACTIONS[key]
+    for move in legal:  # the kifu display forms (``開始 4（四爻）``, ``deal XVII The Star``)
+        if key in (
+            normalise(state.display_move(move, "en")),
+            normalise(state.display_move(move, "ja")),
+        ):
+            return move
     phase = state.phase
     for word in _DEAL_WORDS:
         if key.startswith(word) and len(key) > len(word):
@@ -917,15 +929,6 @@ def read_yosuko_move(state: YosukoState, text: str, legal: tuple[YosukoMove, ...
 
 
 # --- the game ---------------------------------------------------------------------------------
-
-
-def _parse_error(text: str, why: str, why_ja: str) -> PositionError:
-    return PositionError(
-        Text(
-            f"Not a 略式易双六 position ({why}): {text!r}",
-            f"略式易双六の局面ではありません（{why_ja}）：「{text}」",
-        )
-    )
 
 
 class Yosuko(Game[YosukoState]):
@@ -995,78 +998,75 @@ class Yosuko(Game[YosukoState]):
         return YosukoState(opts=tuple(sorted(options.items())))
 
     def parse_position(self, text: str, options: dict[str, str], players: int) -> YosukoState:
-        try:
-            return self._parse_position(text, options)
-        except PositionError:
-            raise
-        except (ValueError, IndexError, KeyError) as exc:
-            raise _parse_error(text, str(exc), str(exc)) from exc
-
-    def _parse_position(self, text: str, options: dict[str, str]) -> YosukoState:
         fields = text.split()
         if len(fields) != 8:
-            raise _parse_error(text, "expected 8 fields", "8 項目が必要です")
+            raise position_error(self, "expected 8 fields", "8 項目が必要です", text)
         f_lines, f_start, f_token, f_stacks, f_disc, f_round, f_phase, f_ply = fields
         names = f_lines.split(",")
         if len(names) != 6:
-            raise _parse_error(text, "six lines", "爻は 6 つです")
+            raise position_error(self, "six lines", "爻は 6 つです", text)
         lines: list[int] = []
         for i, name in enumerate(names):
             if name == "-":
                 if any(n != "-" for n in names[i:]):
-                    raise _parse_error(text, "lines are dealt in order", "爻は順に配ります")
+                    raise position_error(self, "lines are dealt in order", "爻は順に配ります", text)
                 break
             code = parse_major(normalise(name))
             if code is None or code // 2 in (FOOL, DEATH) or major_name(code) != name:
-                raise _parse_error(text, f"bad major {name!r}", f"大アルカナ「{name}」が不正")
+                raise position_error(
+                    self, f"bad major {name!r}", f"大アルカナ「{name}」が不正", text
+                )
             lines.append(code)
         if len({c // 2 for c in lines}) != len(lines):
-            raise _parse_error(text, "a major twice", "同じ大アルカナが二枚")
+            raise position_error(self, "a major twice", "同じ大アルカナが二枚", text)
         phase = f_phase
         if phase not in PHASES:
-            raise _parse_error(text, f"unknown phase {phase!r}", f"局面「{phase}」が不明")
+            raise position_error(self, f"unknown phase {phase!r}", f"局面「{phase}」が不明", text)
         dealing = len(lines) < 6
         if dealing != (phase == PHASE_DEAL):
-            raise _parse_error(text, "the deal and the phase disagree", "配札と局面が合いません")
+            raise position_error(
+                self, "the deal and the phase disagree", "配札と局面が合いません", text
+            )
         started = phase not in (PHASE_DEAL, PHASE_START)
-        start = _read_line(f_start)
-        token = _read_line(f_token)
+        start = _read_line(text, f_start)
+        token = _read_line(text, f_token)
         if started != bool(start) or started != bool(token):
-            raise _parse_error(text, "start and token", "開始位置とトークン")
-        if not f_round.isascii() or not f_round.isdigit() or not f_ply.isdigit():
-            raise _parse_error(text, "round and ply are numbers", "回数と手数は数字")
+            raise position_error(self, "start and token", "開始位置とトークン", text)
+        if not (f_round + f_ply).isascii() or not f_round.isdigit() or not f_ply.isdigit():
+            raise position_error(self, "round and ply are numbers", "回数と手数は数字", text)
         rnd, ply = int(f_round), int(f_ply)
         if not 1 <= rnd <= int(options["rounds"]) or (rnd > 1 and not started):
-            raise _parse_error(text, f"round {rnd}", f"{rnd} 回目")
+            raise position_error(self, f"round {rnd}", f"{rnd} 回目", text)
         if ply > 100_000:
-            raise _parse_error(text, "ply too large", "手数が大きすぎます")
+            raise position_error(self, "ply too large", "手数が大きすぎます", text)
         stack_texts = f_stacks.split("/")
         if len(stack_texts) != 6:
-            raise _parse_error(text, "six stacks", "カード群は 6 つです")
+            raise position_error(self, "six stacks", "カード群は 6 つです", text)
         seen: set[int] = set()
         stacks: list[tuple[int, ...]] = []
         for line, st in zip(LINES, stack_texts, strict=True):
             cards = _read_cards(text, st)
             want = COINS if is_upper(line) else CUPS
             if any(suit_of(c) != want for c in cards):
-                raise _parse_error(
-                    text,
+                raise position_error(
+                    self,
                     f"line {line} holds only {SUIT_EN[want]}",
                     f"{line}には{SUIT_JA[want]}のみ",
+                    text,
                 )
             seen.update(cards)
             stacks.append(cards)
         discards = _read_cards(text, f_disc)
         total = sum(map(len, stacks)) + len(discards)
         if len(seen | set(discards)) != total:
-            raise _parse_error(text, "a card twice", "同じカードが二枚")
+            raise position_error(self, "a card twice", "同じカードが二枚", text)
         if not started and total:
-            raise _parse_error(text, "cards before the start", "開始前にカード")
+            raise position_error(self, "cards before the start", "開始前にカード", text)
         if phase == PHASE_CHOOSE and (
             is_upper(token) or not discards or suit_of(discards[-1]) != SWORDS
         ):
-            raise _parse_error(
-                text, "move/stay follows a lower Sword", "進む/留まるは下卦のソードの後"
+            raise position_error(
+                self, "move/stay follows a lower Sword", "進む/留まるは下卦のソードの後", text
             )
         return YosukoState(
             opts=tuple(sorted(options.items())),
@@ -1078,15 +1078,16 @@ class Yosuko(Game[YosukoState]):
             discards=discards,
             round=rnd,
             plies=ply,
+            turns_played=ply,
         )
 
 
-def _read_line(text: str) -> int:
-    if text == "-":
+def _read_line(text: str, field_text: str) -> int:
+    if field_text == "-":
         return 0
-    if text in ("1", "2", "3", "4", "5", "6"):
-        return int(text)
-    raise ValueError(f"bad line {text!r}")
+    if field_text in ("1", "2", "3", "4", "5", "6"):
+        return int(field_text)
+    raise position_error(GAME, f"bad line {field_text!r}", f"爻「{field_text}」が不正", text)
 
 
 def _read_cards(text: str, field_text: str) -> tuple[int, ...]:
@@ -1096,7 +1097,7 @@ def _read_cards(text: str, field_text: str) -> tuple[int, ...]:
     for name in field_text.split(","):
         card = parse_card(name) if name else None
         if card is None or card >= MINORS or card_name(card) != name:
-            raise _parse_error(text, f"bad card {name!r}", f"カード「{name}」が不正")
+            raise position_error(GAME, f"bad card {name!r}", f"カード「{name}」が不正", text)
         out.append(card)
     return tuple(out)
 

@@ -16,22 +16,23 @@ from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from engines.core import (
     DRAW_TEXTS,
+    TERMINAL,
     AmbiguousMoveError,
     Game,
     History,
     IllegalMoveError,
     InvalidMoveError,
     Outcome,
-    PositionError,
     State,
     Termination,
     Text,
     normalise,
     ply_cap,
+    position_error,
     repetition_limit,
 )
 
@@ -241,45 +242,46 @@ def board_to_text(board: str) -> str:
     return "/".join(rows)
 
 
-def _bad(en: str, ja: str) -> PositionError:
-    return PositionError(Text(en, ja))
-
-
-def board_from_text(text: str) -> str:
-    """Inverse of :func:`board_to_text`; raises :class:`PositionError` on bad text."""
+def board_from_text(game: Game[Any], text: str) -> str:
+    """Inverse of :func:`board_to_text`; raises :class:`PositionError` (of ``game``) on bad text."""
     rows = text.split("/")
     if len(rows) != ROWS:
-        raise _bad(
+        raise position_error(
+            game,
             f"The board needs {ROWS} rows separated by '/', not {len(rows)}.",
             f"盤面は「/」で区切った{ROWS}段が必要です（{len(rows)}段あります）。",
         )
     lines: list[str] = []
     for n, row_text in enumerate(rows):
         line = ""
-        for num, ch in re.findall(r"(\d+)|(.)", row_text):
+        for num, ch in re.findall(r"([0-9]+)|(.)", row_text, re.DOTALL):
             if num:
                 if len(num) > 2 or int(num) == 0:
-                    raise _bad(f"Bad count {num!r} in the board.", f"盤面の数「{num}」が不正です。")
+                    raise position_error(
+                        game, f"bad count {num!r} in the board", f"盤面の数「{num}」が不正です"
+                    )
                 line += EMPTY * int(num)
             elif ch in "PMpm":
                 line += ch
             else:
-                raise _bad(
-                    f"Unknown piece {ch!r} (use P M for Black, p m for White).",
-                    f"駒「{ch}」は不明です（黒は P M、白は p m）。",
+                raise position_error(
+                    game,
+                    f"unknown piece {ch!r}; use P M for Black, p m for White",
+                    f"駒「{ch}」は不明です。黒は P M、白は p m",
                 )
         if len(line) != COLS:
-            raise _bad(
-                f"Row {ROWS - n} has {len(line)} cells, not {COLS}.",
-                f"{ROWS - n}段目のマス数が{len(line)}です（{COLS}必要）。",
+            raise position_error(
+                game,
+                f"row {ROWS - n} has {len(line)} cells, not {COLS}",
+                f"{ROWS - n}段目のマス数が{len(line)}です（{COLS}必要）",
             )
         lines.append(line)
     return "".join(reversed(lines))
 
 
-def parse_int(token: str, what: str, what_ja: str, high: int = 10**6) -> int:
+def parse_int(game: Game[Any], token: str, what: str, what_ja: str, high: int = 10**6) -> int:
     if not token.isdigit() or not token.isascii() or len(token) > 7 or int(token) > high:
-        raise _bad(f"Bad {what}: {token!r}.", f"{what_ja}「{token}」が不正です。")
+        raise position_error(game, f"bad {what}: {token!r}", f"{what_ja}「{token}」が不正です")
     return int(token)
 
 
@@ -327,7 +329,7 @@ class SocratesState(State[Move]):
         return self.ply_count
 
     def current_player(self) -> int:
-        return -4 if self.result is not None else self.turn
+        return TERMINAL if self.result is not None else self.turn
 
     def options(self) -> dict[str, str]:
         return dict(self.opts)
@@ -347,6 +349,7 @@ class SocratesState(State[Move]):
         return frozenset(self.legal_moves())
 
     def legal_moves(self, player: int | None = None) -> tuple[Move, ...]:
+        self.check_player(player)
         if player is not None and player != self.current_player():
             return ()
         cache = self.__dict__
@@ -365,6 +368,7 @@ class SocratesState(State[Move]):
         return (self.board, self.turn, self._extra_key())
 
     def apply(self, move: Move, player: int | None = None) -> SocratesState:
+        self.check_player(player)
         if player is not None and player != self.current_player():
             raise IllegalMoveError(
                 Text("It is not that player's turn.", "その手番ではありません。"),
@@ -453,26 +457,26 @@ class SocratesGame(Game[SocratesState]):
     extra_tokens: ClassVar[int] = 0
 
     def parse_position(self, text: str, options: dict[str, str], players: int) -> SocratesState:
-        if not isinstance(text, str):
-            raise _bad("A position must be text.", "局面は文字で書いてください。")
         tokens = text.split()
         want = 4 + self.extra_tokens
         if len(tokens) != want:
-            raise _bad(
-                f"A {self.title_en} position has {want} fields: board, side, "
+            raise position_error(
+                self,
+                f"{want} fields: board, side, "
                 + ("..., " if self.extra_tokens else "")
-                + f"passes, ply; got {len(tokens)}.",
-                f"{self.title_ja}の局面は{want}項目（盤面・手番・…・パス数・手数）です"
-                f"（{len(tokens)}項目あります）。",
+                + f"passes, ply; got {len(tokens)}",
+                f"{want}項目（盤面・手番・…・パス数・手数）が必要です。{len(tokens)}項目あります",
+                text,
             )
-        board = board_from_text(tokens[0])
+        board = board_from_text(self, tokens[0])
         if tokens[1] not in _SEATS:
-            raise _bad(
-                f"The side to move is 'b' or 'w', not {tokens[1]!r}.",
-                f"手番は b か w です（「{tokens[1]}」）。",
+            raise position_error(
+                self,
+                f"the side to move is 'b' or 'w', not {tokens[1]!r}",
+                f"手番は b か w です（「{tokens[1]}」）",
             )
-        passes = parse_int(tokens[-2], "pass count", "パス数", 1)
-        ply = parse_int(tokens[-1], "ply", "手数")
+        passes = parse_int(self, tokens[-2], "pass count", "パス数", 1)
+        ply = parse_int(self, tokens[-1], "ply", "手数")
         state = self.build(
             board, _SEATS.index(tokens[1]), tuple(tokens[2:-2]), ply, passes, options
         )
@@ -499,22 +503,26 @@ def seal(state: _S) -> _S:
     return replace(state, history=History((state.repetition_key(),)))
 
 
-def check_counts(board: str, limits: dict[str, int], where: tuple[bool, ...] | None = None) -> None:
+def check_counts(
+    game: Game[Any], board: str, limits: dict[str, int], where: tuple[bool, ...] | None = None
+) -> None:
     """Refuse a board with more pieces of a kind than the game has, or pieces off its area."""
     for ch, most in limits.items():
         if board.count(ch) > most:
-            raise _bad(
-                f"Too many {ch!r} pieces ({board.count(ch)}; at most {most}).",
-                f"駒「{ch}」が多すぎます（{board.count(ch)}個、最大{most}個）。",
+            raise position_error(
+                game,
+                f"too many {ch!r} pieces ({board.count(ch)}; at most {most})",
+                f"駒「{ch}」が多すぎます（{board.count(ch)}個、最大{most}個）",
             )
-    for ch in set(board) - set(limits) - {EMPTY}:
-        raise _bad(
-            f"Piece {ch!r} is not used in this game.", f"駒「{ch}」はこのゲームでは使いません。"
+    for ch in sorted(set(board) - set(limits) - {EMPTY}):
+        raise position_error(
+            game, f"piece {ch!r} is not used in this game", f"駒「{ch}」はこのゲームでは使いません"
         )
     if where is not None:
         for c, ch in enumerate(board):
             if ch != EMPTY and not where[c]:
-                raise _bad(
-                    f"No piece may stand on {CELL_NAMES[c]} in this game.",
-                    f"このゲームでは {CELL_NAMES[c]} に駒を置けません。",
+                raise position_error(
+                    game,
+                    f"no piece may stand on {CELL_NAMES[c]} in this game",
+                    f"このゲームでは {CELL_NAMES[c]} に駒を置けません",
                 )

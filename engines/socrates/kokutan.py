@@ -13,7 +13,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from engines.core import Outcome, PositionError, Text
+from engines.core import Outcome, Text, position_error
 from engines.socrates.board import (
     BLACK,
     CELLS,
@@ -382,18 +382,17 @@ class Kokutan(SocratesGame):
         phases = {"flip": (FLIP_PHASE, False), "flip-pass": (FLIP_PHASE, True)}
         phases["move"] = (MOVE_PHASE, False)
         if extra[0] not in phases:
-            raise PositionError(
-                Text(
-                    f"The phase is flip, flip-pass or move, not {extra[0]!r}.",
-                    f"段階は flip・flip-pass・move のいずれかです（「{extra[0]}」）。",
-                )
+            raise position_error(
+                self,
+                f"the phase is flip, flip-pass or move, not {extra[0]!r}",
+                f"段階は flip・flip-pass・move のいずれかです（「{extra[0]}」）",
             )
         phase, passed = phases[extra[0]]
-        check_counts(board, {"P": 12, "M": 12, "p": 12, "m": 12}, AREA)
+        check_counts(self, board, {"P": 12, "M": 12, "p": 12, "m": 12}, AREA)
         for seat in (0, 1):
             if sum(board.count(ch) for ch in OWN[seat]) > 12:
-                raise PositionError(
-                    Text("Each side has at most 12 pieces.", "駒は各自12個までです。")
+                raise position_error(
+                    self, "each side has at most 12 pieces", "駒は各自12個までです"
                 )
         return self._state(board, turn, phase, passed, ply, passes, options)
 

@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from engines.core import Outcome, PositionError, Text
+from engines.core import Outcome, Text, position_error
 from engines.socrates.board import (
     BLACK,
     CELLS,
@@ -228,21 +228,20 @@ class Shinken(SocratesGame):
         if token == "move":
             flips = 0
         elif token.startswith("flip"):
-            flips = parse_int(token[4:], "flip count", "反転数", OPENING_FLIPS)
+            flips = parse_int(self, token[4:], "flip count", "反転数", OPENING_FLIPS)
             if flips == 0:
-                raise PositionError(Text("Write 'move', not 'flip0'.", "flip0 ではなく move。"))
+                raise position_error(self, "write 'move', not 'flip0'", "flip0 ではなく move")
         else:
-            raise PositionError(
-                Text(
-                    f"The phase is flip1–flip4 or move, not {token!r}.",
-                    f"段階は flip1〜flip4 か move です（「{token}」）。",
-                )
+            raise position_error(
+                self,
+                f"the phase is flip1–flip4 or move, not {token!r}",
+                f"段階は flip1〜flip4 か move です（「{token}」）",
             )
-        check_counts(board, {"P": 10, "M": 10, "p": 10, "m": 10})
+        check_counts(self, board, {"P": 10, "M": 10, "p": 10, "m": 10})
         for seat in (0, 1):
             if sum(board.count(ch) for ch in OWN[seat]) > COLS:
-                raise PositionError(
-                    Text("Each side has at most 10 pieces.", "駒は各自10個までです。")
+                raise position_error(
+                    self, "each side has at most 10 pieces", "駒は各自10個までです"
                 )
         return self._state(board, turn, flips, ply, passes, options)
 

@@ -234,7 +234,7 @@ class TwoThree(SocratesGame):
         passes: int,
         options: dict[str, str],
     ) -> TwoThreeState:
-        check_counts(board, {"P": 6, "p": 6}, STRIP)
+        check_counts(self, board, {"P": 6, "p": 6}, STRIP)
         return self._state(board, turn, ply, passes, options)
 
 

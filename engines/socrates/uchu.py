@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from engines.core import OptionSpec, Outcome, PositionError, Text
+from engines.core import OptionSpec, Outcome, Text, position_error
 from engines.socrates.board import (
     ALL_EIGHT,
     CELLS,
@@ -139,30 +139,36 @@ class UchuState(SocratesState):
             board = self.board
         nxt = replace(self, board=board, turn=1 - me, ply_count=self.ply_count + 1, hands=hands)
         ending = None
-        if move.kind != "pass" and five_in_row(board, move.to, me):
+        if has_five(board, me):
             ending = win_for(me, "five in a row.", "五目並びました。")
         return nxt, ending, move.kind == PLACE
 
 
-def five_in_row(board: str, c: int, seat: int) -> bool:
-    """True when the piece on ``c`` is part of five or more of ``seat``'s pieces in a line."""
+def has_five(board: str, seat: int) -> bool:
+    """True when five or more of ``seat``'s pieces stand in an unbroken line anywhere.
+
+    The spec counts any line on the board after the mover's turn, not only one through the piece
+    just moved: a line that was already there (a loaded position, or one a pass left standing)
+    wins at the mover's next turn.
+    """
     own = OWN[seat]
-    for fwd, back in LINE_RAYS[c]:
-        n = 1
-        for t in fwd:
-            if board[t] not in own:
-                break
-            n += 1
-        for t in back:
-            if board[t] not in own:
-                break
-            n += 1
-        if n >= 5:
-            return True
+    for c in range(CELLS):
+        if board[c] not in own:
+            continue
+        for fwd, back in LINE_RAYS[c]:
+            if back and board[back[0]] in own:
+                continue  # not the start of this run
+            n = 1
+            for t in fwd:
+                if board[t] not in own:
+                    break
+                n += 1
+            if n >= 5:
+                return True
     return False
 
 
-_HANDS_RE = re.compile(r"P(\d)M(\d)p(\d)m(\d)")
+_HANDS_RE = re.compile(r"P([0-9])M([0-9])p([0-9])m([0-9])")
 
 
 class Uchu(SocratesGame):
@@ -218,11 +224,10 @@ class Uchu(SocratesGame):
     ) -> UchuState:
         m = _HANDS_RE.fullmatch(extra[0])
         if not m:
-            raise PositionError(
-                Text(
-                    f"Bad hands {extra[0]!r} (write like P6M6p6m6).",
-                    f"持ち駒「{extra[0]}」が不正です（P6M6p6m6 のように）。",
-                )
+            raise position_error(
+                self,
+                f"bad hands {extra[0]!r}; write like P6M6p6m6",
+                f"持ち駒「{extra[0]}」が不正です（P6M6p6m6 のように）",
             )
         bp, bm, wp, wm = (int(g) for g in m.groups())
         hands = (bp, bm, wp, wm)
@@ -233,10 +238,10 @@ class Uchu(SocratesGame):
             "m": HAND_EACH - wm,
         }
         if min(limits.values()) < 0:
-            raise PositionError(
-                Text("A hand holds at most 6 of a kind.", "持ち駒は各種6個までです。")
+            raise position_error(
+                self, "a hand holds at most 6 of a kind", "持ち駒は各種6個までです"
             )
-        check_counts(board, limits)
+        check_counts(self, board, limits)
         return self._state(board, turn, hands, ply, passes, options)
 
 

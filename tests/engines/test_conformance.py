@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engines import all_games
+from engines import all_games, get_game
 from engines.core import (
     CHANCE,
     SIMULTANEOUS,
@@ -22,6 +24,7 @@ from engines.core import (
 from engines.record import Record
 from tests.engines.playout import random_game
 
+ROOT = Path(__file__).parents[2]
 GAMES = all_games()
 PLAYER_COUNTS = [(g, n) for g in GAMES for n in g.player_counts]
 
@@ -44,6 +47,7 @@ def test_registry_facts(game: Game[Any], players: int) -> None:
     assert game.id and game.title_en and game.title_ja
     assert game.summary.en and game.summary.ja
     assert game.rules_doc.startswith("docs/rules/")
+    assert (ROOT / game.rules_doc).is_file(), f"{game.rules_doc} is missing"
     for spec in game.options:
         assert spec.default in spec.values
         assert spec.help.en and spec.help.ja
@@ -82,7 +86,12 @@ def test_random_playout(game: Game[Any], players: int, seed: int) -> None:
             for move in moves:
                 text = state.format_move(move)
                 assert state.parse_move(text, actor) == move, text
-                assert state.display_move(move, "en") and state.display_move(move, "ja")
+                assert str(move), "a move prints its notation"
+            for lang in ("en", "ja"):
+                shown = [state.display_move(m, lang) for m in moves]
+                assert all(shown) and len(set(shown)) == len(shown), "display forms must differ"
+                for move, text in zip(moves, shown, strict=True):
+                    assert state.parse_move(text, actor) == move, text
         # The position text builds an equal position.
         text = state.position()
         again = game.from_position(text, state.options(), players)
@@ -117,7 +126,9 @@ def test_apply_rejects_illegal_and_keeps_state(game: Game[Any]) -> None:
 
 
 _fuzz = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=int(os.environ.get("BANMEN_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 _alphabet = st.one_of(
     st.characters(),
@@ -176,3 +187,136 @@ def test_fuzz_parse_position(game: Game[Any]) -> None:
             state.legal_moves(*[a for a in _actors(state) if a is not None][:1])
 
     check()
+
+
+@pytest.mark.parametrize("game", GAMES, ids=_id)
+def test_player_out_of_range_is_an_engine_error(game: Game[Any]) -> None:
+    state = game.new_game()
+    n = state.num_players
+    for bad in (n, n + 5, -3, -7):
+        with pytest.raises(EngineError):
+            state.legal_moves(bad)
+        with pytest.raises(EngineError):
+            state.parse_move("x", bad)
+        moves = state.legal_moves() or tuple(m for m, _ in state.chance_outcomes())
+        with pytest.raises(EngineError):
+            state.apply(moves[0], bad)
+
+
+# --- mutation fuzzing of real texts -------------------------------------------------------------
+
+_ODD = ["²", "³", "½", "Ⅻ", "١", "٣", "０", "１", "９", "\ud800", "\udfff", "+", "++", "＋", "－"]
+_ODD += ["ー", "\u3000", "\t", "\n", "/", " ", "-", "*", "@", "!", "(", ")", "▲", "△", "\x00"]
+
+
+def _samples(game: Game[Any], players: int) -> tuple[list[State[Any]], list[str], list[str]]:
+    """Live states, real position texts and real move texts (canonical and display forms)."""
+    states: list[State[Any]] = []
+    for seed in range(3):
+        states += random_game(game, seed, 40, players)[0]
+    positions = sorted({s.position() for s in states})
+    moves: set[str] = set()
+    for state in states[::3]:
+        if state.is_over():
+            continue
+        for actor in _actors(state):
+            for move in state.legal_moves(actor)[:12]:
+                moves.add(state.format_move(move))
+                moves.add(state.display_move(move, "en"))
+                moves.add(state.display_move(move, "ja"))
+    return [s for s in states if not s.is_over()], positions, sorted(moves)
+
+
+def _mutated(samples: list[str]) -> st.SearchStrategy[str]:
+    """A real text with a few insertions, deletions and substitutions (and '+' prefixes), the
+    characters drawn from the texts themselves, odd unicode and anything at all."""
+    alphabet = sorted({c for text in samples for c in text})
+    chars = st.one_of(st.sampled_from(alphabet), st.sampled_from(_ODD), st.characters())
+    edit = st.tuples(
+        st.sampled_from(("insert", "delete", "replace", "prefix")), st.integers(0), chars
+    )
+
+    def apply(text: str, edits: list[tuple[str, int, str]]) -> str:
+        for op, at, ch in edits:
+            i = at % (len(text) + 1)
+            if op == "insert":
+                text = text[:i] + ch + text[i:]
+            elif op == "delete":
+                text = text[:i] + text[i + 1 :]
+            elif op == "replace":
+                text = text[:i] + ch + text[i + 1 :]
+            else:
+                text = ch + text
+        return text
+
+    return st.builds(apply, st.sampled_from(samples), st.lists(edit, min_size=1, max_size=4))
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
+def test_mutated_positions_raise_only_position_errors(game: Game[Any], players: int) -> None:
+    _, positions, _ = _samples(game, players)
+
+    @_fuzz
+    @given(text=_mutated(positions))
+    def check(text: str) -> None:
+        try:
+            state = game.from_position(text, None, players)
+        except PositionError as exc:
+            assert exc.text.en and exc.text.ja
+            return
+        assert game.from_position(state.position(), None, players).position() == state.position()
+        for actor in _actors(state):
+            state.legal_moves(actor)
+        state.outcome()
+
+    check()
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
+def test_mutated_moves_raise_only_engine_errors(game: Game[Any], players: int) -> None:
+    live, _, moves = _samples(game, players)
+
+    @_fuzz
+    @given(text=_mutated(moves), index=st.integers(min_value=0))
+    def check(text: str, index: int) -> None:
+        state = live[index % len(live)]
+        for actor in _actors(state):
+            try:
+                move = state.parse_move(text, actor)
+            except EngineError as exc:
+                assert exc.text.en and exc.text.ja
+            else:
+                if state.current_player() == CHANCE:
+                    assert move in [m for m, _ in state.chance_outcomes()]
+                else:
+                    assert move in state.legal_moves(actor)
+                state.apply(move, actor)
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("game_id", "players", "text"),
+    [
+        (
+            "sangokushi",
+            3,
+            "L1B1.B2L2/H1P1..P2H2/+G1P1...P2G2/H1P1....P2H2/L1P1.....P2L2/B1...n...B2/...P0.../"
+            "B0P0P0.PsB0/L0H0G00L0 -/-/- 1 - --- 0: 1",
+        ),
+        (
+            "sangokushi-2p",
+            2,
+            "L1B1.B2L2/H1P1..P2H2/+B1P1...P2G2/H1P1....P2H2/L1P1.....P2L2/B1...n...B2/...P0.../"
+            "B0P0P0.PsB0/L0H0G00L0 -/- 1 - -- 0: 1",
+        ),
+        ("sangokushi", 3, "+L1B1.B2L2//////// / 0 - - : 6"),
+        ("sangokushi", 3, "+G1B1.B2L2//////// / 0 - - : 6"),
+        ("sangokushi", 3, "+B1B1.B2L2//////// / 0 - - : 6"),
+        ("suji-shogi", 2, ".../.../.../.../... - - - ²"),
+    ],
+)
+def test_known_parser_crashes_are_position_errors(game_id: str, players: int, text: str) -> None:
+    with pytest.raises(PositionError) as exc:
+        get_game(game_id).from_position(text, None, players)
+    assert exc.value.text.en and exc.value.text.ja

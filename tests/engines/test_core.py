@@ -25,6 +25,7 @@ from engines.core import (
     check_input,
     normalise,
     perft,
+    position_error,
 )
 from engines.registry import get_game
 
@@ -81,6 +82,16 @@ class NimState(State[Take]):
     def format_move(self, move: Take) -> str:
         return f"heap{move.n}" if self.heap is None else f"take{move.n}"
 
+    def read_move(self, text: str, legal: tuple[Take, ...]) -> Take:
+        key = normalise(text)
+        word = "HEAP" if self.heap is None else "TAKE"
+        if key.startswith(word) and key[len(word) :].isdecimal():
+            return Take(int(key[len(word) :]))
+        raise InvalidMoveError(
+            Text(f"{text!r} is not a move.", f"「{text}」は指し手ではありません。"),
+            self.closest(text, legal),
+        )
+
     def position(self) -> str:
         return f"{self.heap} {self.to_move}"
 
@@ -133,8 +144,20 @@ def test_parse_errors_quote_input_and_suggest() -> None:
     assert err.value.suggestions[0] in {"take1", "take2"}
     with pytest.raises(InvalidMoveError, match="empty"):
         state.parse_move("   ")
+    with pytest.raises(IllegalMoveError, match="not a legal move"):
+        state.parse_move("take3")  # readable, but only 1 or 2 may be taken
+    with pytest.raises(IllegalMoveError, match="no seat 2"):
+        state.parse_move("take1", 2)
     with pytest.raises(InvalidMoveError, match="too long"):
         check_input("x" * 101)
+
+
+def test_position_error_names_the_game_and_quotes_the_text() -> None:
+    err = position_error(Nim(), "no heap", "山がありません", "x y z")
+    assert isinstance(err, PositionError)
+    assert err.text.en == "Not a Nim position (no heap): 'x y z'"
+    assert err.text.ja == "ニムの局面として読めません（山がありません）：「x y z」"
+    assert "..." in position_error(Nim(), "long", "長い", "x" * 200).text.en
 
 
 def test_normalise_folds_width_and_case() -> None:

@@ -16,7 +16,6 @@ from engines.core import (
     InvalidMoveError,
     PositionError,
     Termination,
-    perft,
 )
 from engines.registry import get_game
 from engines.rokumentai import (
@@ -94,11 +93,6 @@ def test_registered() -> None:
     assert (
         state.position() == "......./......./......./......./......./......./....... b 15/15 -- 0"
     )
-
-
-@pytest.mark.parametrize(("depth", "count"), [(1, 49), (2, 2_352), (3, 169_200)])
-def test_perft_from_empty_board(depth: int, count: int) -> None:
-    assert perft(ROKUMENTAI.new_game(), depth) == count
 
 
 def test_legal_move_counts_from_data() -> None:

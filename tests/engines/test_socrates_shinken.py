@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination, perft
+from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination
 from engines.registry import get_game
 from engines.socrates.board import SocratesState
 from tests.engines.socrates_helpers import moves, piece_moves, play
@@ -16,11 +16,6 @@ def pos(board: str, side: str = "b", phase: str = "move") -> SocratesState:
     state = GAME.from_position(f"{board} {side} {phase} 0 10")
     assert isinstance(state, SocratesState)
     return state
-
-
-def test_perft_start() -> None:
-    start = GAME.new_game()
-    assert [perft(start, d) for d in (1, 2, 3)] == [10, 100, 900]
 
 
 def test_the_four_flip_turns_then_moves() -> None:

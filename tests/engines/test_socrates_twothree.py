@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engines.core import TERMINAL, PositionError, Termination, perft
+from engines.core import TERMINAL, PositionError, Termination
 from engines.registry import get_game
 from engines.socrates.board import CELLS, EMPTY, SocratesState, board_to_text, parse_cell
 from tests.engines.socrates_helpers import moves, play
@@ -26,11 +26,6 @@ def setup(*groups: str, side: str = "b", **options: str) -> SocratesState:
     state = GAME.from_position(f"{board_to_text(''.join(board))} {side} 0 10", options)
     assert isinstance(state, SocratesState)
     return state
-
-
-def test_perft_start() -> None:
-    start = GAME.new_game()
-    assert [perft(start, d) for d in (1, 2, 3)] == [2, 4, 8]
 
 
 def test_start_and_first_moves() -> None:

@@ -11,7 +11,6 @@ from engines.core import (
     InvalidMoveError,
     PositionError,
     Termination,
-    perft,
 )
 from engines.registry import get_game
 from engines.socrates.board import SocratesState
@@ -30,11 +29,6 @@ def pos(board: str, side: str = "b", hands: str = "P6M6p6m6", **options: str) ->
 def piece_moves(state: SocratesState, frm: str) -> set[str]:
     """Whole moves (``e5-e6``) of the piece on ``frm``."""
     return {m for m in moves(state) if m.startswith(frm + "-")}
-
-
-def test_perft_start() -> None:
-    start = GAME.new_game()
-    assert [perft(start, d) for d in (1, 2)] == [180, 32_040]
 
 
 def test_placement_of_both_kinds_until_the_hand_is_empty() -> None:
@@ -222,3 +216,14 @@ def test_position_text_round_trip_and_errors() -> None:
     ):
         with pytest.raises(PositionError):
             GAME.from_position(bad)
+
+
+def test_five_already_on_the_board_wins_after_the_movers_turn() -> None:
+    # The spec: five in a row counts after your turn, wherever it stands, not only through the
+    # piece just moved. The loaded board already shows Black's five on b3–f3.
+    state = GAME.from_position("10/10/7p2/10/10/10/1PPPPP4/10/10 b P1M6p5m6 0 0")
+    assert not state.is_over()
+    after = play(state, "P@j9")
+    outcome = after.outcome()
+    assert outcome is not None and outcome.winners == {0}
+    assert after.current_player() == TERMINAL

@@ -137,7 +137,7 @@ def test_strength_and_justice_exchange(deal: str, board: str) -> None:
     state = GAME.new_game()
     for name in deal.split():
         state = play(state, f"deal {name}")
-    assert state.position() == f"{board} - - -/-/-/-/-/- - 1 start 6"
+    assert state.position() == f"{board} - - -/-/-/-/-/- - 1 start 0"  # deals are not plies
 
 
 @pytest.mark.parametrize(
@@ -382,7 +382,7 @@ def test_the_end(start: int, token: int, result: str) -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.result(0) == result
     assert f"line {token}" in outcome.text.en and str(token) in outcome.text.ja
-    assert state.position().endswith("1 end 9")
+    assert state.position().endswith("1 end 8")  # the drawn card is chance, not a ply
 
 
 def test_the_other_major_is_not_in_the_talon() -> None:
@@ -397,7 +397,7 @@ def test_rounds_reshuffle_the_discards() -> None:
     assert len(state.chance_outcomes()) == 57 - 5
     state = play(state, "0")
     assert state.current_player() == 0 and state.round == 2 and state.discards == ()
-    assert state.position() == f"{BOARD} 4 5 {stacks(l5='P2', l3='C3')} - 2 draw 31"
+    assert state.position() == f"{BOARD} 4 5 {stacks(l5='P2', l3='C3')} - 2 draw 30"
     state = play(state, "draw")
     names = {state.format_move(m) for m, _ in state.chance_outcomes()}
     assert len(names) == 57 - 2 and {"0", "S4", "W9", "P5"} <= names
@@ -422,6 +422,22 @@ def test_cap_draws_the_game() -> None:
     assert state.current_player() == TERMINAL
     outcome = state.outcome()
     assert outcome is not None and outcome.is_draw
+
+
+def test_cap_counts_plies_not_deals_or_drawn_cards() -> None:
+    # 298 plies; the player's draw is ply 299, the drawn card is a chance step (not a ply).
+    state = pos(f"{BOARD} 4 5 {stacks()} - 1 draw 298", cap="300")
+    state = play(state, "draw", "P3")
+    assert state.turns == 299 and state.ply == 300 and not state.is_over()
+    assert state.position().endswith(" draw 299")
+    state = play(state, "draw")
+    assert state.turns == 300 and state.current_player() == TERMINAL
+    # From the start: six deals (chance) and the start choice make one ply.
+    fresh = GAME.new_game(options={"cap": "300"})
+    for name in ("I", "II", "III", "IV", "V", "VI"):
+        fresh = play(fresh, f"deal {name}")
+    assert fresh.turns == 0 and fresh.ply == 6
+    assert play(fresh, "start 4").turns == 1
 
 
 # --- chance, records and secrecy ---------------------------------------------------------------
