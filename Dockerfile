@@ -25,5 +25,16 @@ RUN useradd --create-home --uid 10001 banmen && mkdir -p /data && chown banmen /
 USER banmen
 VOLUME ["/data"]
 
-# DISCORD_TOKEN (and optionally DEV_GUILD_ID, LOG_LEVEL) come from the environment.
+# Healthy while the bot is connected to Discord: it rewrites /data/heartbeat (BANMEN_HEARTBEAT)
+# every BANMEN_HEARTBEAT_INTERVAL (30) seconds while its gateway connection is up, and
+# `python -m bot healthcheck` fails when that file is missing or older than three intervals.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 \
+    CMD ["python", "-m", "bot", "healthcheck"]
+
+# `docker stop` sends SIGTERM to python (PID 1, exec form): the bot closes its gateway session
+# and the database and exits 0, well within the 10 s before Docker would kill it.
+STOPSIGNAL SIGTERM
+
+# DISCORD_TOKEN (and optionally DEV_GUILD_ID, LOG_LEVEL) come from the environment. Without a
+# token and without `-it` the container says so and exits 2 (the sandbox needs a terminal).
 CMD ["python", "-m", "bot"]

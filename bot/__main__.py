@@ -2,6 +2,11 @@
 
 ``banmen sandbox [--db PATH] [--script FILE] [--out DIR] [--lang en|ja] [--user NAME] [--strict]``
 runs the terminal sandbox over the same store the bot uses.
+
+``banmen healthcheck`` exits 0 while the running bot's heartbeat file is fresh, else 1 (the
+Docker HEALTHCHECK). Without a token and with nothing to read on stdin (``docker run`` without
+``-it``, a service manager: stdin is ``/dev/null`` or closed) ``banmen`` says why it stops and
+exits 2 instead of starting the sandbox on an empty input.
 """
 
 from __future__ import annotations
@@ -9,11 +14,27 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
+import stat
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot import i18n
 from bot.config import Settings, load_settings
+
+EXIT_CONFIG = 2
+
+NO_TOKEN = (
+    "DISCORD_TOKEN is not set; set it (environment, .env, or docker run -e DISCORD_TOKEN=...) "
+    "to run the bot. The terminal sandbox needs a terminal or a script: docker run -it ..., "
+    "python -m bot sandbox, or python -m bot sandbox --script FILE"
+)
+SYNC_NEEDS_TOKEN = "--sync-global needs DISCORD_TOKEN (environment or .env): nothing was synced"
+
+HEARTBEATS_ALLOWED = 3
+"""A heartbeat is fresh for this many intervals (a missed beat or a quick reconnect is fine)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--lang", default="en", choices=("en", "ja"))
     sb.add_argument("--user", default="you", help="the user you start as")
     sb.add_argument("--strict", action="store_true", help="exit 2 on an unknown command")
+    sub.add_parser(
+        "healthcheck",
+        help="exit 0 if the running bot's heartbeat (BANMEN_HEARTBEAT) is fresh, else 1",
+    )
     return parser
 
 
@@ -53,17 +78,76 @@ def sandbox(settings: Settings, args: argparse.Namespace) -> int:
     )
 
 
+def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
+    """Is the heartbeat at ``path`` at most ``max_age`` seconds old? With a one-line reason."""
+    try:
+        written = path.stat().st_mtime
+    except FileNotFoundError:
+        return False, (
+            f"unhealthy: no heartbeat file at {path}: the bot has not connected to Discord yet "
+            "(or is not running, or BANMEN_HEARTBEAT differs)"
+        )
+    except OSError as exc:
+        return False, f"unhealthy: cannot read the heartbeat file {path}: {exc.strerror or exc}"
+    age = (time.time() if now is None else now) - written
+    if age > max_age:
+        return False, (
+            f"unhealthy: the last heartbeat in {path} is {age:.0f}s old (more than "
+            f"{max_age:.0f}s): the bot is not connected to Discord"
+        )
+    return True, f"healthy: heartbeat {max(age, 0.0):.0f}s old"
+
+
+def healthcheck(settings: Settings) -> int:
+    """``banmen healthcheck``: 0 if the heartbeat is fresh, 1 otherwise (one line either way)."""
+    ok, message = check_heartbeat(
+        settings.heartbeat_file, HEARTBEATS_ALLOWED * settings.heartbeat_interval
+    )
+    print(message, file=sys.stdout if ok else sys.stderr)
+    return 0 if ok else 1
+
+
+def stdin_has_input() -> bool:
+    """A terminal, a pipe, a file or a socket on stdin: someone or something types commands.
+
+    ``docker run`` without ``-i`` and service managers give ``/dev/null`` (a character device
+    that is not a terminal), or no stdin at all: nothing will ever be read there.
+    """
+    stream = sys.stdin
+    if stream is None:
+        return False
+    try:
+        if stream.isatty():
+            return True
+        mode = os.fstat(stream.fileno()).st_mode
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ValueError as exc:
+        print(f"banmen: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.command == "healthcheck":
+        return healthcheck(settings)
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 
         # The Discord adapter is imported only when it is needed (and only then needs discord);
         # it sets up its own logging, which keeps the token out of every line.
         bot_args = ["--sync-global"] if args.sync_global else []
-        importlib.import_module("bot.discord_app").main(bot_args)
-        return 0
+        code: int = importlib.import_module("bot.discord_app").main(bot_args)
+        return code
+    if args.command is None and args.sync_global:
+        print(SYNC_NEEDS_TOKEN, file=sys.stderr)
+        return EXIT_CONFIG
+    if args.command is None and not stdin_has_input():
+        print(NO_TOKEN, file=sys.stderr)
+        return EXIT_CONFIG
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -225,6 +225,8 @@ class DiscordDouble:
         self.identifies = 0
         self.resumes = 0
         self.sessions: dict[str, int] = {}
+        self.close_codes: list[int | None] = []
+        """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
         """Refuse thread creation (403), as a server that denies the bot the permission."""
         self._changed = asyncio.Condition()
@@ -298,6 +300,9 @@ class DiscordDouble:
                 await self._identify(gw, data["d"])
             elif op == 6:
                 await self._resume(gw, data["d"])
+        self.close_codes.append(ws.close_code)
+        async with self._changed:
+            self._changed.notify_all()
         return ws
 
     async def _resume(self, gw: Gateway, data: JSON) -> None:
