@@ -9,6 +9,7 @@ SECTIONS = {
     "engines": "bench.engines_bench",
     "service": "bench.service_bench",
     "discord": "bench.discord_bench",
+    "ai": "bench.ai_bench",
 }
 
 

@@ -4,11 +4,13 @@ python -m engines list
 python -m engines moves GAME ['POSITION'] [--option NAME=VALUE ...] [--players N]
 python -m engines play GAME [MOVE ...] [--position 'POSITION'] [--option ...]
 python -m engines perft GAME DEPTH [--position 'POSITION'] [--option ...] [--divide]
+python -m engines ai GAME ['POSITION'] --level N [--option ...] [--seed S] [--seat N]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -67,7 +69,7 @@ def cmd_play(args: argparse.Namespace) -> None:
     for text in args.moves:
         actor = _actor(state, args.seat)
         move = state.parse_move(text, actor)
-        print(f"{state.ply + 1:4}  {state.display_move(move, args.lang)}")
+        print(f"{state.turns + 1:4}  {state.display_move(move, args.lang)}")
         state = state.apply(move, actor)
     print(state.position())
     outcome = state.outcome()
@@ -90,6 +92,26 @@ def cmd_perft(args: argparse.Namespace) -> None:
         print(f"total\t{total}")
     else:
         print(perft(state, args.depth))
+
+
+def cmd_ai(args: argparse.Namespace) -> None:
+    from engines.ai import analyse, choose_move
+
+    _, state = _start(args)
+    p = state.current_player()
+    if p == CHANCE or state.is_over():
+        raise SystemExit("error: nobody is to move here (a chance step or a finished game)")
+    seat = _actor(state, args.seat) if p == SIMULTANEOUS else p
+    assert seat is not None
+    rng = random.Random(args.seed)
+    scale = args.budget_scale
+    if p == SIMULTANEOUS:
+        move = choose_move(state, seat, args.level, rng, budget_scale=scale)
+    else:
+        result = analyse(state, seat, args.level, rng, budget_scale=scale)
+        move = result.move
+        print(f"depth {result.depth}, {result.nodes} nodes, score {result.score:g}")
+    print(state.format_move(move))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,6 +143,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--position", default=None)
     p.add_argument("--divide", action="store_true")
     p.set_defaults(fn=cmd_perft)
+
+    p = sub.add_parser("ai", help="the computer's move in a position (last line: the move)")
+    common(p)
+    p.add_argument("position", nargs="?", default=None)
+    p.add_argument("--level", type=int, default=4, choices=range(1, 9), metavar="1-8")
+    p.add_argument("--seed", default="0", help="seed of the AI's random choices")
+    p.add_argument("--budget-scale", type=float, default=1.0, help="scale the level's time")
+    p.set_defaults(fn=cmd_ai)
 
     args = parser.parse_args(argv)
     try:

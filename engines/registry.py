@@ -9,7 +9,7 @@ from typing import Any
 
 from engines.core import Game, OptionError, Text
 
-_NOT_GAMES = {"core", "registry", "record", "cli", "__main__"}
+_NOT_GAMES = {"core", "registry", "record", "ai", "__main__"}
 
 
 @cache

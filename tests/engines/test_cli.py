@@ -51,3 +51,20 @@ def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.strip() == "2352"
     code, out, _ = run(capsys, "perft", "socrates-twothree", "3", "--divide")
     assert code == 0 and out.splitlines()[-1] == "total\t8"
+
+
+def test_ai_prints_a_legal_move_last(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ai", "socrates-twothree", "--level", "8", "--seed", "1")
+    assert code == 0 and out.splitlines()[-1] in ("e4-e5", "f4-f5")
+    position = "v4.v6/1../.../.../... b 12 - 10"
+    code, out, _ = run(
+        capsys, "ai", "suji-shogi", position, "--level", "2", "--budget-scale", "0.1"
+    )
+    assert code == 0 and out.splitlines()[-1] in ("3b3a", "3b3a+")
+
+
+def test_ai_chooses_a_secret_setup(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("ai", "suji-shogi", "--level", "1", "--seat", "1", "--seed", "4")
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and sorted(out.splitlines()[-1].replace("/", "")) == list("123456")
+    assert run(capsys, *args)[1] == out

@@ -1,0 +1,36 @@
+"""What a game supplies to get a computer opponent: an :class:`Evaluation`.
+
+``evaluate(state, seat)`` scores a position for ``seat`` on a scale where a typical piece is
+worth about 100 (a level's randomness margin is in the same units); it is never called on a
+finished game. ``priority(state, move)`` (optional) ranks moves for search order: captures and
+wins high. ``key(state)`` (optional) is the transposition-table key; the state itself by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import State
+
+Evaluate = Callable[[State[Any], int], float]
+Priority = Callable[[State[Any], Any], int]
+Key = Callable[[State[Any]], Hashable]
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """A game's evaluation function, move priorities and table key (see the module text)."""
+
+    evaluate: Evaluate
+    priority: Priority | None = None
+    key: Key | None = None
+
+
+def _neutral(state: State[Any], seat: int) -> float:
+    """The fallback: every unfinished position is even (search still finds forced wins)."""
+    return 0.0
+
+
+NEUTRAL = Evaluation(_neutral)

@@ -1,0 +1,39 @@
+"""The eight strength levels, as lichess has them: each is one row of a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """``budget``: seconds per move; ``depth``: the search depth cap in plies; ``margin``: the
+    randomness, in evaluation points (about 100 a piece): the move is drawn among the root moves
+    whose value is within ``margin`` of the best. ``setup``: candidate arrangements and sampled
+    enemy arrangements for a secret setup."""
+
+    budget: float
+    depth: int
+    margin: float
+    setup_candidates: int
+    setup_samples: int
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(0.05, 1, 80.0, 4, 2),
+    2: Level(0.1, 2, 50.0, 8, 3),
+    3: Level(0.2, 2, 25.0, 12, 4),
+    4: Level(0.35, 3, 15.0, 16, 5),
+    5: Level(0.6, 4, 8.0, 24, 6),
+    6: Level(1.0, 6, 4.0, 32, 8),
+    7: Level(1.5, 10, 1.0, 48, 10),
+    8: Level(2.0, 64, 0.0, 64, 12),
+}
+"""Level → (time budget, depth cap, randomness). Level 8 searches until its budget is spent."""
+
+
+def level(n: int) -> Level:
+    """The row of level ``n`` (1–8); a ``ValueError`` otherwise."""
+    if n not in LEVELS:
+        raise ValueError(f"AI level must be 1-8, not {n!r}")
+    return LEVELS[n]

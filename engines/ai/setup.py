@@ -1,0 +1,62 @@
+"""Secret setups (数字将棋's arrangement): chosen by sampling, seeing only our own side.
+
+Candidates are drawn at random from our legal arrangements; each is scored against the same
+random sample of enemy arrangements (taken from a fresh game with the same options, never from
+the real one: the observed state has the enemy's pieces face down) by a shallow search of the
+position after the reveal. The best average wins, with the level's margin of randomness.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from engines.ai.evaluation import Evaluation
+from engines.ai.levels import Level
+from engines.ai.search import PROVEN, OutOfTime, Searcher
+from engines.core import SIMULTANEOUS, State
+
+SETUP_DEPTH = 2
+"""Plies searched after each imagined reveal."""
+
+
+def choose_setup(
+    state: State[Any],
+    seat: int,
+    lvl: Level,
+    rng: random.Random,
+    evaluation: Evaluation,
+    *,
+    deadline: float,
+    clock: Any = time.monotonic,
+) -> Any:
+    view = state.observe(seat)
+    if view.current_player() != SIMULTANEOUS or seat not in view.acting_players():
+        raise ValueError("not a secret setup step of this seat")
+    mine = list(view.legal_moves(seat))
+    fresh = view.game.new_game(view.num_players, view.options())
+    others = [s for s in range(view.num_players) if s != seat]
+    candidates = rng.sample(mine, min(lvl.setup_candidates, len(mine)))
+    samples = [
+        [(o, rng.choice(fresh.legal_moves(o))) for o in others] for _ in range(lvl.setup_samples)
+    ]
+    searcher = Searcher(seat, evaluation, clock, deadline)
+    scores: list[tuple[Any, float]] = []
+    try:
+        for cand in candidates:
+            total = 0.0
+            for sample in samples:
+                st = fresh.apply(cand, seat)
+                for o, setup in sample:
+                    st = st.apply(setup, o)
+                v = searcher.value(st, SETUP_DEPTH, -PROVEN * 2, PROVEN * 2, 0)
+                total += v
+            scores.append((cand, total / len(samples)))
+    except OutOfTime:
+        pass
+    if not scores:
+        return candidates[0]
+    best = max(v for _, v in scores)
+    near = [c for c, v in scores if v >= best - lvl.margin]
+    return rng.choice(near)

@@ -1,0 +1,108 @@
+"""略式易双六 has no opponent: the AI is a hint, the win chance of each choice by sampling.
+
+Each sample is one imagined future: the cards still in the talon (the engine lists them as the
+chance outcomes of a draw; the state holds no order, because none exists yet) are drawn in a
+random order, and later move/stay choices follow a simple goal-seeking policy. Every choice is
+tried against the same samples (common random numbers), so the comparison is fairer than the
+chances themselves are exact.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engines.core import CHANCE, State
+from engines.yosuko import (
+    CARD_MOVES,
+    MOVE_MOVE,
+    PARTNER,
+    STAY_MOVE,
+    WIN_LINES,
+    YosukoMove,
+    YosukoState,
+    is_upper,
+)
+
+DEFAULT_SAMPLES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A choice and its estimated chance of winning (over ``samples`` imagined futures)."""
+
+    move: YosukoMove
+    win_chance: float
+    samples: int
+
+
+def _policy(state: YosukoState) -> YosukoMove:
+    """The rollout's move/stay choice: be on a winning line when the game ends."""
+    goal = WIN_LINES[is_upper(state.start)]
+    if PARTNER[state.token] in goal:
+        return MOVE_MOVE
+    if state.token in goal:
+        return STAY_MOVE
+    return MOVE_MOVE
+
+
+def _rollout(state: State[Any], rng: random.Random) -> float:
+    """Play ``state`` to its end with random draws; 1 for a win, 0.5 a draw, 0 a loss."""
+    order = list(CARD_MOVES)
+    rng.shuffle(order)
+    rank = {m: i for i, m in enumerate(order)}
+    while True:
+        outcome = state.outcome()
+        if outcome is not None:
+            r = outcome.returns()[0]
+            return 1.0 if r > 0 else 0.5 if r == 0 else 0.0
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            draw = min((m for m, _ in outcomes), key=lambda m: rank.get(m, len(rank)))
+            before = state
+            state = state.apply(draw)
+            if isinstance(before, YosukoState) and draw.arg == before.terminator:
+                rng.shuffle(order)  # a reshuffle (rounds > 1): a new order for the new talon
+                rank = {m: i for i, m in enumerate(order)}
+            continue
+        moves = state.legal_moves()
+        if len(moves) == 1:
+            state = state.apply(moves[0])
+        else:
+            assert isinstance(state, YosukoState)
+            state = state.apply(_policy(state))
+
+
+def hint(
+    state: State[Any],
+    rng: random.Random,
+    samples: int = DEFAULT_SAMPLES,
+    *,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> tuple[Hint, ...]:
+    """Every legal choice of the player with its estimated win chance, best first.
+
+    ``state`` is observed as the player sees it; the samples stop early at ``deadline`` (a
+    ``clock()`` value), but each choice always gets at least one.
+    """
+    view = state.observe(0)
+    if view.current_player() != 0:
+        raise ValueError("not the player's turn")
+    moves = view.legal_moves(0)
+    children = [view.apply(m) for m in moves]
+    totals = [0.0] * len(moves)
+    done = 0
+    for i in range(max(1, samples)):
+        if i and deadline is not None and clock() >= deadline:
+            break
+        seed = rng.getrandbits(64)
+        for k, child in enumerate(children):
+            totals[k] += _rollout(child, random.Random(seed))
+        done += 1
+    hints = [Hint(m, totals[k] / done, done) for k, m in enumerate(moves)]
+    hints.sort(key=lambda h: -h.win_chance)
+    return tuple(hints)

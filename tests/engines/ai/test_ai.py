@@ -1,0 +1,194 @@
+"""The computer opponents: legal moves only, immediate wins, deadlines, seeds, secrets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engines import all_games, get_game
+from engines.ai import analyse, choose_move, choose_setup, hint, level
+from engines.ai import twothree as solved
+from engines.core import CHANCE, SIMULTANEOUS, Game, State, chance_pick
+from engines.socrates.board import PASS, board_to_text
+from tests.engines.ai.helpers import FakeClock, sangokushi_position
+
+PLAYER_COUNTS = [(g, n) for g in all_games() for n in g.player_counts]
+SCALE = 0.02
+"""Budgets × 0.02 on a fake clock stepping 0.01 per read: a few clock reads per move."""
+
+
+def _id(item: Any) -> str:
+    return item.id if isinstance(item, Game) else str(item)
+
+
+def _wins(state: State[Any], move: Any, seat: int) -> bool:
+    outcome = state.apply(move).outcome()
+    return outcome is not None and outcome.winners == frozenset({seat})
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
+def test_the_ai_only_plays_legal_moves(game: Game[Any], players: int) -> None:
+    rng = random.Random(f"ai-legal:{game.id}")
+    state: State[Any] = game.new_game(players)
+    plies = 0
+    while not state.is_over() and plies < 6:
+        p = state.current_player()
+        if p == CHANCE:
+            state = state.apply(chance_pick(state, 7, state.ply))
+            continue
+        seats = state.acting_players() if p == SIMULTANEOUS else (p,)
+        for seat in seats:
+            lvl = (1, 4, 8)[plies % 3]
+            move = choose_move(state, seat, lvl, rng, clock=FakeClock(), budget_scale=SCALE)
+            assert move in state.legal_moves(seat if p == SIMULTANEOUS else None)
+            state = state.apply(move, seat if p == SIMULTANEOUS else None)
+        plies += 1
+
+
+WIN_IN_ONE = [
+    # 五目: Black has four on the equator and pieces in hand (and White four on row 1).
+    ("socrates-uchu", "10/10/10/10/PPPP6/10/10/10/pppp6 b P2M6p2m6 0 20", 0),
+    # 三国志: Wei's pawn on E5 can take Shu's general on F5.
+    (
+        "sangokushi",
+        sangokushi_position({"A3": "G0", "F5": "G1", "I7": "G2", "E5": "P0", "C3": "H1"}),
+        0,
+    ),
+    # 数字将棋: Black holds 1 and 2; taking White's 4 makes 7.
+    ("suji-shogi", "v4.v6/1../.../.../... b 12 - 10", 0),
+    # ツースリー: Black's last piece steps onto White's start.
+    ("socrates-twothree", "10/4PP4/4PP4/4P5/4pP4/4pp4/4pp4/5p4/10 b 0 0", 0),
+]
+
+
+@pytest.mark.parametrize(("game_id", "position", "seat"), WIN_IN_ONE)
+@pytest.mark.parametrize("lvl", range(2, 9))
+def test_an_immediate_win_is_taken(game_id: str, position: str, seat: int, lvl: int) -> None:
+    state = get_game(game_id).from_position(position)
+    assert any(_wins(state, m, seat) for m in state.legal_moves())
+    move = choose_move(state, seat, lvl, random.Random(lvl), clock=FakeClock(), budget_scale=0.2)
+    assert _wins(state, move, seat)
+
+
+def test_the_search_reads_its_clock_and_stops() -> None:
+    state = get_game("rokumentai").new_game()
+    state = state.apply(state.legal_moves()[10]).apply(state.legal_moves()[20])
+    clock = FakeClock(step=0.1)
+    result = analyse(state, 0, 8, random.Random(1), deadline=1.0, clock=clock)
+    assert result.move in state.legal_moves()
+    # A deadline 10 reads away: the search stops after about 10 reads of 64 nodes each.
+    assert clock.calls <= 15
+    assert result.nodes <= 15 * 64
+
+
+@pytest.mark.parametrize("game_id", ["rokumentai", "sangokushi", "socrates-uchu", "yosuko"])
+def test_a_zero_budget_still_gives_a_legal_move(game_id: str) -> None:
+    game = get_game(game_id)
+    state: State[Any] = game.new_game()
+    while state.current_player() == CHANCE:
+        state = state.apply(chance_pick(state, 1, state.ply))
+    seat = state.current_player()
+    clock = FakeClock()
+    move = choose_move(state, seat, 8, random.Random(0), deadline=0.0, clock=clock)
+    assert move in state.legal_moves()
+
+
+def test_a_zero_budget_setup_is_legal() -> None:
+    state = get_game("suji-shogi").new_game()
+    move = choose_setup(state, 1, 8, random.Random(0), deadline=0.0, clock=FakeClock())
+    assert move in state.legal_moves(1)
+
+
+@pytest.mark.parametrize("game_id", ["rokumentai", "sangokushi", "socrates-shinken"])
+def test_the_same_seed_gives_the_same_move(game_id: str) -> None:
+    state: State[Any] = get_game(game_id).new_game()
+    for i in range(3):
+        state = state.apply(state.legal_moves()[(7 * i) % len(state.legal_moves())])
+    seat = state.current_player()
+
+    def pick(seed: int) -> Any:
+        return choose_move(state, seat, 3, random.Random(seed), clock=FakeClock(), budget_scale=0.5)
+
+    assert pick(5) == pick(5)
+
+
+def test_the_setup_never_looks_at_the_hidden_arrangement() -> None:
+    game = get_game("suji-shogi")
+    start = game.new_game()
+    setups = start.legal_moves(1)
+    picks = set()
+    for theirs in (setups[0], setups[300], setups[719]):
+        state = start.apply(theirs, 1)  # White is in; Black chooses without seeing it
+        move = choose_move(state, 0, 4, random.Random(9), clock=FakeClock(), budget_scale=0.5)
+        assert move in state.legal_moves(0)
+        picks.add(move)
+    assert len(picks) == 1
+
+
+def test_twothree_level_8_plays_the_solved_game() -> None:
+    game = get_game("socrates-twothree")
+    state: State[Any] = game.new_game()
+    assert solved.value(state) == -34  # Black to move loses: White wins with perfect play
+    rng = random.Random(3)
+    while not state.is_over():
+        seat = state.current_player()
+        lvl = 8 if seat == 1 else 2
+        state = state.apply(choose_move(state, seat, lvl, rng, clock=FakeClock()))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winners == frozenset({1})
+
+
+def test_twothree_table_agrees_with_its_moves() -> None:
+    """Spot check of the stored values against one step of the rules."""
+    game = get_game("socrates-twothree")
+    rng = random.Random(0)
+    for _ in range(150):
+        e, f = rng.choice(solved.COLUMNS), rng.choice(solved.COLUMNS)
+        board = ["."] * 90
+        for c, ch in zip(solved.E_CELLS + solved.F_CELLS, e + f, strict=True):
+            board[c] = ch
+        text = board_to_text("".join(board))
+        state = game.from_position(f"{text} {rng.choice('bw')} 0 0")
+        v = solved.value(state)
+        assert v is not None
+        best = None
+        for m in state.legal_moves():
+            child = state.apply(m)
+            if child.outcome() is not None:
+                mine = 1
+            else:
+                cv = solved.value(child)
+                assert cv is not None
+                mine = -cv + (1 if cv < 0 else -1 if cv > 0 else 0)
+            best = mine if best is None else solved_max(best, mine)
+        if state.legal_moves() != (PASS,):
+            assert v == best
+
+
+def solved_max(a: int, b: int) -> int:
+    key = {a: _rank(a), b: _rank(b)}
+    return a if key[a] >= key[b] else b
+
+
+def _rank(v: int) -> int:
+    return 100_000 - v if v > 0 else -100_000 - v if v < 0 else 0
+
+
+def test_yosuko_hint_gives_every_choice_a_chance() -> None:
+    state: State[Any] = get_game("yosuko").new_game()
+    while state.current_player() == CHANCE:
+        state = state.apply(chance_pick(state, 2, state.ply))
+    hints = hint(state, random.Random(4), 6)
+    assert {h.move for h in hints} == set(state.legal_moves())
+    assert all(0.0 <= h.win_chance <= 1.0 and h.samples == 6 for h in hints)
+    assert hints == hint(state, random.Random(4), 6)
+    assert [h.win_chance for h in hints] == sorted((h.win_chance for h in hints), reverse=True)
+
+
+def test_levels_are_one_table() -> None:
+    budgets = [level(n).budget for n in range(1, 9)]
+    assert budgets == sorted(budgets) and budgets[-1] <= 2.0
+    with pytest.raises(ValueError):
+        level(9)
