@@ -32,6 +32,8 @@ class Settings:
     """Seconds during which a takeback needs no consent (while the opponent has not moved)."""
     challenge_ttl: int = 24 * 3600
     """Seconds an unanswered challenge stays open (0: forever)."""
+    secret: str | None = None
+    """The key of the daily deal's seeds (default: one the store generates and keeps)."""
     rules_base_url: str | None = None
     """Where ``docs/rules/`` is published (``/rules`` links there; else it names the file)."""
     state_cache_size: int = 2048
@@ -96,6 +98,7 @@ def load_settings(
         takeback_grace=_int(env, "BANMEN_TAKEBACK_GRACE", 60),
         challenge_ttl=_int(env, "BANMEN_CHALLENGE_TTL", 24 * 3600),
         rules_base_url=_opt(env, "BANMEN_RULES_URL"),
+        secret=_opt(env, "BANMEN_SECRET"),
         state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),

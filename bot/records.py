@@ -96,7 +96,8 @@ def kif_text(meta: RecordMeta, record: Record, lang: str = "ja", *, header: bool
         if record.options:
             opts = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
             lines.append(f"options: {opts}")
-        lines.append(f"seed: {record.seed}")
+        if record.seed:  # shown once the game is over
+            lines.append(f"seed: {record.seed}")
         lines.append("")
     number = 0
     for entry in record.entries:

@@ -69,6 +69,7 @@ class Store(Protocol):
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None: ...
     async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None: ...
     async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]: ...
+    async def host_secret(self, name: str, fresh: str) -> str: ...
 
 
 # --- migrations -----------------------------------------------------------------------------
@@ -483,6 +484,18 @@ class SqliteStore:
                 (game_type, day, guild_id),
             )
         return [int(r[0]) for r in rows]
+
+    async def host_secret(self, name: str, fresh: str) -> str:
+        """The secret called ``name``; stored as ``fresh`` the first time it is asked for (a
+        second process asking at the same moment gets the one that was stored)."""
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO host_secrets (name, value) VALUES (?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
+                (name, fresh),
+            )
+            rows = await self._fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
+        return str(rows[0][0])
 
 
 def _summary(r: Sequence[Any], seats: dict[int, tuple[SeatRow, ...]]) -> GameSummary:

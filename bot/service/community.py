@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from datetime import date
 from typing import Any
 
@@ -120,8 +123,17 @@ class Community:
                 raise Refusal("refuse.daily_done", id=existing, day=day)
             return await self.records.board(existing, user)
         return await self.lobby.create(
-            user, DAILY_GAME, guild_id=guild_id, seed=f"daily:{day}", daily_day=day
+            user, DAILY_GAME, guild_id=guild_id, seed=await self.daily_seed(day), daily_day=day
         )
+
+    async def daily_seed(self, day: str) -> str:
+        """The seed of ``day``'s deal: an HMAC of the day under the host's secret key, the same
+        for every player that day, and computable by nobody without the key."""
+        key = self.ctx.settings.secret or await self.ctx.store.host_secret(
+            "daily", secrets.token_hex(32)
+        )
+        message = f"{DAILY_GAME}:{day}".encode()
+        return hmac.new(key.encode(), message, hashlib.sha256).hexdigest()
 
     async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
         day_text = day.isoformat() if isinstance(day, date) else (day or self._today())

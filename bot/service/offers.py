@@ -42,7 +42,14 @@ class Offers:
         offer = Offer(kind, seat, len(loaded.entries))
         change = Change(loaded.id, loaded.row.version, fields={"offer": offer})
         loaded = await self.ctx.games.commit(loaded, change)
-        return present.reply(loaded, Event.OFFERED, f"{kind}.offered", params={"name": user.name})
+        answerers = loaded.user_ids([s.seat for s in loaded.row.seats if s.seat != seat])
+        return present.reply(
+            loaded,
+            Event.OFFERED,
+            f"{kind}.offered",
+            params={"name": user.name},
+            notify=tuple(u for u in answerers if u != user.id),
+        )
 
     def _pending(self, loaded: Loaded, user: User, kind: OfferKind) -> Offer:
         """The offer of ``kind`` that ``user`` may answer (made by someone else)."""

@@ -77,12 +77,12 @@ def actions(loaded: Loaded) -> tuple[str, ...]:
     out: list[str] = []
     state = loaded.state
     if state.current_player() == SIMULTANEOUS:
-        out.append("setup")
-    else:
-        out.append("move")
-        legal = state.legal_moves()
-        if len(legal) == 1 and normalise(state.format_move(legal[0])) in PASS_WORDS:
-            out.append("pass")
+        # a secret setup: nothing to offer or take back, only the setup and resigning
+        return ("setup", "resign", "board")
+    out.append("move")
+    legal = state.legal_moves()
+    if len(legal) == 1 and normalise(state.format_move(legal[0])) in PASS_WORDS:
+        out.append("pass")
     out.append("resign")
     offer = loaded.row.offer
     if loaded.row.players == 2:

@@ -5,6 +5,7 @@ What a viewer gets is computed from their seats: secret moves of others stay hid
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,10 +22,19 @@ from engines.record import Entry, Record
 from engines.registry import get_game
 
 
-def record_of(loaded: Loaded, hidden: set[int]) -> Record:
+def record_of(loaded: Loaded, hidden: set[int], *, full: bool = False) -> Record:
+    """The game's record with the log entries in ``hidden`` masked. The seed, which decides every
+    chance outcome still to come, is shown only once the game is over (or with ``full``)."""
     entries = tuple(Entry(e.actor, "?" if e.ply in hidden else e.move) for e in loaded.entries)
     row = loaded.row
-    return Record(row.game_type, row.players, row.options, row.seed, entries)
+    seed = row.seed if full or not row.status.is_live else ""
+    return Record(row.game_type, row.players, row.options, seed, entries)
+
+
+def shown_to_everyone(loaded: Loaded, hidden: set[int]) -> bool:
+    """True when a viewer who may not see ``hidden`` sees no more than a spectator: only then may
+    what they asked for be posted publicly (else it goes to them alone)."""
+    return hidden == loaded.hidden_from(())
 
 
 def meta_of(loaded: Loaded) -> RecordMeta:
@@ -87,14 +97,15 @@ class Records:
         text = Text(
             kif_text(meta, rec, "en", header=False), kif_text(meta, rec, "ja", header=False)
         )
+        public = shown_to_everyone(loaded, hidden)
         return present.reply(
             loaded,
             Event.MOVES,
             "moves.list" if loaded.entries else "moves.none",
             params={"moves": text, "count": loaded.move_number()},
             notify=(),
-            public=not hidden or not seats,
-            audience=viewer.id if viewer and hidden and seats else None,
+            public=public,
+            audience=None if public or viewer is None else viewer.id,
         )
 
     async def record(self, game_id: int, viewer: User | None = None) -> Reply:
@@ -106,13 +117,20 @@ class Records:
         files = [File(f"banmen-{game_id}.kif", kif_text(meta, rec, "ja").encode("utf-8"))]
         if not hidden:
             files.append(File(f"banmen-{game_id}.json", export_json(meta, rec).encode("utf-8")))
+        public = shown_to_everyone(loaded, hidden)
         return present.reply(
-            loaded, Event.RECORD, "record.ready", notify=(), files=tuple(files), public=not hidden
+            loaded,
+            Event.RECORD,
+            "record.ready",
+            notify=(),
+            files=tuple(files),
+            public=public,
+            audience=None if public or viewer is None else viewer.id,
         )
 
     async def export(self, game_id: int) -> Record:
         """The full record (no masking: for the host's own use and tests)."""
-        return record_of(await self.ctx.games.read(game_id), set())
+        return record_of(await self.ctx.games.read(game_id), set(), full=True)
 
     async def import_record(
         self,
@@ -156,7 +174,7 @@ class Records:
             game_type=game.id,
             players=rec.players,
             options=dict(rec.options),
-            seed=rec.seed,
+            seed=rec.seed or secrets.token_hex(16),  # a running game's record hides its seed
             status=status,
             guild_id=guild_id,
             channel_id=None,

@@ -200,6 +200,7 @@ class Turns:
                     Event.SETUP_WAITING,
                     "setup.waiting" if due else "setup.changed_public",
                     params={"name": loaded.name(seat)},
+                    **({} if due else {"notify": ()}),  # a changed arrangement pings nobody
                 )
             else:
                 public = present.reply(

@@ -107,3 +107,26 @@ async def test_move_modal(harness: Harness, double: DiscordDouble) -> None:
     played = await double.submit_modal(to_move, again, {"text": move})
     assert not played.ephemeral
     assert_png(played, double)
+
+
+async def test_own_setup_in_moves_and_record_is_private(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Alice's /moves, /record and Board button after her setup show it: to her alone."""
+    thread_id, turn = await _suji_thread(double)
+    await double.slash(double.alice, "setup", {"text": "321/654"}, channel=thread_id)
+    before = len(double.channel_messages(thread_id))
+    for command in ("moves", "record"):
+        answer = await double.slash(double.alice, command, {}, channel=thread_id)
+        assert answer.ephemeral, command
+    assert {"Draw", "Takeback", "Moves"}.isdisjoint(double.buttons(turn))  # no offers at setup
+    pressed = await double.click(double.alice, turn, double.buttons(turn)["Board"])
+    assert pressed.ephemeral
+    public = [
+        m
+        for m in double.channel_messages(thread_id)[before:]
+        if not int(str(m.get("flags") or 0)) & 64
+    ]
+    assert all("321/654" not in str(m) for m in public)
+    spectator = await double.slash(double.carol, "moves", {}, channel=thread_id)
+    assert "321/654" not in spectator.text
