@@ -32,6 +32,9 @@ from engines.registry import get_game
 
 log = logging.getLogger(__name__)
 
+MAX_GAME_ID = 2**63
+"""Game ids are SQLite integers (64-bit): anything at or above this is no game."""
+
 
 @dataclass(slots=True)
 class Loaded:
@@ -77,9 +80,10 @@ class Loaded:
         return tuple(out)
 
     def move_number(self, upto: int | None = None) -> int:
-        """Player moves (chance outcomes not counted) in the log, up to index ``upto``."""
+        """Plies of play in the log up to index ``upto``: chance outcomes and secret setup
+        steps are not plies (a changed arrangement does not push 数字将棋's first move to 3)."""
         entries = self.entries if upto is None else self.entries[: upto + 1]
-        return sum(e.actor != CHANCE for e in entries)
+        return sum(e.actor != CHANCE and not e.secret for e in entries)
 
     def name(self, seat: int) -> str:
         row = self.row.seats[seat]
@@ -164,6 +168,8 @@ class GameCache:
         if loaded is not None:
             self._games.move_to_end(game_id)
             return loaded
+        if not 0 < game_id < MAX_GAME_ID:  # SQLite integers are 64-bit: no such game
+            raise Refusal("refuse.unknown_game", id=game_id)
         row = await self.store.load_game(game_id)
         if row is None:
             raise Refusal("refuse.unknown_game", id=game_id)

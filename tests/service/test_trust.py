@@ -101,3 +101,17 @@ async def test_offer_pings_the_one_who_must_answer(real: GameService, clock: Fak
     clock.advance(timedelta(minutes=5))
     takeback = await real.request_takeback(gid, ALICE)
     assert takeback.key == "takeback.offered" and takeback.notify == (BOB.id,)
+
+
+async def test_setup_steps_are_not_move_numbers(real: GameService) -> None:
+    """The rules README: 数字将棋's first move after the setups is move 1, however often an
+    arrangement was changed."""
+    gid = await suji(real)
+    await real.setup(gid, ALICE, "654/321")  # changed once
+    await real.setup(gid, BOB, "321/654")
+    state = real.current_state(gid)
+    assert state is not None
+    first = state.format_move(state.legal_moves()[0])
+    to_move = (ALICE, BOB)[state.current_player()]
+    played = await real.play(gid, to_move, first)
+    assert played.params["ply"] == 1
