@@ -130,6 +130,19 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Limits:
+    """How many open or running games users and a server may have, checked by the store in the
+    same transaction that would add a seat or a game (so concurrent requests cannot overshoot)."""
+
+    per_user: int
+    users: tuple[str, ...]
+    """Users who take a seat with this change."""
+    per_guild: int = 0
+    guild_id: str | None = None
+    """The server a new game is created in (None: no server limit to check)."""
+
+
+@dataclass(frozen=True, slots=True)
 class NewGame:
     """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start)."""
 
@@ -153,6 +166,7 @@ class NewGame:
     entries: tuple[MoveRow, ...] = ()
     daily_day: str | None = None
     expires_ms: int | None = None
+    limits: Limits | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +195,7 @@ class Change:
     fields: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[SeatRow, ...] = ()
     results: tuple[UserResult, ...] = ()
+    limits: Limits | None = None
 
 
 SETTABLE = frozenset(

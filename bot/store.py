@@ -27,6 +27,7 @@ from bot.model import (
     GameRow,
     GameStatus,
     GameSummary,
+    Limits,
     MoveRow,
     NewGame,
     Offer,
@@ -44,6 +45,16 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 class ConflictError(Exception):
     """Someone else changed the game first (the position has changed)."""
+
+
+class LimitError(Exception):
+    """A change would give a user (``user_id``) or the server (``user_id`` None) more live games
+    than ``limit``; nothing was written."""
+
+    def __init__(self, user_id: str | None, limit: int) -> None:
+        super().__init__(f"limit of {limit} live games reached for {user_id or 'the server'}")
+        self.user_id = user_id
+        self.limit = limit
 
 
 # --- rows (the data model lives in bot.model; re-exported for the store's users) ------------
@@ -206,10 +217,31 @@ class SqliteStore:
             )
 
     # -- games -----------------------------------------------------------------------------
+    async def _check_limits(self, limits: Limits | None) -> None:
+        """Inside a transaction: refuse a change that would overshoot ``limits``."""
+        if limits is None:
+            return
+        for user_id in dict.fromkeys(limits.users):
+            rows = await self._fetchall(
+                "SELECT count(DISTINCT g.id) FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND g.status IN ('open', 'active')",
+                (user_id,),
+            )
+            if int(rows[0][0]) >= limits.per_user:
+                raise LimitError(user_id, limits.per_user)
+        if limits.guild_id is not None:
+            rows = await self._fetchall(
+                "SELECT count(*) FROM games WHERE guild_id = ? AND status IN ('open', 'active')",
+                (limits.guild_id,),
+            )
+            if int(rows[0][0]) >= limits.per_guild:
+                raise LimitError(None, limits.per_guild)
+
     async def create_game(self, game: NewGame) -> int:
         async with self._lock:
             await self._begin()
             try:
+                await self._check_limits(game.limits)
                 cur = await self.db.execute(
                     "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                     "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
@@ -315,6 +347,7 @@ class SqliteStore:
         async with self._lock:
             await self._begin()
             try:
+                await self._check_limits(change.limits)
                 sets = ", ".join(f"{name} = ?" for name in change.fields)
                 values = [_encode_field(k, v) for k, v in change.fields.items()]
                 cur = await self.db.execute(
@@ -541,6 +574,7 @@ __all__ = [
     "ConflictError",
     "GameRow",
     "GameSummary",
+    "LimitError",
     "MoveRow",
     "NewGame",
     "SeatRow",

@@ -13,14 +13,14 @@ from dataclasses import replace
 from typing import Any, TypedDict, Unpack
 
 from bot.clock import ClockError, ClockSpec, parse_clock
-from bot.model import Change, GameStatus, MoveRow, NewGame, SeatKind, SeatRow
+from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
 from bot.service.timers import banks, clock_of, deadline
 from bot.service.values import HOST_ID, Event, Refusal, Reply, User
-from bot.store import ConflictError
+from bot.store import ConflictError, LimitError
 from engines.core import CHANCE, EngineError, Game, State, chance_pick
 from engines.registry import get_game
 
@@ -60,16 +60,16 @@ class Lobby:
         self.ctx = ctx
         self.endings = endings
 
-    async def check_limits(self, users: Sequence[User], guild_id: str | None) -> None:
+    async def limits(self, users: Sequence[User], guild_id: str | None, new: bool) -> Limits:
+        """The limits a change seating ``users`` (and, if ``new``, adding a game in the server)
+        must respect; the store checks them in the change's own transaction."""
         gs = await self.ctx.guild(guild_id)
-        per_user = gs.max_active_per_user or self.ctx.settings.max_active_per_user
-        per_guild = gs.max_active_per_guild or self.ctx.settings.max_active_per_guild
-        store = self.ctx.store
-        for u in {u.id: u for u in users}.values():
-            if u.id != HOST_ID and await store.count_active(u.id, None) >= per_user:
-                raise Refusal("refuse.limit_user", name=u.name, limit=per_user)
-        if guild_id is not None and await store.count_active(None, guild_id) >= per_guild:
-            raise Refusal("refuse.limit_guild", limit=per_guild)
+        return Limits(
+            per_user=gs.max_active_per_user or self.ctx.settings.max_active_per_user,
+            users=tuple(u.id for u in users if u.id != HOST_ID),
+            per_guild=gs.max_active_per_guild or self.ctx.settings.max_active_per_guild,
+            guild_id=guild_id if new else None,
+        )
 
     async def create(self, creator: User, game_type: str, **how: Unpack[CreateOptions]) -> Reply:
         """Create a game. ``invite``: users challenged (each gets a seat kept for them);
@@ -107,7 +107,6 @@ class Lobby:
             spec = clock if isinstance(clock, ClockSpec) else parse_clock(clock)
         except ClockError as exc:
             raise Refusal("refuse.bad_clock", clock=str(clock)) from exc
-        await self.check_limits(humans, guild_id)
         for u in {u.id: u for u in [creator, *humans, *invite]}.values():
             await self.ctx.remember_user(u)
         seats: list[SeatRow] = []
@@ -137,6 +136,7 @@ class Lobby:
             created_ms=now,
             seats=tuple(seats),
             daily_day=how.get("daily_day"),
+            limits=await self.limits(humans, guild_id, new=True),
             expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
         )
         full = all(s.kind is not SeatKind.OPEN for s in seats)
@@ -146,6 +146,8 @@ class Lobby:
             game_id = await self.ctx.store.create_game(new)
         except ConflictError as exc:
             raise Refusal("refuse.daily_done") from exc
+        except LimitError as exc:
+            raise limit_refusal(exc, humans) from exc
         async with self.ctx.games.lock(game_id):
             loaded = await self.ctx.games.load(game_id)
             for listener in self.ctx.games.listeners:
@@ -203,13 +205,16 @@ class Lobby:
                 if open_seats:
                     raise Refusal("refuse.not_invited", id=game_id)
                 raise Refusal("refuse.game_full", id=game_id)
-            await self.check_limits([user], row.guild_id)
             await self.ctx.remember_user(user)
             seat = replace(free[0], kind=SeatKind.HUMAN, user_id=user.id, name=user.name)
-            if len(open_seats) == 1:
-                return await self._start(loaded, (seat,))
-            change = Change(game_id, row.version, seats=(seat,))
-            loaded = await self.ctx.games.commit(loaded, change)
+            limits = await self.limits([user], row.guild_id, new=False)
+            try:
+                if len(open_seats) == 1:
+                    return await self._start(loaded, (seat,), limits)
+                change = Change(game_id, row.version, seats=(seat,), limits=limits)
+                loaded = await self.ctx.games.commit(loaded, change)
+            except LimitError as exc:
+                raise limit_refusal(exc, [user]) from exc
             return present.reply(
                 loaded,
                 Event.JOINED,
@@ -217,7 +222,9 @@ class Lobby:
                 params={"name": user.name, "open": _open_count(loaded)},
             )
 
-    async def _start(self, loaded: Loaded, seats: tuple[SeatRow, ...]) -> Reply:
+    async def _start(
+        self, loaded: Loaded, seats: tuple[SeatRow, ...], limits: Limits | None = None
+    ) -> Reply:
         now = self.ctx.now_ms()
         state, rows = resolve_chance(loaded.state, loaded.row.seed, len(loaded.entries), now)
         merged = list(loaded.row.seats)
@@ -231,7 +238,12 @@ class Lobby:
             "deadline_ms": deadline(clock_of(loaded.row), state, now, banks(merged)),
         }
         change = Change(
-            loaded.id, loaded.row.version, append=tuple(rows), fields=fields, seats=seats
+            loaded.id,
+            loaded.row.version,
+            append=tuple(rows),
+            fields=fields,
+            seats=seats,
+            limits=limits,
         )
         loaded = await self.ctx.games.commit(loaded, change, state)
         return await self._started_reply(loaded)
@@ -292,6 +304,13 @@ class Lobby:
             if not any(s.invited_id == user.id for s in loaded.row.seats):
                 raise Refusal("refuse.not_invited", id=game_id)
             return await self.endings.withdraw(loaded, "challenge.declined", name=user.name)
+
+
+def limit_refusal(error: LimitError, users: Sequence[User]) -> Refusal:
+    if error.user_id is None:
+        return Refusal("refuse.limit_guild", limit=error.limit)
+    name = next((u.name for u in users if u.id == error.user_id), error.user_id)
+    return Refusal("refuse.limit_user", name=name, limit=error.limit)
 
 
 def _open_count(loaded: Loaded) -> int:
