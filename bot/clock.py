@@ -48,8 +48,14 @@ def to_ms(when: datetime) -> int:
     return int(when.timestamp() * 1000)
 
 
+_MIN_MS = to_ms(datetime.min.replace(tzinfo=UTC) + timedelta(days=1))
+_MAX_MS = to_ms(datetime.max.replace(tzinfo=UTC) - timedelta(days=1))
+
+
 def from_ms(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, UTC)
+    """The UTC time ``ms`` milliseconds after the epoch, clamped to what a datetime can hold
+    (a stored time from before the clock bounds can never crash a reply or the timers)."""
+    return datetime.fromtimestamp(min(max(ms, _MIN_MS), _MAX_MS) / 1000, UTC)
 
 
 class ClockError(ValueError):
@@ -57,18 +63,48 @@ class ClockError(ValueError):
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-_DURATION = re.compile(r"^(\d+(?:\.\d+)?)([smhd]?)$")
+_DURATION = re.compile(r"^(\d{1,9}(?:\.\d{1,6})?)([smhd]?)$")
+
+MINUTE, HOUR, DAY = 60, 3600, 86400
+LIVE_RANGE = (MINUTE, 2 * HOUR)
+"""A live clock's time per move (seconds): 1 minute to 2 hours."""
+CORR_RANGE = (HOUR, 30 * DAY)
+"""A correspondence clock's time per move (seconds): 1 hour to 30 days."""
+BANK_RANGE = (MINUTE, 60 * DAY)
+"""A time bank's initial bank and cap (seconds): 1 minute to 60 days."""
+BONUS_RANGE = (1, 30 * DAY)
+"""A time bank's bonus per move (seconds): 1 second to 30 days."""
 
 
-def parse_duration(text: str, default_unit: str) -> int:
-    """``"90s"``, ``"5m"``, ``"3d"`` or a bare number in ``default_unit``: seconds."""
+def human_duration(seconds: int) -> str:
+    """``3600`` -> ``"1 hour"``, ``120`` -> ``"2 minutes"`` (for the allowed ranges)."""
+    for unit, name in ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute"), (1, "second")):
+        if seconds % unit == 0:
+            n = seconds // unit
+            return f"{n} {name}" + ("" if n == 1 else "s")
+    return f"{seconds} seconds"  # pragma: no cover - the unit 1 always divides
+
+
+def range_text(bounds: tuple[int, int]) -> str:
+    """``(60, 7200)`` -> ``"1 minute to 2 hours"``."""
+    return f"{human_duration(bounds[0])} to {human_duration(bounds[1])}"
+
+
+def parse_duration(text: str, default_unit: str, bounds: tuple[int, int] | None = None) -> int:
+    """``"90s"``, ``"5m"``, ``"3d"`` or a bare number in ``default_unit``: seconds.
+
+    ``bounds`` (seconds, both inclusive) refuses anything outside them, naming the range. A
+    number is at most nine digits (with at most six decimals), so nothing overflows.
+    """
     m = _DURATION.match(text.strip().lower())
     if not m:
         raise ClockError(f"not a duration: {text!r}")
-    seconds = float(m.group(1)) * _UNITS[m.group(2) or default_unit]
+    seconds = int(float(m.group(1)) * _UNITS[m.group(2) or default_unit])
     if seconds <= 0:
         raise ClockError(f"a duration must be positive: {text!r}")
-    return int(seconds)
+    if bounds is not None and not bounds[0] <= seconds <= bounds[1]:
+        raise ClockError(f"{text.strip()!r} is out of range: allowed {range_text(bounds)}")
+    return seconds
 
 
 def _fmt(seconds: int) -> str:
@@ -113,22 +149,27 @@ def parse_clock(text: str | None) -> ClockSpec:
 
     Reminder points follow the kind: one minute before a live deadline, 24 h and 1 h before a
     correspondence or bank deadline (only those shorter than the time allowed).
+
+    Every value is bounded (:data:`LIVE_RANGE`, :data:`CORR_RANGE`, :data:`BANK_RANGE`,
+    :data:`BONUS_RANGE`): a :class:`ClockError` names the allowed range.
     """
     raw = (text or "none").strip().lower()
     if raw in ("", "none", "off", "untimed"):
         return ClockSpec()
     kind, _, rest = raw.partition(":")
     if kind == "live":
-        per = parse_duration(rest or "5", "m")
+        per = _bounded("a live clock's time per move", rest or "5", "m", LIVE_RANGE)
         return ClockSpec("live", per_move=per, reminders=_points(LIVE_REMINDERS, per))
     if kind in ("corr", "correspondence"):
-        per = parse_duration(rest or "3", "d")
+        per = _bounded("a correspondence clock's time per move", rest or "3", "d", CORR_RANGE)
         return ClockSpec("corr", per_move=per, reminders=_points(CORR_REMINDERS, per))
     if kind == "bank":
         m = re.match(r"^([^+/]+)\+([^+/]+)/([^+/]+)$", rest)
         if not m:
             raise ClockError(f"a time bank is written bank:7d+1d/14d, not {text!r}")
-        bank, bonus, cap = (parse_duration(g, "d") for g in m.groups())
+        bank = _bounded("a time bank", m.group(1), "d", BANK_RANGE)
+        bonus = _bounded("a time bank's bonus per move", m.group(2), "d", BONUS_RANGE)
+        cap = _bounded("a time bank's cap", m.group(3), "d", BANK_RANGE)
         if cap < bank:
             raise ClockError("the cap of a time bank cannot be below its initial bank")
         return ClockSpec(
@@ -139,6 +180,14 @@ def parse_clock(text: str | None) -> ClockSpec:
             reminders=_points(CORR_REMINDERS, cap) or _points(LIVE_REMINDERS, cap),
         )
     raise ClockError(f"unknown clock {text!r}")
+
+
+def _bounded(what: str, text: str, default_unit: str, bounds: tuple[int, int]) -> int:
+    try:
+        return parse_duration(text, default_unit, bounds)
+    except ClockError as exc:
+        shown = text.strip() if len(text.strip()) <= 24 else text.strip()[:21] + "..."
+        raise ClockError(f"{what} must be {range_text(bounds)}, not {shown!r}") from exc
 
 
 def _points(points: tuple[int, ...], allowed: int) -> tuple[int, ...]:

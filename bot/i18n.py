@@ -87,10 +87,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "refuse.bad_option": ("{reason}", "{reason}"),
     "refuse.bad_clock": (
-        "I cannot read the clock {clock!r}: use none, live:5 (minutes), corr:3 (days) or "
-        "bank:7d+1d/14d.",
-        "持ち時間「{clock}」が読めません。none、live:5（分）、corr:3（日）、bank:7d+1d/14d "
-        "のように書いてください。",
+        "I cannot use the clock {clock!r}: use none, live:5 (minutes per move, 1 minute to "
+        "2 hours), corr:3 (days per move, 1 hour to 30 days) or bank:7d+1d/14d (bank and cap "
+        "1 minute to 60 days, bonus per move 1 second to 30 days).",
+        "持ち時間「{clock}」は使えません。none、live:5（1手の分数、1分〜2時間）、"
+        "corr:3（1手の日数、1時間〜30日）、bank:7d+1d/14d（持ち時間と上限は1分〜60日、"
+        "1手ごとの加算は1秒〜30日）のように書いてください。",
     ),
     "refuse.too_many_players": (
         "{game} is for {players} players: too many were named.",
@@ -313,6 +315,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "どの対局ですか。番号を付けるか（例: /move 3 四04占）、/play で始めてください。",
     ),
     "sandbox.games": ("Games: {games}", "ゲーム: {games}"),
+    "sandbox.cannot_read": (
+        "I cannot read {path}: {reason}.",
+        "{path} を読めません: {reason}。",
+    ),
+    "sandbox.bad_tick": (
+        "I cannot move the sandbox clock by {text!r}: give 1 second to 366 days (e.g. 90s, 5m, "
+        "3d), at most 10 years in all.",
+        "サンドボックスの時計を「{text}」進めることはできません。1秒〜366日（例: 90s、5m、3d）、"
+        "合計10年までにしてください。",
+    ),
     "sandbox.help": (
         "Commands: /play <game> [@user ...] [open=N] [clock=...] [opt=value ...], /join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
@@ -329,6 +341,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
     ),
 }
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot hold (a lone surrogate such as ``"\\ud800"``)
+    replaced by U+FFFD; a proper surrogate pair becomes the character it stands for."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return text
 
 
 def fmt_value(value: Any, lang: str) -> str:
@@ -356,4 +378,4 @@ def t(key: str, lang: str = "en", /, **params: Any) -> str:
         return key
     template = ja if lang.startswith("ja") else en
     values = _Params({k: fmt_value(v, lang) for k, v in params.items()})
-    return template.format_map(values)
+    return clean_text(template.format_map(values))  # user text may hold lone surrogates

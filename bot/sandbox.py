@@ -6,6 +6,7 @@ printed; commands come from the keyboard, a script file or a pipe, so a whole ga
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from collections.abc import Awaitable, Callable, Iterable
@@ -17,7 +18,16 @@ from typing import IO, Any
 from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
+from bot.i18n import clean_text
 from bot.service import GameService, Refusal, Reply, User, catalogue
+
+MAX_GAME_ID = 2**63
+"""Game ids are SQLite integers (64-bit)."""
+TICK_RANGE = (1, 366 * 86400)
+"""One ``/tick`` moves the sandbox clock by 1 second to 366 days."""
+MAX_OFFSET = timedelta(days=3653)
+"""The sandbox clock never runs more than about 10 years ahead."""
+_GAME_ID = re.compile(r"#?[0-9]+")
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
@@ -64,7 +74,7 @@ class Sandbox:
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        print(clean_text(text), file=self.out, flush=True)
 
     def t(self, key: str, **params: Any) -> str:
         return i18n.t(key, self.lang, **params)
@@ -95,12 +105,16 @@ class Sandbox:
     # -- parsing ---------------------------------------------------------------------------
     @staticmethod
     def _user(token: str) -> User:
-        name = token.lstrip("@").strip()
+        name = clean_text(token.lstrip("@").strip())
         return User(name, name)
 
     def _game_and_rest(self, args: list[str], min_rest: int = 0) -> tuple[int, list[str]]:
         if args and len(args) > min_rest and args[0].lstrip("#").isdigit():
-            return int(args[0].lstrip("#")), args[1:]
+            # only a plain ASCII number below 2**63 can be a game ("²" or "١" are digits too)
+            token = args[0]
+            if not _GAME_ID.fullmatch(token) or not 0 < int(token.lstrip("#")) < MAX_GAME_ID:
+                raise Refusal("refuse.unknown_game", id=token.lstrip("#"))
+            return int(token.lstrip("#")), args[1:]
         gid = self.current.get(self.user.id)
         if gid is None:
             raise Refusal("sandbox.no_game")
@@ -187,16 +201,27 @@ class Sandbox:
             if not args:
                 self.say(self.t("sandbox.usage", usage="/import <file.json>"))
                 return
-            text = Path(args[0]).read_text(encoding="utf-8")
+            try:
+                text = Path(args[0]).read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason="not UTF-8"))
+                return
+            except OSError as exc:
+                reason = exc.strerror or type(exc).__name__
+                self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason=reason))
+                return
             self.show(await s.import_record(me, text, seats=[self._user(a) for a in args[1:]]))
         elif command == "/tick":
             if self.clock is None:
                 self.say("/tick needs the sandbox clock")
                 return
+            text = args[0] if args else "1m"
             try:
-                seconds = parse_duration(args[0] if args else "1m", "m")
-            except ClockError as exc:
-                self.say("✗ " + str(exc))
+                seconds = parse_duration(text, "m", TICK_RANGE)
+            except ClockError:
+                seconds = 0
+            if not seconds or self.clock.offset + timedelta(seconds=seconds) > MAX_OFFSET:
+                self.say("✗ " + self.t("sandbox.bad_tick", text=text))
                 return
             self.clock.offset += timedelta(seconds=seconds)
         elif command in ("/quit", "/exit"):
@@ -230,7 +255,7 @@ class Sandbox:
             elif "=" in a:
                 k, _, v = a.partition("=")
                 if k in ("open", "host", "players"):
-                    if not v.isdigit():
+                    if not re.fullmatch(r"[0-9]{1,3}", v):
                         self.say(self.t("sandbox.usage", usage=f"{k}=<number>"))
                         return
                     kw[{"open": "open_seats", "host": "host_seats"}.get(k, k)] = int(v)
@@ -297,7 +322,8 @@ async def run_sandbox(
     )
     try:
         if script is not None:
-            lines: Iterable[str] = Path(script).read_text(encoding="utf-8").splitlines()
+            text = Path(script).read_text(encoding="utf-8", errors="replace")
+            lines: Iterable[str] = text.splitlines()
             return await sandbox.run(lines, echo=True, strict=strict)
         source = stdin or sys.stdin
         if source.isatty():

@@ -3,14 +3,27 @@ server settings. One :class:`Context` per service; the use-case modules take it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.clock import Clock, to_ms
 from bot.config import Settings
+from bot.i18n import clean_text
 from bot.service.cache import GameCache
 from bot.service.present import Pictures
 from bot.service.values import GuildSettings, User
 from bot.store import Store
+
+
+def clean_user(user: User) -> User:
+    """``user`` with a name and id the store and every adapter can encode."""
+    name, uid = clean_text(user.name), clean_text(user.id)
+    return user if (name, uid) == (user.name, user.id) else replace(user, id=uid, name=name)
+
+
+def clean_name(user: User) -> User:
+    """``user`` with a display name the store can encode (the id is the platform's own)."""
+    name = clean_text(user.name)
+    return user if name == user.name else replace(user, name=name)
 
 
 @dataclass
@@ -26,6 +39,9 @@ class Context:
         return to_ms(self.clock.now())
 
     async def remember_user(self, user: User) -> None:
+        """Keep the user's latest name (cleaned of anything UTF-8 cannot hold: the seats of
+        every game read their names from here)."""
+        user = clean_name(user)
         await self.store.upsert_user(user.id, user.name, self.now_ms())
 
     async def guild(self, guild_id: str | None) -> GuildSettings:

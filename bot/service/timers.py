@@ -8,6 +8,7 @@ timeout as the game's end, an unanswered challenge as withdrawn.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -21,6 +22,8 @@ from bot.service.context import Context
 from bot.service.endings import Endings
 from bot.service.values import Event, Refusal, Reply
 from engines.core import SIMULTANEOUS, State
+
+log = logging.getLogger("banmen.timers")
 
 
 def clock_of(row: GameRow) -> ClockSpec:
@@ -149,19 +152,29 @@ class Timers:
         return loaded
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
-        """Send due reminders, end timed-out games and lapse old challenges; each once."""
+        """Send due reminders, end timed-out games and lapse old challenges; each once.
+
+        A game whose turn fails (any error but a refusal) is logged with its id and set aside
+        (so it cannot spin the delivery loop); every other game goes on.
+        """
         now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
         out, self._pending = self._pending, []
         for game_id, row in sorted(self._rows.items()):
             at = _next_point(row)
             if at is None or at > now_ms:
                 continue
-            async with self.ctx.games.lock(game_id):
-                try:
+            try:
+                async with self.ctx.games.lock(game_id):
                     reply = await self._fire(game_id, now_ms)
-                except Refusal:  # the game changed or vanished meanwhile: nothing to say
-                    self._rows.pop(game_id, None)
-                    continue
+            except Refusal:  # the game changed or vanished meanwhile: nothing to say
+                self._rows.pop(game_id, None)
+                continue
+            except Exception:
+                # One bad game must not stop every clock: log it and set it aside until it
+                # changes (a commit tracks it again) or the host restarts; go on with the others.
+                log.exception("timers: game %s failed at %s; set aside", game_id, now_ms)
+                self._rows.pop(game_id, None)
+                continue
             if reply is not None:
                 out.append(reply)
         return out

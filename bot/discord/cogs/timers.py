@@ -2,7 +2,8 @@
 
 The service keeps every deadline (restored from the store at start-up) and hands out what is due;
 this loop waits for the next one, posts each reply in its game's thread (a reminder pings the
-player to move, a timeout posts the result) and never dies on one failed delivery.
+player to move, a timeout posts the result) and never dies: not on one failed delivery, not on one
+bad game (the service sets it aside), not on a failed round (logged, retried a little later).
 """
 
 from __future__ import annotations
@@ -22,6 +23,11 @@ from bot.service import Reply
 
 log = logging.getLogger("banmen.discord.timers")
 
+RETRY_SECONDS = 5.0
+"""How long the loop waits after a failed round before trying again (unless timers change)."""
+MAX_WAIT_SECONDS = 3600.0
+"""The loop never sleeps longer than this at once (it then looks again)."""
+
 
 class TimersCog(commands.Cog):
     def __init__(self, bot: BanmenBot) -> None:
@@ -40,27 +46,36 @@ class TimersCog(commands.Cog):
                 await self.task
 
     async def run(self) -> None:
-        service = self.bot.service
         await self.bot.wait_until_ready()
         while not self.bot.is_closed():
-            at = service.next_timer_at()
-            service.timer_changed.clear()
-            timeout = None
-            if at is not None:
-                timeout = max(0.0, (at - service.clock.now()).total_seconds())
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(service.timer_changed.wait(), timeout)
             try:
-                replies = await service.process_due()
+                await self.round()
+            except asyncio.CancelledError:
+                raise
             except Exception:
-                log.exception("processing due timers failed")
-                continue
-            for reply in replies:
-                try:
-                    await self.deliver(reply)
-                except Exception:
-                    log.exception("could not deliver %s for game %s", reply.key, reply.game_id)
-            self.delivered.set()
+                # Never die: log, wait a little (or until the timers change) and go on.
+                log.exception("the timers round failed; retrying in %s s", RETRY_SECONDS)
+                self.bot.service.timer_changed.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.bot.service.timer_changed.wait(), RETRY_SECONDS)
+
+    async def round(self) -> None:
+        """Wait for the next due time (or a change), then deliver what is due."""
+        service = self.bot.service
+        at = service.next_timer_at()
+        service.timer_changed.clear()
+        timeout = None
+        if at is not None:
+            timeout = min(MAX_WAIT_SECONDS, max(0.0, (at - service.clock.now()).total_seconds()))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(service.timer_changed.wait(), timeout)
+        replies = await service.process_due()
+        for reply in replies:
+            try:
+                await self.deliver(reply)
+            except Exception:
+                log.exception("could not deliver %s for game %s", reply.key, reply.game_id)
+        self.delivered.set()
 
     async def deliver(self, reply: Reply) -> None:
         if reply.game_id is None:
