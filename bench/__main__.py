@@ -10,6 +10,7 @@ SECTIONS = {
     "service": "bench.service_bench",
     "discord": "bench.discord_bench",
     "ai": "bench.ai_bench",
+    "replay": "bench.replay_bench",
 }
 
 

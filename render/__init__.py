@@ -1,19 +1,24 @@
-"""Pictures of game states: pure functions ``(state, viewer, last_move, outcome=) -> PNG bytes``.
+"""Pictures of game states: pure functions
+``(state, viewer, last_move, outcome=, names=) -> PNG bytes``.
 
 ``outcome`` is an end the host decided (resignation, timeout, agreed draw, abort) that the state
-cannot know: when given, the picture shows it instead of ``state.outcome()``.
+cannot know: when given, the picture shows it instead of ``state.outcome()``. ``names``, when
+given, are the players' names by seat, shown beside the seat names.
 
 Each module of ``render`` that exports ``RENDERERS`` (a mapping from game id to a function) is
-registered, mirroring the engines' registry.
+registered, mirroring the engines' registry; its ``IMAGES`` are the same pictures as Pillow
+images (before encoding), for :func:`render_image` (replays).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Protocol
+
+from PIL import Image
 
 from engines.core import Outcome, State
 
@@ -29,23 +34,49 @@ class Renderer(Protocol):
         /,
         *,
         outcome: Outcome | None = None,
+        names: Sequence[str] | None = None,
     ) -> bytes: ...
 
 
-_NOT_RENDERERS = {"base", "samples"}
+class ImageRenderer(Protocol):
+    """The same picture as a Pillow ``RGB`` image (the entries of a module's ``IMAGES``)."""
+
+    def __call__(
+        self,
+        state: State[Any],
+        viewer: int | None,
+        last_move: Any,
+        /,
+        *,
+        outcome: Outcome | None = None,
+        names: Sequence[str] | None = None,
+    ) -> Image.Image: ...
+
+
+NOT_RENDERERS = frozenset({"base", "samples", "replay"})
+"""Modules of ``render`` that draw no game of their own."""
+
+
+def _discover(attribute: str) -> dict[str, Any]:
+    import render
+
+    found: dict[str, Any] = {}
+    for info in sorted(pkgutil.iter_modules(render.__path__), key=lambda i: i.name):
+        if info.name.startswith("_") or info.name in NOT_RENDERERS:
+            continue
+        module = importlib.import_module(f"render.{info.name}")
+        found.update(getattr(module, attribute, {}))
+    return found
 
 
 @cache
 def _renderers() -> Mapping[str, Renderer]:
-    import render
+    return _discover("RENDERERS")
 
-    found: dict[str, Renderer] = {}
-    for info in sorted(pkgutil.iter_modules(render.__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name in _NOT_RENDERERS:
-            continue
-        module = importlib.import_module(f"render.{info.name}")
-        found.update(getattr(module, "RENDERERS", {}))
-    return found
+
+@cache
+def _images() -> Mapping[str, ImageRenderer]:
+    return _discover("IMAGES")
 
 
 def has_renderer(game_id: str) -> bool:
@@ -57,15 +88,32 @@ def render_png(
     viewer: int | None = None,
     last_move: Any = None,
     outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (``None``: a spectator).
 
     The state is first reduced to what the viewer may see, so no picture can show a secret.
     ``outcome``, when given, overrides ``state.outcome()``: a game the host ended (resignation,
-    timeout, agreed draw, abort) is drawn as over, with its result and reason.
+    timeout, agreed draw, abort) is drawn as over, with its result and reason. ``names``, when
+    given, are the players' names by seat, each shown beside its seat's name (cut to fit).
     """
     fn = _renderers()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move, outcome=outcome)
+    if names is None:
+        return fn(state.observe(viewer), viewer, last_move, outcome=outcome)
+    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names)
+
+
+def render_image(
+    state: State[Any],
+    viewer: int | None = None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    """The picture :func:`render_png` encodes, as an ``RGB`` Pillow image (for replays); the
+    state is reduced to what ``viewer`` may see in the same way."""
+    fn = _images()[state.game.id]
+    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names)
 
 
 def warm_up() -> None:

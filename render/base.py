@@ -1,16 +1,25 @@
 """Shared drawing helpers: the CJK font, the palette, sprite caches and PNG encoding.
 
-Every game's picture is a pure function ``(state, viewer, last_move, outcome) -> PNG bytes``.
-Static layers (the board, its labels) and piece sprites are drawn once and cached, so a turn's
-picture is a few pastes and one PNG encode.
+Every game's picture is a pure function ``(state, viewer, last_move, outcome, names) -> PNG
+bytes``. Static layers (the board, its labels) and piece sprites are drawn once and cached; a
+turn's picture is drawn straight onto the game's fixed palette (:class:`Canvas`) and encoded by a
+writer that reuses the rows a stream's previous picture already compressed (:func:`encode_png`).
+The bytes depend on the picture only, never on what was drawn before.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import os
-from collections.abc import Sequence
-from functools import cache
+import struct
+import threading
+import unicodedata
+import zlib
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -109,18 +118,97 @@ def draw_text_centered(
     draw.text(xy, text, font=fnt, fill=fill, anchor="mm")
 
 
-def rotated_text(
+@lru_cache(maxsize=4096)
+def text_sprite(
+    text: str, size: int, fill: tuple[int, int, int], anchor: str = "la", style: str = "gothic"
+) -> tuple[Image.Image, int, int]:
+    """``text`` drawn once as a transparent sprite, with its offset from the anchor point
+    (glyph rendering is the slow part of a picture; pasting a sprite is cheap)."""
+    fnt = font(size, style)
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+    left, top = int(left) - 1, int(top) - 1
+    img = Image.new("RGBA", (max(1, int(right) + 2 - left), max(1, int(bottom) + 2 - top)))
+    ImageDraw.Draw(img).text((-left, -top), text, font=fnt, fill=fill, anchor=anchor)
+    return img, left, top
+
+
+def draw_text(
+    img: Image.Image | Canvas,
+    xy: tuple[float, float],
     text: str,
-    fnt: ImageFont.FreeTypeFont,
-    fill: tuple[int, int, int] | tuple[int, int, int, int],
-    angle: float,
+    size: int,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+    style: str = "gothic",
+) -> tuple[int, int, int, int]:
+    """Paste ``text`` at ``xy`` as ``ImageDraw.text`` would draw it (through
+    :func:`text_sprite`); returns the box it covers."""
+    sprite, dx, dy = text_sprite(text, size, fill, anchor, style)
+    x, y = round(xy[0]) + dx, round(xy[1]) + dy
+    if isinstance(img, Canvas):
+        img.paste(sprite, (x, y))
+    else:
+        img.paste(sprite, (x, y), sprite)
+    return x, y, x + sprite.width, y + sprite.height
+
+
+def clean_name(name: str) -> str:
+    """A player's name made safe to draw: one line, no control or format characters, no
+    stacks of combining marks (NFC first, so a kana's dakuten stays)."""
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", name):
+        cat = unicodedata.category(ch)
+        if cat[0] == "Z" or ch in "\t\n\r":
+            ch, marks = " ", 0
+        elif cat[0] == "C":
+            continue
+        elif cat[0] == "M":
+            marks += 1
+            if marks > 1:
+                continue
+        else:
+            marks = 0
+        out.append(ch)
+    return " ".join("".join(out).split())
+
+
+def fit_text(text: str, fnt: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut to ``width`` pixels in ``fnt``, with an ellipsis when cut."""
+    if fnt.getlength(text) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with its ellipsis
+        mid = (lo + hi + 1) // 2
+        if fnt.getlength(text[:mid].rstrip() + "…") <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + "…"
+
+
+@lru_cache(maxsize=512)
+def name_sprite(
+    name: str, size: int, fill: tuple[int, int, int], width: int, style: str = "gothic"
 ) -> Image.Image:
-    """A transparent sprite of ``text`` turned by ``angle`` degrees (counter-clockwise)."""
-    left, top, right, bottom = fnt.getbbox(text)
-    w, h = int(right - left) + 4, int(bottom - top) + 4
-    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-    ImageDraw.Draw(img).text((2 - left, 2 - top), text, font=fnt, fill=fill)
-    return img.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+    """A player's name as a transparent sprite at most ``width`` pixels wide and one line
+    high: cleaned (:func:`clean_name`), cut with an ellipsis, and clipped to its box, so no
+    user text can reach outside the place the picture gives it."""
+    fnt = font(size, style)
+    text = fit_text(clean_name(name), fnt, width)
+    ascent, descent = fnt.getmetrics()
+    img = Image.new("RGBA", (max(1, min(width, math.ceil(fnt.getlength(text)) + 1)),
+                             ascent + descent), (0, 0, 0, 0))  # fmt: skip
+    ImageDraw.Draw(img).text((0, 0), text, font=fnt, fill=fill)
+    return img
+
+
+def seat_names(names: Sequence[str] | None, players: int) -> tuple[str, ...] | None:
+    """``names`` as one entry per seat (missing ones empty), or ``None`` for no names."""
+    if names is None:
+        return None
+    given = [str(n) for n in names][:players]
+    return (*given, *([""] * (players - len(given))))
 
 
 def paste_centered(base: Image.Image, sprite: Image.Image, center: tuple[float, float]) -> None:
@@ -130,6 +218,161 @@ def paste_centered(base: Image.Image, sprite: Image.Image, center: tuple[float, 
         base.alpha_composite(sprite, (x, y))
     else:
         base.paste(sprite, (x, y), sprite)
+
+
+class Canvas:
+    """A picture being drawn, either in RGB (``palette`` ``None``: the source of truth, and what
+    palettes are made from) or straight onto a game's fixed palette (a ``P`` image).
+
+    On a palette, each sprite is blended once per distinct patch of picture it lands on, and
+    the blend, mapped onto the palette, is cached: a turn's picture is then copies of cached
+    patches, with no mapping of the whole picture and a third of the bytes to move. The result
+    is the RGB picture mapped onto the palette, give or take the blend of a sprite's soft edge
+    with an already mapped background. A patch nothing was drawn on yet is the background's,
+    known by its place; any other is known by its pixels.
+    """
+
+    TILE = 16
+
+    def __init__(self, background: Image.Image, palette: Image.Image | None = None) -> None:
+        self.palette = palette
+        self.background = background
+        self.image = (background if palette is None else _mapped(background, palette)).copy()
+        self._columns = -(-background.width // self.TILE)
+        self._dirty = 0
+        """Tiles drawn on so far, one bit each (row-major)."""
+
+    def draw(self, within: tuple[float, float, float, float]) -> ImageDraw.ImageDraw:
+        """An ``ImageDraw`` on the picture, for opaque shapes in :meth:`ink` colours drawn
+        ``within`` the box ``(x0, y0, x1, y1)`` (the canvas then knows that part changed)."""
+        self._touch(within)
+        return ImageDraw.Draw(self.image)
+
+    def ink(self, colour: tuple[int, int, int]) -> int | tuple[int, int, int]:
+        """``colour`` as :meth:`draw` takes it: itself in RGB, its palette entry on a palette."""
+        return colour if self.palette is None else _palette_index(self.palette, colour)
+
+    def _touch(self, box: tuple[float, float, float, float]) -> bool:
+        """Mark ``box`` drawn on; whether it was untouched before."""
+        t = self.TILE
+        x0, y0 = max(0, int(box[0]) // t), max(0, int(box[1]) // t)
+        x1 = min(self._columns - 1, max(x0, (math.ceil(box[2]) - 1) // t))
+        y1 = max(y0, (math.ceil(box[3]) - 1) // t)
+        run = ((1 << (x1 - x0 + 1)) - 1) << x0
+        tiles = 0
+        for row in range(y0, y1 + 1):
+            tiles |= run << (row * self._columns)
+        clean = not self._dirty & tiles
+        self._dirty |= tiles
+        return clean
+
+    def paste(self, sprite: Image.Image, xy: tuple[int, int], once: bool = False) -> None:
+        """Paste ``sprite`` (RGB: opaque; RGBA: blended by its alpha) with its corner at ``xy``;
+        ``once``: a sprite drawn for this picture only, whose blend is not worth keeping."""
+        x, y = xy
+        box = (x, y, x + sprite.width, y + sprite.height)
+        clean = self._touch(box)
+        if self.palette is None:
+            self.image.paste(sprite, xy, sprite if sprite.mode == "RGBA" else None)
+            return
+        if sprite.mode != "RGBA":
+            self.image.paste(_mapped(sprite, self.palette), box)
+            return
+        if once:
+            patch, mask = self._blend(sprite, box, keep=False)
+            self.image.paste(patch, box, mask)
+            return
+        if clean:  # the background's own patch: known by its place
+            key: tuple[int, int, int, object] = (
+                id(sprite),
+                id(self.palette),
+                id(self.background),
+                box,
+            )
+        else:
+            key = (id(sprite), id(self.palette), 0, self.image.crop(box).tobytes())
+        hit = _BLENDS.get(key)
+        if hit is None or hit[0] is not sprite or (clean and hit[1] is not self.background):
+            patch, mask = self._blend(sprite, box)
+            hit = (sprite, self.background if clean else None, patch, mask)
+            with _CACHE_LOCK:
+                _BLENDS[key] = hit
+                if len(_BLENDS) > BLEND_CACHE:
+                    _BLENDS.pop(next(iter(_BLENDS)))
+        self.image.paste(hit[2], box, hit[3])
+
+    def _blend(
+        self, sprite: Image.Image, box: tuple[int, int, int, int], keep: bool = True
+    ) -> tuple[Image.Image, Image.Image]:
+        """``sprite`` over the picture at ``box``, on the palette, and where it shows (that
+        mask kept for the next paste of the sprite unless not ``keep``)."""
+        assert self.palette is not None
+        rgb = self.image.crop(box).convert("RGB")
+        rgb.paste(sprite, (0, 0), sprite)
+        mask = _solid(sprite) if keep else sprite.getchannel("A").point(lambda a: 255 if a else 0)
+        return rgb.quantize(palette=self.palette, dither=Image.Dither.NONE), mask
+
+
+BLEND_CACHE = 4096
+"""How many blended patches stay cached (a few KB each)."""
+_BLENDS: dict[
+    tuple[int, int, int, object],
+    tuple[Image.Image, Image.Image | None, Image.Image, Image.Image],
+] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+_DERIVED: dict[tuple[str, int, int], tuple[Image.Image, Image.Image | None, Image.Image]] = {}
+"""Masks and mapped copies of cached images, by the images' ids (an image is not hashable);
+each entry keeps its source, so a reused id is never taken for the old image."""
+
+
+def _derived(kind: str, img: Image.Image, palette: Image.Image | None) -> Image.Image | None:
+    hit = _DERIVED.get((kind, id(img), id(palette)))
+    return hit[2] if hit is not None and hit[0] is img and hit[1] is palette else None
+
+
+def _remember(
+    kind: str, img: Image.Image, palette: Image.Image | None, result: Image.Image
+) -> Image.Image:
+    with _CACHE_LOCK:
+        _DERIVED[(kind, id(img), id(palette))] = (img, palette, result)
+        if len(_DERIVED) > BLEND_CACHE:
+            _DERIVED.pop(next(iter(_DERIVED)))
+    return result
+
+
+def _palette_index(palette: Image.Image, colour: tuple[int, int, int]) -> int:
+    """The entry of ``palette`` that a pixel of ``colour`` maps to."""
+    swatch = Image.new("RGB", (1, 1), colour)
+    cached = _derived(f"ink{colour}", palette, None)
+    if cached is None:
+        cached = _remember(
+            f"ink{colour}",
+            palette,
+            None,
+            swatch.quantize(palette=palette, dither=Image.Dither.NONE),
+        )
+    index = cached.getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
+def _solid(sprite: Image.Image) -> Image.Image:
+    """Where ``sprite`` shows at all (its alpha above zero), as a paste mask."""
+    return _derived("solid", sprite, None) or _remember(
+        "solid", sprite, None, sprite.getchannel("A").point(lambda a: 255 if a else 0)
+    )
+
+
+def _mapped(img: Image.Image, palette: Image.Image) -> Image.Image:
+    """``img`` (a cached layer or an opaque sprite) mapped onto ``palette`` once."""
+    return _derived("mapped", img, palette) or _remember(
+        "mapped",
+        img,
+        palette,
+        img.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE),
+    )
 
 
 def palette_of(images: Sequence[Image.Image], colors: int = 256) -> Image.Image:
@@ -149,21 +392,24 @@ def palette_of(images: Sequence[Image.Image], colors: int = 256) -> Image.Image:
     return sheet.quantize(colors=colors, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
+def encode_png(
+    img: Image.Image, palette: Image.Image | None = None, *, reuse: Hashable | None = None
+) -> bytes:
     """Encode as PNG: through ``palette`` when given (fast and small), else as RGB.
 
     Board pictures have few flat colours plus anti-aliased text. With a game's fixed palette
     the nearest-colour map keeps them sharp; without one, an RGB PNG at the fastest zlib level
     is used, palette-reduced only if it would exceed :data:`MAX_PNG_BYTES`.
+
+    ``reuse`` names a stream of pictures (a game and a viewer): consecutive plies differ in a
+    few cells, so the rows that did not change since the stream's last picture are taken
+    already mapped and compressed (see :class:`_BandCoder`). The bytes never depend on it.
     """
-    rgb = img.convert("RGB") if img.mode != "RGB" else img
     if palette is not None:
-        buf = io.BytesIO()
-        rgb.quantize(palette=palette, dither=Image.Dither.NONE).save(
-            buf, format="PNG", compress_level=1
-        )
-        if buf.tell() <= MAX_PNG_BYTES:
-            return buf.getvalue()
+        data = _BAND_CODER.encode(img, palette, reuse)
+        if len(data) <= MAX_PNG_BYTES:
+            return data
+    rgb = img.convert("RGB") if img.mode != "RGB" else img
     buf = io.BytesIO()
     rgb.save(buf, format="PNG", compress_level=1)
     if buf.tell() <= MAX_PNG_BYTES:
@@ -172,3 +418,129 @@ def encode_png(img: Image.Image, palette: Image.Image | None = None) -> bytes:
     buf = io.BytesIO()
     pal.save(buf, format="PNG", optimize=True)
     return buf.getvalue()
+
+
+BAND = 16
+"""Rows per independently compressed band of a palette PNG."""
+WINDOW_BITS = 13
+"""A band's deflate window: a band is about this size, so a larger window finds nothing more
+and costs time to set up."""
+
+
+@dataclass(frozen=True)
+class _Band:
+    rgb: bytes
+    """The band's pixels, RGB or palette indices (what a later picture compares against)."""
+    deflated: bytes
+    """Its palette rows (each led by filter byte 0), raw deflate ending on a sync flush."""
+    adler: int
+    length: int
+
+
+def _adler32_combine(a: int, b: int, length_b: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's (zlib's adler32_combine)."""
+    base = 65521
+    rem = length_b % base
+    sum1 = a & 0xFFFF
+    sum2 = (rem * sum1) % base
+    sum1 += (b & 0xFFFF) + base - 1
+    sum2 += (a >> 16) + (b >> 16) + base - rem
+    sum1 %= base
+    sum2 %= base
+    return (sum2 << 16) | sum1
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+class _BandCoder:
+    """A palette PNG writer that keeps, per stream, the last picture's bands.
+
+    The image data is cut into bands of :data:`BAND` rows, each deflated on its own (a fresh
+    compressor, ending on a sync flush) and the pieces joined into one zlib stream. A band's
+    bytes so depend on its pixels only: a band equal to the same band of the stream's previous
+    picture is reused as it is, and the PNG is byte for byte the one a cold encode writes.
+    Mapping onto the palette and deflating are most of a picture's cost, and between two plies
+    most bands do not change.
+    """
+
+    STREAMS = 16
+    """How many streams keep their last picture (about 1.3 MB each)."""
+
+    def __init__(self) -> None:
+        self._last: OrderedDict[Hashable, tuple[_Band, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def forget(self) -> None:
+        with self._lock:
+            self._last.clear()
+
+    def encode(self, img: Image.Image, palette: Image.Image, reuse: Hashable | None) -> bytes:
+        """The PNG of ``img``: an RGB picture, or one already on ``palette`` (mode ``P``)."""
+        mapped_already = img.mode == "P"
+        rgb = img if mapped_already or img.mode == "RGB" else img.convert("RGB")
+        width, height = rgb.size
+        key = (reuse, rgb.size, id(palette), mapped_already)
+        with self._lock:
+            previous = self._last.get(key) if reuse is not None else None
+        raw = rgb.tobytes()
+        stride = width * (1 if mapped_already else 3) * BAND
+        count = -(-height // BAND)
+        chunks = [raw[i * stride : (i + 1) * stride] for i in range(count)]
+        bands: list[_Band | None] = [None] * count
+        if previous is not None:
+            for i, old in enumerate(previous):
+                if old.rgb == chunks[i]:
+                    bands[i] = old
+        i = 0
+        while i < len(bands):  # map and deflate each run of changed bands
+            if bands[i] is not None:
+                i += 1
+                continue
+            j = i
+            while j < len(bands) and bands[j] is None:
+                j += 1
+            top, bottom = i * BAND, min(height, j * BAND)
+            mapped = rgb.crop((0, top, width, bottom))
+            if not mapped_already:
+                mapped = mapped.quantize(palette=palette, dither=Image.Dither.NONE)
+            rows = Image.new("P", (width + 1, bottom - top), 0)  # column 0: filter byte 0
+            rows.paste(mapped, (1, 0))
+            data = rows.tobytes()
+            band_bytes = (width + 1) * BAND
+            for k in range(i, j):
+                piece = data[(k - i) * band_bytes : (k - i + 1) * band_bytes]
+                coder = zlib.compressobj(1, zlib.DEFLATED, -WINDOW_BITS)
+                deflated = coder.compress(piece) + coder.flush(zlib.Z_SYNC_FLUSH)
+                bands[k] = _Band(chunks[k], deflated, zlib.adler32(piece), len(piece))
+            i = j
+        done = [b for b in bands if b is not None]
+        if reuse is not None:
+            with self._lock:
+                self._last[key] = tuple(done)
+                self._last.move_to_end(key)
+                while len(self._last) > self.STREAMS:
+                    self._last.popitem(last=False)
+        adler = 1
+        for band in done:
+            adler = _adler32_combine(adler, band.adler, band.length)
+        stream = b"".join([b"\x78\x01", *(b.deflated for b in done), b"\x03\x00"])
+        colours = palette.getpalette() or []
+        return b"".join(
+            [
+                b"\x89PNG\r\n\x1a\n",
+                _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+                _chunk(b"PLTE", bytes(colours[: 3 * 256])),
+                _chunk(b"IDAT", stream + struct.pack(">I", adler)),
+                _chunk(b"IEND", b""),
+            ]
+        )
+
+
+_BAND_CODER = _BandCoder()
+
+
+def forget_streams() -> None:
+    """Drop every stream's last picture (the next encode of each is a cold one: benchmarks)."""
+    _BAND_CODER.forget()

@@ -9,6 +9,7 @@ outlined in yellow; a struck square (ghost strike) is marked in red.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -37,11 +38,14 @@ from render.base import (
     MUTED,
     PANEL,
     TEXT,
+    Canvas,
     encode_png,
     final_outcome,
     font,
     host_reason,
+    name_sprite,
     palette_of,
+    seat_names,
 )
 
 CELL = 78
@@ -150,11 +154,18 @@ def _icon(owner: int, face: int, size: int) -> Image.Image:
 
 @cache
 def _bar(
-    owner: int, hand: int, occupy: int, to_move: bool, result: str, reason: str = ""
+    owner: int,
+    hand: int,
+    occupy: int,
+    to_move: bool,
+    result: str,
+    reason: str = "",
+    player: str | None = None,
 ) -> Image.Image:
     """One player's bar: seat, cubes in hand, 占 on the board, and the turn marker (or, once
     the game is over, ``result``: ``win``, ``loss``, ``draw`` or ``none`` (aborted), with the
-    ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it)."""
+    ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it). ``player``, when
+    given, is the player's name, under the seat's."""
     over = bool(result)
     img = Image.new("RGB", (WIDTH, BAR - 4), PANEL)
     draw = ImageDraw.Draw(img)
@@ -163,7 +174,12 @@ def _bar(
     name = ("先手 Black", "後手 White")[owner]
     if to_move and not over:
         draw.rounded_rectangle((6, 6, WIDTH - 6, BAR - 10), 8, outline=HIGHLIGHT, width=3)
-    draw.text((18, (BAR - 4) / 2), f"{mark} {name}", font=big, fill=TEXT, anchor="lm")
+    if player is None:
+        draw.text((18, (BAR - 4) / 2), f"{mark} {name}", font=big, fill=TEXT, anchor="lm")
+    else:
+        draw.text((18, 16), f"{mark} {name}", font=font(19), fill=TEXT, anchor="lm")
+        tag = name_sprite(player, 14, MUTED, 180)
+        img.paste(tag, (20, 28), tag)
     x = 210
     icon = _icon(owner, -1, 30)
     img.paste(icon, (x, (BAR - 4 - 30) // 2), icon)
@@ -221,49 +237,67 @@ def render(
     viewer: int | None = None,
     last_move: Any = None,
     outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """The PNG of ``state``; ``last_move`` (a :class:`Move`) is highlighted; ``outcome`` (an end
-    the host decided) overrides the state's own. Both players and spectators see the same
-    picture."""
-    return encode_png(compose(state, last_move, outcome), _palette())
+    the host decided) overrides the state's own; ``names`` are the players' by seat. Both
+    players and spectators see the same picture."""
+    palette = _palette()
+    picture = _draw(Canvas(_board_layer(), palette), state, last_move, outcome, names)
+    return encode_png(picture, palette, reuse=ROKUMENTAI.id)
 
 
 def compose(
-    state: RokumentaiState, last_move: Any = None, outcome: Outcome | None = None
+    state: RokumentaiState,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> Image.Image:
     """The picture of ``state`` as an RGB image, ``last_move`` outlined (and a strike crossed);
-    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
-    img = _board_layer().copy()
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``; ``names``, the
+    players' names by seat, under the seat names."""
+    return _draw(Canvas(_board_layer()), state, last_move, outcome, names)
+
+
+def _draw(
+    canvas: Canvas,
+    state: RokumentaiState,
+    last_move: Any,
+    outcome: Outcome | None,
+    names: Sequence[str] | None,
+) -> Image.Image:
+    """:func:`compose` onto ``canvas`` (RGB, or straight onto the palette for :func:`render`)."""
     b = state.board
     if isinstance(last_move, Move):
         marks = [last_move.to] if last_move.frm < 0 else [last_move.frm, last_move.to]
         for sq in marks:
             x, y, _, _ = _square_box(sq)
-            img.paste(_tint(HIGHLIGHT), (x + 1, y + 1), _tint(HIGHLIGHT))
+            canvas.paste(_tint(HIGHLIGHT), (x + 1, y + 1))
     for sq in range(SQUARES):
         c = b[sq]
         if c:
             x, y, _, _ = _square_box(sq)
-            sprite = _die(c)
-            img.paste(sprite, (x + 6, y + 5), sprite)
+            canvas.paste(_die(c), (x + 6, y + 5))
     if isinstance(last_move, Move):
         frame = _frame(HIGHLIGHT, 4)
         for sq in [last_move.to] if last_move.frm < 0 else [last_move.frm, last_move.to]:
             x, y, _, _ = _square_box(sq)
-            img.paste(frame, (x, y), frame)
+            canvas.paste(frame, (x, y))
         if last_move.struck >= 0:
             x, y, _, _ = _square_box(last_move.struck)
-            img.paste(_cross(), (x, y), _cross())
+            canvas.paste(_cross(), (x, y))
     shown = final_outcome(state, outcome)
     reason = host_reason(shown, short=True)
+    players = seat_names(names, 2)
     for owner, top in ((1, 0), (0, HEIGHT - BAR + 4)):
         occupy = b.count(cell(owner, OCCUPY))
         result = "" if shown is None else shown.result(owner)
         # The reason goes under a loss or a draw (a win needs none; 中止 aborted says it all).
         why = " ".join(reason) if reason and result in ("loss", "draw") else ""
-        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result, why)
-        img.paste(bar, (0, top))
-    return img
+        player = None if players is None else players[owner]
+        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result, why, player)
+        canvas.paste(bar, (0, top))
+    return canvas.image
 
 
 @cache
@@ -273,14 +307,31 @@ def _palette() -> Image.Image:
 
 
 def _render_any(
-    state: Any, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: Any,
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     if not isinstance(state, RokumentaiState):
         raise TypeError("not a 六面体 state")
-    return render(state, viewer, last_move, outcome)
+    return render(state, viewer, last_move, outcome, names)
+
+
+def _image_any(
+    state: Any,
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    if not isinstance(state, RokumentaiState):
+        raise TypeError("not a 六面体 state")
+    return compose(state, last_move, outcome, names)
 
 
 RENDERERS = {"rokumentai": _render_any}
+IMAGES = {"rokumentai": _image_any}
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ def all_samples() -> dict[str, bytes]:
     """Every render module's ``samples()``, by file stem."""
     out: dict[str, bytes] = {}
     for info in sorted(pkgutil.iter_modules(render.__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name in {"base", "samples"}:
+        if info.name.startswith("_") or info.name in render.NOT_RENDERERS:
             continue
         module = importlib.import_module(f"render.{info.name}")
         fn: Callable[[], dict[str, bytes]] | None = getattr(module, "samples", None)

@@ -10,6 +10,7 @@ a turn's picture is a copy, two highlighted cells and some pastes.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -38,12 +39,15 @@ from render.base import (
     HIGHLIGHT,
     MUTED,
     TEXT,
+    Canvas,
+    draw_text,
     encode_png,
     final_outcome,
     font,
     host_reason,
+    name_sprite,
     palette_of,
-    paste_centered,
+    seat_names,
 )
 
 RGB = tuple[int, int, int]
@@ -97,6 +101,11 @@ def _centres(players: int, viewer: int | None) -> tuple[tuple[float, float], ...
     return tuple(out)
 
 
+def _around(c: tuple[float, float], radius: float) -> tuple[float, float, float, float]:
+    """The box of ``radius`` around ``c`` (where a shape is drawn, for :meth:`Canvas.draw`)."""
+    return c[0] - radius, c[1] - radius, c[0] + radius, c[1] + radius
+
+
 def _hex(c: tuple[float, float], radius: float) -> list[tuple[float, float]]:
     return [
         (c[0] + radius * math.cos(math.radians(60 * k - 90)),
@@ -125,17 +134,28 @@ def _static(players: int, viewer: int | None) -> Image.Image:
         draw.polygon(_hex(c, R), fill=tint.get(i, WOOD), outline=LINE, width=2)
         draw.text((c[0], c[1] + R * 0.72), NAMES[i], font=small, fill=_mix(LINE, WOOD, 0.35),
                   anchor="mm")  # fmt: skip
-    # edge cells get their names again outside the board, where no piece covers them
-    label = font(13)
-    for i, c in enumerate(centres):
+    label = font(EDGE_LABEL)
+    for name, pos in _edge_labels(players, viewer):
+        draw.text(pos, name, font=label, fill=MUTED, anchor="mm")
+    return img
+
+
+EDGE_LABEL = 13
+"""Font size of the cell names outside the board."""
+
+
+def _edge_labels(players: int, viewer: int | None) -> list[tuple[str, tuple[float, float]]]:
+    """The edge cells' names again, outside the board where no piece covers them: each name
+    and its centre in this viewer's picture."""
+    out = []
+    for i, c in enumerate(_centres(players, viewer)):
         q, r = CELLS[i]
         if max(abs(q), abs(r), abs(q + r)) != 4:
             continue
         dx, dy = c[0] - CX, c[1] - CY
         d = math.hypot(dx, dy)
-        pos = (c[0] + dx / d * R * 1.45, c[1] + dy / d * R * 1.45)
-        draw.text(pos, NAMES[i], font=label, fill=MUTED, anchor="mm")
-    return img
+        out.append((NAMES[i], (c[0] + dx / d * R * 1.45, c[1] + dy / d * R * 1.45)))
+    return out
 
 
 @cache
@@ -171,6 +191,26 @@ def _piece(kind: int, players: int, owner: int, angle: int, size: int) -> Image.
     return _posterise(img.resize((side, side), Image.Resampling.LANCZOS))
 
 
+@cache
+def _piece_trimmed(
+    kind: int, players: int, owner: int, angle: int, size: int
+) -> tuple[Image.Image, int, int, int, int]:
+    """:func:`_piece` cut to its visible box (a turned sprite is mostly transparent corners,
+    and pasting them costs as much as the piece): the cut, its offset in the whole sprite,
+    and the whole sprite's size."""
+    full = _piece(kind, players, owner, angle, size)
+    box = full.getchannel("A").getbbox() or (0, 0, full.width, full.height)
+    return full.crop(box), box[0], box[1], full.width, full.height
+
+
+def _paste_piece(
+    img: Canvas, sprite: tuple[Image.Image, int, int, int, int], x: float, y: float
+) -> None:
+    """Paste a trimmed piece where :func:`paste_centered` would put the whole sprite."""
+    piece, dx, dy, w, h = sprite
+    img.paste(piece, (round(x - w / 2) + dx, round(y - h / 2) + dy))
+
+
 def _posterise(img: Image.Image) -> Image.Image:
     """Few colours and four alpha levels: the PNG of a full board stays small and fast."""
     alpha = img.getchannel("A").point(lambda a: 0 if a < 40 else 255 if a > 215 else a // 64 * 64)
@@ -196,42 +236,65 @@ def _hand_anchor(players: int, viewer: int | None, seat: int) -> tuple[int, int,
     return ((16, HEIGHT - 150, "l"), (16, 14, "l"), (WIDTH - 16, 14, "r"))[rel]
 
 
+HEAD_WIDTH = 136
+"""The widest a hand's heading may be: the bottom-left one stays clear of the edge labels."""
+
+
 def _draw_hand(
-    img: Image.Image, state: SangokushiState, viewer: int | None, seat: int, over: bool
+    img: Canvas,
+    state: SangokushiState,
+    viewer: int | None,
+    seat: int,
+    over: bool,
+    player: str | None = None,
 ) -> None:
+    """A seat's heading (turn marker, seat name, 王手 when in check, the player's name under
+    it when given) and the pieces in its hand."""
     n = state.players
     x, y, side = _hand_anchor(n, viewer, seat)
-    draw = ImageDraw.Draw(img)
     army = _army(n, seat)
     ja, en = SEATS_JA[n == 2][seat], SEATS_EN[n == 2][seat]
     to_move = not over and state.current_player() == seat
-    head = f"{'▶ ' if to_move else ''}{ja} {en}"
-    if seat in state.in_check and state.general_cell(seat) >= 0:
-        head += "  王手"
     anchor = "la" if side == "l" else "ra"
     bright = _mix(army, (255, 255, 255), 0.35)
-    draw.text((x, y), head, font=font(20), fill=bright if to_move else MUTED, anchor=anchor)
+    head = f"{'▶ ' if to_move else ''}{ja} {en}"
+    colour = bright if to_move else MUTED
+    # 王手 follows the seat name in a smaller red: the bottom-left heading then stays clear of
+    # the edge labels beside it
+    check = seat in state.in_check and state.general_cell(seat) >= 0
+    if side == "l":
+        box = draw_text(img, (x, y), head, 20, colour, anchor)
+        if check:
+            draw_text(img, (box[2] + 8, y + 2), "王手", 17, CHECK)
+    else:
+        right = x
+        if check:
+            right = draw_text(img, (x, y + 2), "王手", 17, CHECK, "ra")[0] - 8
+        draw_text(img, (right, y), head, 20, colour, anchor)
+    top = y + 46
+    if player is not None:
+        tag = name_sprite(player, 15, TEXT if to_move else MUTED, HEAD_WIDTH)
+        tx = x if side == "l" else x - tag.width
+        img.paste(tag, (tx, y + 25))
+        top += 18
     items = [(k, c) for k, c in zip(HAND_KINDS, state.hands[seat], strict=True) if c]
     if not items:
-        draw.text((x, y + 30), "持ち駒なし", font=font(14), fill=MUTED, anchor=anchor)
+        draw_text(img, (x, top - 16), "持ち駒なし", 14, MUTED, anchor)
         return
     size = 34
     for j, (kind, count) in enumerate(items):
         col, row = j % 3, j // 3
         dx = col * 58 + size / 2
         px = x + dx if side == "l" else x - 58 * 2 - size / 2 + col * 58
-        py = y + 46 + row * 44
-        sprite = _piece(kind, n, seat, 0, size)
-        paste_centered(img, sprite, (px, py))
+        py = top + row * 44
+        _paste_piece(img, _piece_trimmed(kind, n, seat, 0, size), px, py)
         if count > 1:
-            draw.text((px + size / 2 + 1, py + 6), f"{count}", font=font(16), fill=TEXT,
-                      anchor="lm")  # fmt: skip
+            draw_text(img, (px + size / 2 + 1, py + 6), f"{count}", 16, TEXT, "lm")
 
 
-def _draw_status(img: Image.Image, state: SangokushiState, outcome: Outcome | None) -> None:
+def _draw_status(img: Canvas, state: SangokushiState, outcome: Outcome | None) -> None:
     """The result (or whose turn comes back after a check), with the host's reason when the
     host ended the game, and the ply."""
-    draw = ImageDraw.Draw(img)
     n = state.players
     lines: list[str] = []
     reason = host_reason(outcome)
@@ -251,17 +314,35 @@ def _draw_status(img: Image.Image, state: SangokushiState, outcome: Outcome | No
     lines.append(f"{state.ply}手目  ply {state.ply}")
     y = HEIGHT - 8
     for text in reversed(lines):
-        draw.text((WIDTH - 16, y), text, font=font(15), fill=MUTED, anchor="rd")
+        draw_text(img, (WIDTH - 16, y), text, 15, MUTED, "rd")
         y -= 22
 
 
 def render(
-    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: State[Any],
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge); ``outcome``
-    (an end the host decided) overrides the state's own."""
+    (an end the host decided) overrides the state's own; ``names`` are the players' by seat."""
     assert isinstance(state, SangokushiState)
-    return encode_png(_image(state, viewer, last_move, outcome=outcome), _palette())
+    palette = _palette()
+    img = _image(state, viewer, last_move, outcome=outcome, names=names, palette=palette)
+    return encode_png(img, palette, reuse=(state.game.id, viewer))
+
+
+def image(
+    state: State[Any],
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    """:func:`render`'s picture as an RGB image."""
+    assert isinstance(state, SangokushiState)
+    return _image(state, viewer, last_move, outcome=outcome, names=names)
 
 
 @cache
@@ -281,40 +362,53 @@ def _image(
     last_move: Any,
     marks: tuple[int, ...] = (),
     outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+    palette: Image.Image | None = None,
 ) -> Image.Image:
     """The picture before encoding; ``marks`` ringed cells (the rules page's move diagrams);
-    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``; ``names``, the
+    players' names by seat. With ``palette``, drawn straight onto it (a ``P`` image)."""
     n = state.players
     if viewer is not None and not 0 <= viewer < n:
         viewer = None
-    img = _static(n, viewer).copy()
+    img = Canvas(_static(n, viewer), palette)
     centres = _centres(n, viewer)
-    draw = ImageDraw.Draw(img)
     if isinstance(last_move, Move):
         cells = [last_move.dst] if last_move.is_drop else [last_move.src, last_move.dst]
         for c in cells:
-            draw.polygon(_hex(centres[c], R - 3), fill=_mix(WOOD, HIGHLIGHT, 0.7))
+            img.draw(_around(centres[c], R)).polygon(
+                _hex(centres[c], R - 3), fill=img.ink(_mix(WOOD, HIGHLIGHT, 0.7))
+            )
     for seat in state.in_check:
         g = state.general_cell(seat)
         if g >= 0:
-            draw.polygon(_hex(centres[g], R - 1), fill=_mix(WOOD, CHECK, 0.45), outline=CHECK,
-                         width=4)  # fmt: skip
+            img.draw(_around(centres[g], R + 2)).polygon(
+                _hex(centres[g], R - 1),
+                fill=img.ink(_mix(WOOD, CHECK, 0.45)),
+                outline=img.ink(CHECK),
+                width=4,
+            )
     for i, code in enumerate(state.board):
         if code:
             owner = code >> 3
-            sprite = _piece(code & 7, n, owner, _angle(n, owner, viewer), PIECE)
-            paste_centered(img, sprite, (centres[i][0], centres[i][1] - 4))
+            sprite = _piece_trimmed(code & 7, n, owner, _angle(n, owner, viewer), PIECE)
+            _paste_piece(img, sprite, centres[i][0], centres[i][1] - 4)
     for c in marks:
         x, y = centres[c]
-        draw.ellipse((x - 11, y - 11, x + 11, y + 11), outline=HIGHLIGHT, width=5)
+        img.draw(_around((x, y), 14)).ellipse(
+            (x - 11, y - 11, x + 11, y + 11), outline=img.ink(HIGHLIGHT), width=5
+        )
     shown = final_outcome(state, outcome)
+    players = seat_names(names, n)
     for seat in range(n):
-        _draw_hand(img, state, viewer, seat, shown is not None)
+        player = None if players is None else players[seat]
+        _draw_hand(img, state, viewer, seat, shown is not None, player)
     _draw_status(img, state, shown)
-    return img
+    return img.image
 
 
 RENDERERS = {"sangokushi": render, "sangokushi-2p": render}
+IMAGES = {"sangokushi": image, "sangokushi-2p": image}
 
 
 _Sample = tuple[str, SangokushiState, int | None, Move | None, tuple[int, ...]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -48,12 +49,15 @@ from render.base import (
     MUTED,
     TEXT,
     WHITE_PIECE,
+    Canvas,
     draw_text_centered,
     encode_png,
     final_outcome,
     font,
     host_reason,
+    name_sprite,
     palette_of,
+    seat_names,
 )
 
 SIZE = 58
@@ -151,8 +155,21 @@ def _static(game_id: str, flipped: bool) -> Image.Image:
     for row in range(1, ROWS + 1):
         _, y = _center(cell(0, row), flipped)
         draw_text_centered(draw, (LEFT // 2, y), str(row), label, MUTED)
-    title = get_game(game_id).title_ja
-    draw.text((LEFT, TOP // 2), title, font=font(20), fill=TEXT, anchor="lm")
+    _title(draw, game_id, TOP // 2)
+    return img
+
+
+def _title(draw: ImageDraw.ImageDraw, game_id: str, y: int) -> None:
+    draw.text((LEFT, y), get_game(game_id).title_ja, font=font(20), fill=TEXT, anchor="lm")
+
+
+@cache
+def _named_static(game_id: str, flipped: bool) -> Image.Image:
+    """:func:`_static` with the title raised, leaving a line under it for the names."""
+    img = _static(game_id, flipped).copy()
+    draw = ImageDraw.Draw(img)
+    draw.rectangle((0, 0, WIDTH, TOP - 3), fill=BACKGROUND)
+    _title(draw, game_id, 15)
     return img
 
 
@@ -244,17 +261,36 @@ def _text_sprite(text: str, size: int, colour: Colour) -> Image.Image:
     return img
 
 
-def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    img.paste(sprite, (x, y), sprite)
+def _paste(img: Canvas, sprite: Image.Image, x: int, y: int) -> None:
+    img.paste(sprite, (x, y))
 
 
 def render_socrates(
-    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: State[Any],
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """The board as ``viewer`` sees it (White: turned 180°), last move and checks marked;
-    ``outcome`` (an end the host decided) overrides the state's own."""
+    ``outcome`` (an end the host decided) overrides the state's own; ``names`` are the
+    players' by seat."""
     assert isinstance(state, SocratesState)
-    return encode_png(_draw(state, viewer, last_move, outcome), _palette())
+    palette = _palette()
+    picture = _draw(state, viewer, last_move, outcome, names, palette)
+    return encode_png(picture, palette, reuse=(state.game.id, viewer == 1))
+
+
+def image_socrates(
+    state: State[Any],
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    """:func:`render_socrates`'s picture as an RGB image."""
+    assert isinstance(state, SocratesState)
+    return _draw(state, viewer, last_move, outcome, names)
 
 
 @cache
@@ -266,22 +302,28 @@ def _palette() -> Image.Image:
 
 
 def _draw(
-    state: SocratesState, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: SocratesState,
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+    palette: Image.Image | None = None,
 ) -> Image.Image:
-    """The picture before encoding (``outcome``: shown instead of ``state.outcome()``)."""
+    """The picture before encoding (``outcome``: shown instead of ``state.outcome()``;
+    ``names``: the players' names by seat, on a line under the title). With ``palette``, drawn
+    straight onto it (a ``P`` image)."""
     flipped = viewer == 1
-    img = _static(state.game.id, flipped).copy()
-    draw = ImageDraw.Draw(img, "RGBA")
+    players = seat_names(names, 2)
+    static = _static if players is None else _named_static
+    img = Canvas(static(state.game.id, flipped), palette)
     board = state.board
     if isinstance(last_move, Move) and last_move != PASS:
         path = _move_path(state, last_move)
         for c in {path[0], path[-1]}:
-            draw.rectangle(_box(c, flipped, 2), outline=HIGHLIGHT, width=4)
+            box = _box(c, flipped, 2)
+            img.draw(box).rectangle(box, outline=img.ink(HIGHLIGHT), width=4)
         if len(path) > 1:
-            points = [_center(c, flipped) for c in path]
-            draw.line(points, fill=(*HIGHLIGHT, 190), width=6, joint="curve")
-            for p in points[1:-1]:
-                draw.ellipse((p[0] - 6, p[1] - 6, p[0] + 6, p[1] + 6), fill=(*HIGHLIGHT, 230))
+            _draw_path(img, [_center(c, flipped) for c in path])
     disc = SIZE - 8
     for c in range(CELLS):
         ch = board[c]
@@ -291,21 +333,51 @@ def _draw(
         _paste(img, _disc(ch, disc), x - disc // 2, y - disc // 2)
     if isinstance(last_move, Move) and last_move.kind == PLACE:
         x, y = _center(last_move.to, flipped)
-        draw.ellipse((x - 5, y - 5, x + 5, y + 5), fill=HIGHLIGHT)
+        dot = (x - 5, y - 5, x + 5, y + 5)
+        img.draw(dot).ellipse(dot, fill=img.ink(HIGHLIGHT))
     shown = final_outcome(state, outcome)
     if isinstance(state, KokutanState) and state.phase == MOVE_PHASE and shown is None:
         for c in state.in_check(state.turn):
-            x0, y0, x1, y1 = _box(c, flipped, 1)
-            draw.ellipse((x0, y0, x1, y1), outline=CHECK, width=4)
+            ring = _box(c, flipped, 1)
+            img.draw(ring).ellipse(ring, outline=img.ink(CHECK), width=4)
     # The header: whose turn, and the hands of 宇宙遊泳.
     status = _text_sprite(_status(state, shown), 17, TEXT)
     _paste(img, status, WIDTH - RIGHT - status.width, TOP // 2 - status.height // 2)
+    if players is not None:
+        _draw_names(img, players, WIDTH - RIGHT - status.width - 16)
     if isinstance(state, UchuState):
         _draw_hands(img, state)
-    return img
+    return img.image
 
 
-def _draw_hands(img: Image.Image, state: UchuState) -> None:
+def _draw_path(img: Canvas, points: list[tuple[int, int]]) -> None:
+    """The way the last move went: a translucent line through ``points``, a dot at each
+    bend, laid over the board as one sprite."""
+    left = min(x for x, _ in points) - 8
+    top = min(y for _, y in points) - 8
+    size = (max(x for x, _ in points) - left + 9, max(y for _, y in points) - top + 9)
+    shifted = [(x - left, y - top) for x, y in points]
+    line = Image.new("RGBA", size, (0, 0, 0, 0))
+    ImageDraw.Draw(line).line(shifted, fill=(*HIGHLIGHT, 190), width=6, joint="curve")
+    dots = Image.new("RGBA", size, (0, 0, 0, 0))
+    for x, y in shifted[1:-1]:
+        ImageDraw.Draw(dots).ellipse((x - 6, y - 6, x + 6, y + 6), fill=(*HIGHLIGHT, 230))
+    img.paste(Image.alpha_composite(line, dots), (left, top), once=True)
+
+
+def _draw_names(img: Canvas, players: tuple[str, ...], right: int) -> None:
+    """``▲ 先手 name  △ 後手 name`` under the title, kept left of ``right`` (the status)."""
+    x, y = LEFT, 32
+    share = (right - LEFT) // 2
+    for seat, mark in enumerate(("▲ 先手", "△ 後手")):
+        label = _text_sprite(mark, 14, MUTED)
+        tag = name_sprite(players[seat], 14, TEXT, max(1, share - label.width - 16))
+        _paste(img, label, x, y + 3)
+        _paste(img, tag, x + label.width + 5, y)
+        x += label.width + 5 + tag.width + 16
+
+
+def _draw_hands(img: Canvas, state: UchuState) -> None:
     """Both hands (持ち駒): plain and marked counts, in a strip under the board."""
     small = 24
     y = HEIGHT + (HANDS - small) // 2 - 6
@@ -328,6 +400,7 @@ RENDERERS = {
     "socrates-kokutan": render_socrates,
     "socrates-twothree": render_socrates,
 }
+IMAGES = {game_id: image_socrates for game_id in RENDERERS}
 
 
 _Sample = tuple[str, SocratesState, int | None, Move | None]

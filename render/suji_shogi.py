@@ -8,6 +8,7 @@ is drawn face down. Both hands (持ち駒) sit on stands beside the board with t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -36,11 +37,14 @@ from render.base import (
     MUTED,
     PANEL,
     TEXT,
+    Canvas,
     encode_png,
     final_outcome,
     font,
     host_reason,
+    name_sprite,
     palette_of,
+    seat_names,
 )
 
 CELL = 86
@@ -115,6 +119,17 @@ def piece_sprite(shown: int, table: str, turned: bool, size: int) -> Image.Image
     return img.rotate(180) if turned else img
 
 
+def file_label(col: int, flipped: bool) -> str:
+    """The file digit over the board's ``col``-th column from the left, as the kifu
+    (:func:`engines.suji_shogi.square_kanji`) names it: 3 2 1 for Black, 1 2 3 for White."""
+    return str(col + 1 if flipped else FILES - col)
+
+
+def rank_label(row: int, flipped: bool) -> str:
+    """The rank kanji beside the board's ``row``-th row from the top (一 is Black's far rank)."""
+    return RANK_KANJI[RANKS - 1 - row if flipped else row]
+
+
 @cache
 def _text_sprite(text: str, size: int, colour: tuple[int, int, int]) -> Image.Image:
     fnt = font(size)
@@ -138,14 +153,13 @@ def _background(flipped: bool) -> Image.Image:
         d.line([(BOARD_X, y), (BOARD_X + BOARD_W, y)], fill=WOOD_LINE, width=2)
     lab = font(20)
     for col in range(FILES):
-        file = col + 1 if flipped else FILES - col
         x = BOARD_X + col * CELL + CELL // 2
-        d.text((x, BOARD_Y - LABEL // 2), str(file), font=lab, fill=MUTED, anchor="mm")
+        d.text((x, BOARD_Y - LABEL // 2), file_label(col, flipped), font=lab, fill=MUTED,
+               anchor="mm")  # fmt: skip
     for row in range(RANKS):
-        rank = RANKS - 1 - row if flipped else row
         y = BOARD_Y + row * CELL + CELL // 2
         x = BOARD_X + BOARD_W + LABEL // 2 + 2
-        d.text((x, y), RANK_KANJI[rank], font=lab, fill=MUTED, anchor="mm")
+        d.text((x, y), rank_label(row, flipped), font=lab, fill=MUTED, anchor="mm")
     for x in (PAD, WIDTH - PAD - STAND):
         d.rounded_rectangle([x, BOARD_Y, x + STAND, BOARD_Y + BOARD_H], radius=10, fill=PANEL)
     return img
@@ -164,15 +178,22 @@ def _cell_xy(sq: int, flipped: bool) -> tuple[int, int]:
     return BOARD_X + col * CELL, BOARD_Y + row * CELL
 
 
-def _paste(img: Image.Image, sprite: Image.Image, cx: float, cy: float) -> None:
-    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite)
+def _paste(img: Canvas, sprite: Image.Image, cx: float, cy: float) -> None:
+    img.paste(sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)))
 
 
 def _draw_stand(
-    img: Image.Image, state: SujiState, seat: int, viewer_side: int, shown: Outcome | None
+    img: Canvas,
+    state: SujiState,
+    seat: int,
+    viewer_side: int,
+    shown: Outcome | None,
+    player: str | None = None,
 ) -> None:
     """One player's stand (駒台): name, turn marker, the pieces in hand and their sum; once the
-    game is over (``shown``: the outcome drawn), the seat's result instead of the marker."""
+    game is over (``shown``: the outcome drawn), the seat's result instead of the marker.
+    ``player``, when given, is the player's name, just outside the stand on its title's side
+    (above the far stand, below the near one)."""
     near = seat == viewer_side
     x0 = WIDTH - PAD - STAND if near else PAD
     cx = x0 + STAND / 2
@@ -211,6 +232,10 @@ def _draw_stand(
         if count > 1:
             _paste(img, _text_sprite(f"×{count}", 20, TEXT), cx + 36, y)
         y += step
+    if player is not None:
+        tag = name_sprite(player, 15, colour if colour == HIGHLIGHT else MUTED, STAND)
+        y_tag = BOARD_Y + BOARD_H + 2 if near else PAD + (LABEL - tag.height) // 2
+        img.paste(tag, (round(cx - tag.width / 2), y_tag))
     if shown is not None:
         _draw_result(img, shown, seat, cx, BOARD_Y + BOARD_H / 2)
     elif state.to_move == SETUP_PHASE:
@@ -218,7 +243,7 @@ def _draw_stand(
         _paste(img, _text_sprite(status, 18, MUTED), cx, BOARD_Y + BOARD_H / 2)
 
 
-def _draw_result(img: Image.Image, shown: Outcome, seat: int, cx: float, cy: float) -> None:
+def _draw_result(img: Canvas, shown: Outcome, seat: int, cx: float, cy: float) -> None:
     """The seat's result mid-stand: 勝ち win, 引き分け, and for an end the host decided its
     reason in two short lines (投了 / resigned under the loser's name, 合意 / agreed)."""
     result = shown.result(seat)
@@ -240,18 +265,24 @@ def _draw_result(img: Image.Image, shown: Outcome, seat: int, cx: float, cy: flo
 
 
 def draw(
-    state: SujiState, viewer: int | None, last_move: Any = None, outcome: Outcome | None = None
+    state: SujiState,
+    viewer: int | None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+    palette: Image.Image | None = None,
 ) -> Image.Image:
     """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's);
-    ``outcome``, when given, is the result shown instead of ``state.outcome()``."""
+    ``outcome``, when given, is the result shown instead of ``state.outcome()``; ``names``, the
+    players' names by seat. With ``palette``, drawn straight onto it (a ``P`` image)."""
     side = WHITE if viewer == WHITE else BLACK
     flipped = side == WHITE
-    img = _background(flipped).copy()
+    img = Canvas(_background(flipped), palette)
     if isinstance(last_move, Move):
         for sq in (last_move.frm, last_move.to):
             if sq >= 0:
                 x, y = _cell_xy(sq, flipped)
-                img.paste(_highlight(), (x + 1, y + 1), _highlight())
+                img.paste(_highlight(), (x + 1, y + 1))
     table = state.rules.directions
     size = int(CELL * 0.84)
     for sq, code in enumerate(state.board):
@@ -262,21 +293,44 @@ def draw(
         sprite = piece_sprite(face(code), table, owner != side, size)
         _paste(img, sprite, x + CELL / 2, y + CELL / 2 + (2 if owner == side else -2))
     shown = final_outcome(state, outcome)
+    players = seat_names(names, 2)
     for seat in (BLACK, WHITE):
-        _draw_stand(img, state, seat, side, shown)
-    return img
+        _draw_stand(img, state, seat, side, shown, None if players is None else players[seat])
+    return img.image
 
 
-def render(
-    state: Any, viewer: int | None, last_move: Any = None, outcome: Outcome | None = None
-) -> bytes:
-    """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``; ``outcome`` (an
-    end the host decided) overrides the state's own."""
+def image(
+    state: Any,
+    viewer: int | None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    """The picture of ``state`` (already reduced by ``observe``) for ``viewer`` as an RGB
+    image; a setup move is never marked (it would point at hidden pieces)."""
     if not isinstance(state, SujiState):
         raise TypeError("not a 数字将棋 state")
     if isinstance(last_move, Setup):
         last_move = None
-    return encode_png(draw(state, viewer, last_move, outcome), _palette())
+    return draw(state, viewer, last_move, outcome, names)
+
+
+def render(
+    state: Any,
+    viewer: int | None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> bytes:
+    """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``; ``outcome`` (an
+    end the host decided) overrides the state's own; ``names`` are the players' by seat."""
+    if not isinstance(state, SujiState):
+        raise TypeError("not a 数字将棋 state")
+    if isinstance(last_move, Setup):
+        last_move = None
+    palette = _palette()
+    picture = draw(state, viewer, last_move, outcome, names, palette)
+    return encode_png(picture, palette, reuse=(GAME.id, viewer == WHITE))
 
 
 @cache
@@ -286,6 +340,7 @@ def _palette() -> Image.Image:
 
 
 RENDERERS = {"suji-shogi": render}
+IMAGES = {"suji-shogi": image}
 
 
 def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:

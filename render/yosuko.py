@@ -12,6 +12,7 @@ Only what is on the table is drawn: the talon is a count, never a card.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from typing import Any
 
@@ -45,10 +46,13 @@ from render.base import (
     MUTED,
     PANEL,
     TEXT,
+    Canvas,
     encode_png,
     final_outcome,
     font,
     host_reason,
+    name_sprite,
+    seat_names,
 )
 
 RGB = tuple[int, int, int]
@@ -57,7 +61,6 @@ HEADER = 44
 FOOTER_Y = 604
 
 CARD_W, CARD_H = 86, 128
-SLOT_W = 206
 CHIP_W, CHIP_H, CHIP_COLS = 25, 19, 4
 
 FACE = (242, 234, 214)
@@ -91,6 +94,7 @@ SUIT_CHIP: dict[int, tuple[RGB, RGB]] = {
 }
 
 
+@lru_cache(maxsize=4096)
 def _fit(text: str, width: int, size: int, style: str = "gothic") -> int:
     """The largest font size up to ``size`` at which ``text`` fits ``width`` pixels."""
     while size > 8 and font(size, style).getlength(text) > width:
@@ -279,7 +283,7 @@ def _label(
 class _Writer:
     """Text onto the picture through the sprite cache (glyph rendering is the slow part)."""
 
-    def __init__(self, img: Image.Image) -> None:
+    def __init__(self, img: Canvas) -> None:
         self.img = img
 
     def text(
@@ -325,8 +329,8 @@ def _status(state: YosukoState, outcome: Outcome | None) -> tuple[str, RGB]:
     return "引く  Draw a card", TEXT
 
 
-def paste(img: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
-    img.paste(sprite, xy, sprite)
+def paste(img: Canvas, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    img.paste(sprite, xy)
 
 
 def render(
@@ -334,26 +338,47 @@ def render(
     viewer: int | None = None,
     last_move: Any = None,
     outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """The PNG of ``state`` (``last_move`` is not needed: the state keeps the last card);
-    ``outcome`` (an end the host decided) overrides the state's own."""
-    return encode_png(compose(state, outcome), _palette())
+    ``outcome`` (an end the host decided) overrides the state's own; ``names``: the player's."""
+    palette = _palette()
+    picture = _draw(Canvas(_background(), palette), state, outcome, names)
+    return encode_png(picture, palette, reuse=GAME.id)
 
 
-def compose(state: YosukoState, outcome: Outcome | None = None) -> Image.Image:
+NAME_X = 264
+"""Where the player's name starts in the header (after the title)."""
+
+
+def compose(
+    state: YosukoState, outcome: Outcome | None = None, names: Sequence[str] | None = None
+) -> Image.Image:
     """The picture of ``state`` as an RGB image (``outcome``: shown instead of
-    ``state.outcome()``)."""
+    ``state.outcome()``; ``names``: the player's name, in the header after the title)."""
+    return _draw(Canvas(_background()), state, outcome, names)
+
+
+def _draw(
+    img: Canvas, state: YosukoState, outcome: Outcome | None, names: Sequence[str] | None
+) -> Image.Image:
+    """:func:`compose` onto ``img`` (RGB, or straight onto the palette for :func:`render`)."""
     shown = final_outcome(state, outcome)
-    img = _background().copy()
     d = _Writer(img)
     status, colour = _status(state, shown)
-    d.text((WIDTH - 16, HEADER // 2 - 2), status, font=font(17), fill=colour, anchor="rm")
+    right = WIDTH - 16
+    d.text((right, HEADER // 2 - 2), status, font=font(17), fill=colour, anchor="rm")
+    players = seat_names(names, 1)
+    if players is not None:
+        room = right - int(font(17).getlength(status)) - 16 - NAME_X
+        name = name_sprite(players[0], 15, TEXT, max(1, room))
+        paste(img, name, (NAME_X, HEADER // 2 - 2 - name.height // 2))
     params = state.params
     j = state.last_judgement
     goal = WIN_LINES[is_upper(state.start)] if state.start else ()
 
     if j is not None:
-        _arrow(ImageDraw.Draw(img), j)
+        _arrow(img, j)
     for line, (x, y) in SLOTS.items():
         if line > len(state.lines):
             paste(img, _card_back(CARD_W, CARD_H), (x, y))
@@ -380,7 +405,7 @@ def compose(state: YosukoState, outcome: Outcome | None = None) -> Image.Image:
     _left_panel(img, d, state)
     _right_panel(img, d, state)
     _footer(img, d, state, shown)
-    return img
+    return img.image
 
 
 COLOURS: tuple[RGB, ...] = (
@@ -436,15 +461,21 @@ def _palette() -> Image.Image:
     return sheet.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def _arrow(d: ImageDraw.ImageDraw, j: Judgement) -> None:
+def _arrow(img: Canvas, j: Judgement) -> None:
     """A line from the judgement's From card to its To card, under the cards."""
     (x0, y0), (x1, y1) = SLOTS[j.from_line], SLOTS[j.to_line]
     c0 = (x0 + CARD_W // 2, y0 + CARD_H // 2)
     c1 = (x1 + CARD_W // 2, y1 + CARD_H // 2)
-    d.line((*c0, *c1), fill=GREEN if j.moved else RED, width=5)
+    box = (
+        min(c0[0], c1[0]) - 5,
+        min(c0[1], c1[1]) - 5,
+        max(c0[0], c1[0]) + 5,
+        max(c0[1], c1[1]) + 5,
+    )
+    img.draw(box).line((*c0, *c1), fill=img.ink(GREEN if j.moved else RED), width=5)
 
 
-def _stack(img: Image.Image, state: YosukoState, line: int, x: int, y: int) -> None:
+def _stack(img: Canvas, state: YosukoState, line: int, x: int, y: int) -> None:
     stack = state.stacks[line - 1]
     if not stack:
         return
@@ -456,7 +487,7 @@ def _stack(img: Image.Image, state: YosukoState, line: int, x: int, y: int) -> N
         _Writer(img).text((x, y + 86), f"+{len(stack) - 16}", font=font(12), fill=MUTED)
 
 
-def _left_panel(img: Image.Image, d: _Writer, state: YosukoState) -> None:
+def _left_panel(img: Canvas, d: _Writer, state: YosukoState) -> None:
     x0, y0, x1, _ = LEFT_PANEL
     d.text((x0 + 10, y0 + 14), "X 除外札 set aside", font=font(13), fill=MUTED, anchor="lm")
     if state.set_aside is not None:
@@ -496,7 +527,7 @@ def _left_panel(img: Image.Image, d: _Writer, state: YosukoState) -> None:
     del x1
 
 
-def _right_panel(img: Image.Image, d: _Writer, state: YosukoState) -> None:
+def _right_panel(img: Canvas, d: _Writer, state: YosukoState) -> None:
     x0, y0, _, _ = RIGHT_PANEL
     paste(img, _card_back(44, 64), (x0 + 12, y0 + 12))
     talon = str(len(state.talon)) if state.start else "–"
@@ -524,7 +555,7 @@ def _where(state: YosukoState) -> str:
     return "→ 捨て札  discarded"
 
 
-def _footer(img: Image.Image, d: _Writer, state: YosukoState, outcome: Outcome | None) -> None:
+def _footer(img: Canvas, d: _Writer, state: YosukoState, outcome: Outcome | None) -> None:
     """The last judgement in numbers, or what the last card did, or the result (``outcome``,
     the one drawn: an end the host decided replaces even a pending judgement's question)."""
     y = FOOTER_Y
@@ -610,14 +641,31 @@ def _hint(state: YosukoState) -> tuple[str, str]:
 
 
 def _render_any(
-    state: Any, viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: Any,
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     if not isinstance(state, YosukoState):
         raise TypeError("not a 略式易双六 state")
-    return render(state, viewer, last_move, outcome)
+    return render(state, viewer, last_move, outcome, names)
+
+
+def _image_any(
+    state: Any,
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
+) -> Image.Image:
+    if not isinstance(state, YosukoState):
+        raise TypeError("not a 略式易双六 state")
+    return compose(state, outcome, names)
 
 
 RENDERERS = {"yosuko": _render_any}
+IMAGES = {"yosuko": _image_any}
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from engines.registry import get_game
 from engines.sangokushi import CELL_OF, KANJI, SangokushiState
 from render import render_png
 from render.base import MAX_PNG_BYTES, font, has_glyph
-from render.sangokushi import ARMY, _centres, _image, samples
+from render.sangokushi import ARMY, EDGE_LABEL, _centres, _edge_labels, _image, _static, samples
 
 THREE = get_game("sangokushi")
 TWO = get_game("sangokushi-2p")
@@ -75,3 +75,24 @@ def test_samples() -> None:
     assert {"sangokushi-start", "sangokushi-2p-start"} <= set(pictures)
     for data in pictures.values():
         assert data.startswith(b"\x89PNG") and len(data) <= MAX_PNG_BYTES
+
+
+@pytest.mark.parametrize("viewer", [0, 1, 2])
+def test_the_bottom_heading_never_covers_an_edge_label(viewer: int) -> None:
+    """The headings, with 王手 and long names, leave every edge label as the plain board draws
+    it (the bottom-left heading, the viewer's own, sits nearest: B1/C1 in 魏's view)."""
+    text = (
+        "....L2/.P1P2H2P1H2/B2L1..B2../H1G1P1P1.P2H2G2/..P1.H0.B0B0L2/L1.P1B1H0.P0./"
+        ".B1..P0../.P0..L0./L0G0... P/-/- 2 0 100 0:2 59"
+    )
+    state = THREE.from_position(text)
+    assert isinstance(state, SangokushiState)
+    checked = [s for s in range(3) if s in state.in_check]
+    assert checked == [2]
+    plain = _static(3, viewer)
+    picture = _image(state, viewer, None, names=["W" * 40, "漢" * 40, "漢" * 40])
+    label = font(EDGE_LABEL)
+    for name, (x, y) in _edge_labels(3, viewer):
+        left, top, right, bottom = label.getbbox(name, anchor="mm")
+        box = (round(x + left) - 2, round(y + top) - 2, round(x + right) + 2, round(y + bottom) + 2)
+        assert picture.crop(box).tobytes() == plain.crop(box).tobytes(), (viewer, name)

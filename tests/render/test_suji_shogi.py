@@ -7,10 +7,20 @@ import io
 import pytest
 from PIL import Image
 
-from engines.suji_shogi import GAME, Setup
+from engines.suji_shogi import (
+    BLACK,
+    FILES,
+    GAME,
+    RANKS,
+    WHITE,
+    Move,
+    Setup,
+    square_digits,
+    square_kanji,
+)
 from render import has_renderer, render_png
 from render.base import MAX_PNG_BYTES
-from render.suji_shogi import samples
+from render.suji_shogi import BOARD_X, BOARD_Y, CELL, _cell_xy, file_label, rank_label, samples
 
 
 def _image(png: bytes) -> Image.Image:
@@ -55,3 +65,21 @@ def test_samples() -> None:
     } <= set(pictures)
     for png in pictures.values():
         assert png.startswith(b"\x89PNG") and len(png) <= MAX_PNG_BYTES
+
+
+@pytest.mark.parametrize("viewer", [BLACK, WHITE])
+def test_board_labels_are_the_kifu_coordinates(viewer: int) -> None:
+    """Every square shows, by its column and row labels, the name the kifu gives it
+    (``▲2三5``: file digit, rank kanji), from either side."""
+    flipped = viewer == WHITE
+    for sq in range(FILES * RANKS):
+        x, y = _cell_xy(sq, flipped)
+        col, row = (x - BOARD_X) // CELL, (y - BOARD_Y) // CELL
+        assert file_label(col, flipped) + rank_label(row, flipped) == square_kanji(sq)
+    # and a move's display names the squares the picture marks
+    s = GAME.from_position("v3v6v2/v5v4v1/.../123/465 b - - 2")
+    for move in s.legal_moves():
+        assert isinstance(move, Move)
+        shown = s.display_move(move)
+        assert shown.startswith(f"▲{square_kanji(move.to)}")
+        assert shown.endswith(f"({square_digits(move.frm)})")
