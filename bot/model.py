@@ -179,13 +179,59 @@ class UserResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Announcement:
+    """Something a change must announce, kept in the outbox until it is delivered.
+
+    Its key is the game, the version the change produced and ``n`` (its place among that
+    change's announcements); ``body`` is the presentation-neutral reply as JSON text."""
+
+    n: int
+    ply: int
+    event: str
+    body: str
+    at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """A pending announcement as the store hands it back."""
+
+    game_id: int
+    version: int
+    n: int
+    ply: int
+    event: str
+    body: str
+    created_ms: int
+    attempts: int
+    next_ms: int
+
+    @property
+    def key(self) -> str:
+        return outbox_key(self.game_id, self.version, self.n)
+
+
+def outbox_key(game_id: int, version: int, n: int) -> str:
+    """``"12.34.0"``: an announcement's key (also shown in its message, to find it again)."""
+    return f"{game_id}.{version}.{n}"
+
+
+def parse_outbox_key(key: str) -> tuple[int, int, int] | None:
+    parts = key.split(".")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 19 for p in parts):
+        return None
+    game_id, version, n = (int(p) for p in parts)
+    return game_id, version, n
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One atomic change of a game, computed from ``expected_version``.
 
     ``append`` entries must continue the log exactly (their ``ply`` is the log index);
     ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
     of the game row (names from :data:`SETTABLE`); ``seats`` replaces seat rows; ``results``
-    updates personal statistics.
+    updates personal statistics. ``announce`` goes to the outbox in the same transaction.
     """
 
     game_id: int
@@ -196,6 +242,7 @@ class Change:
     seats: tuple[SeatRow, ...] = ()
     results: tuple[UserResult, ...] = ()
     limits: Limits | None = None
+    announce: tuple[Announcement, ...] = ()
 
 
 SETTABLE = frozenset(

@@ -71,6 +71,8 @@ class Sandbox:
     clock: OffsetClock | None = None
     current: dict[str, int] = field(default_factory=dict)
     images: int = 0
+    shown: list[str] = field(default_factory=list)
+    """Announcements printed since the outbox was last told (see :meth:`report`)."""
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -97,6 +99,8 @@ class Sandbox:
             path = self.out_dir / f.name
             path.write_bytes(f.data)
             self.say(self.t("sandbox.file", path=path))
+        if reply.outbox is not None:
+            self.shown.append(reply.outbox)
         if reply.game_id is not None:
             for uid in {self.user.id, *reply.to_move}:
                 self.current.setdefault(uid, reply.game_id)
@@ -138,6 +142,19 @@ class Sandbox:
             self.say("✗ " + exc.text(self.lang))
         for reply in await self.service.process_due():
             self.show(reply)
+        await self.report()
+
+    async def report(self) -> None:
+        """Tell the outbox that what was printed is delivered."""
+        shown, self.shown = self.shown, []
+        for key in shown:
+            await self.service.announced(key)
+
+    async def catch_up(self) -> None:
+        """Print what an earlier session committed but never printed (it was killed)."""
+        for reply in await self.service.pending_announcements():
+            self.show(reply)
+        await self.report()
 
     async def _dispatch(self, command: str, args: list[str]) -> None:
         s, me = self.service, self.user
@@ -275,6 +292,7 @@ class Sandbox:
 
     async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
         """Run every line; returns the exit status (2: unknown command under ``strict``)."""
+        await self.catch_up()
         for line in lines:
             if echo and line.strip():
                 self.say(f"{self.user.name}> {line.rstrip()}")

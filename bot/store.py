@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.model import (
     SETTABLE,
+    Announcement,
     Change,
     GameRow,
     GameStatus,
@@ -31,6 +32,7 @@ from bot.model import (
     MoveRow,
     NewGame,
     Offer,
+    OutboxRow,
     Result,
     SeatKind,
     SeatRow,
@@ -81,6 +83,9 @@ class Store(Protocol):
     async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None: ...
     async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]: ...
     async def host_secret(self, name: str, fresh: str) -> str: ...
+    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]: ...
+    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None: ...
+    async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None: ...
 
 
 # --- migrations -----------------------------------------------------------------------------
@@ -385,6 +390,11 @@ class SqliteStore:
                     )
                 for result in change.results:
                     await self._record_result(result)
+                await self.db.executemany(
+                    "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, "
+                    "next_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [_outbox_values(change, a) for a in change.announce],
+                )
                 await self.db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 await self._rollback()
@@ -530,6 +540,63 @@ class SqliteStore:
             rows = await self._fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
         return str(rows[0][0])
 
+    # -- the outbox ---------------------------------------------------------------------------
+    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]:
+        """Undelivered announcements due by ``now_ms``, the soonest due first (a game's in the
+        order they were made, unless one is waiting for a retry)."""
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id, version, n, ply, event, body, created_ms, attempts, next_ms "
+                "FROM outbox "
+                "WHERE delivered_ms IS NULL AND next_ms <= ? "
+                "ORDER BY next_ms, game_id, version, n LIMIT ?",
+                (now_ms, limit),
+            )
+        return [
+            OutboxRow(
+                int(r[0]),
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                r[4],
+                r[5],
+                int(r[6]),
+                int(r[7]),
+                int(r[8]),
+            )
+            for r in rows
+        ]
+
+    async def next_announcement_ms(self) -> int | None:
+        """When the next undelivered announcement is due (None: nothing pending)."""
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT min(next_ms) FROM outbox WHERE delivered_ms IS NULL"
+            )
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
+    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET delivered_ms = ? "
+                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
+                (at_ms, *key),
+            )
+
+    async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None:
+        """A try failed: count it and wait until ``next_ms`` before the next."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_ms = ? "
+                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
+                (next_ms, *key),
+            )
+
+
+def _outbox_values(change: Change, a: Announcement) -> tuple[Any, ...]:
+    version = change.expected_version + 1
+    return (change.game_id, version, a.n, a.ply, a.event, a.body, a.at_ms, a.at_ms)
+
 
 def _summary(r: Sequence[Any], seats: dict[int, tuple[SeatRow, ...]]) -> GameSummary:
     """A row of ``id, game_type, status, guild_id, created_ms, deadline_ms`` with its seats."""
@@ -577,6 +644,7 @@ __all__ = [
     "LimitError",
     "MoveRow",
     "NewGame",
+    "OutboxRow",
     "SeatRow",
     "SqliteStore",
     "Stats",

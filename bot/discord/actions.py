@@ -183,29 +183,48 @@ async def deliver(
     user_lang = lang_of_locale(inter.locale, public_lang)
     me = str(inter.user.id)
     for reply in replies:
-        if not reply.public:
-            if reply.audience not in (None, me):
-                log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
-                continue
-            await responder.send(reply_parts(reply, user_lang, ephemeral=True))
-            continue
-        if reply.event is Event.STARTED and reply.game_id is not None:
-            await start_game_message(bot, responder, reply, public_lang)
-            continue
-        view = game_view(reply.game_id, reply.actions, public_lang)
-        if reply.event in LOBBY_EVENTS and responder.is_component:
-            if reply.event is Event.CANCELLED:
-                view = None
-            parts = reply_parts(reply, public_lang, view=view)
-            keep = keep_components and reply.event is not Event.CANCELLED
-            await responder.update(parts, keep_components=keep)
-            continue
-        message = await responder.send(reply_parts(reply, public_lang, view=view))
-        if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
-            await bot.service.set_game_location(
-                reply.game_id, str(message.channel.id), None, str(message.id)
-            )
+        try:
+            await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
+        except BaseException:
+            if reply.outbox is not None:  # the outbox posts it again later
+                await bot.service.announcement_failed(reply.outbox)
+            raise
+        if reply.outbox is not None:
+            await bot.service.announced(reply.outbox)
     await responder.finish()
+
+
+async def _deliver_one(
+    bot: Host,
+    responder: Responder,
+    reply: Reply,
+    public_lang: str,
+    user_lang: str,
+    me: str,
+    keep_components: bool,
+) -> None:
+    if not reply.public:
+        if reply.audience not in (None, me):
+            log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
+            return
+        await responder.send(reply_parts(reply, user_lang, ephemeral=True))
+        return
+    if reply.event is Event.STARTED and reply.game_id is not None:
+        await start_game_message(bot, responder, reply, public_lang)
+        return
+    view = game_view(reply.game_id, reply.actions, public_lang)
+    if reply.event in LOBBY_EVENTS and responder.is_component:
+        if reply.event is Event.CANCELLED:
+            view = None
+        parts = reply_parts(reply, public_lang, view=view)
+        keep = keep_components and reply.event is not Event.CANCELLED
+        await responder.update(parts, keep_components=keep)
+        return
+    message = await responder.send(reply_parts(reply, public_lang, view=view))
+    if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
+        await bot.service.set_game_location(
+            reply.game_id, str(message.channel.id), None, str(message.id)
+        )
 
 
 async def start_game_message(bot: Host, responder: Responder, reply: Reply, lang: str) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord.texts import t
-from bot.service import Event, Refusal, Reply
+from bot.service import Event, Refusal, Reply, parse_outbox_key
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
 MAX_DESCRIPTION = 4000
@@ -84,8 +84,27 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
     if with_image and reply.image is not None:
         embed.set_image(url=f"attachment://{board_filename(reply.game_id)}")
     if reply.game_id is not None:
-        embed.set_footer(text=f"#{reply.game_id}")
+        embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
     return embed
+
+
+def footer_text(game_id: int, outbox: str | None) -> str:
+    """``#12``; an announcement also carries its key (``#12 · 35``: the 35th change of game 12),
+    so the delivery loop can see, after a crash, that it was already posted."""
+    parsed = parse_outbox_key(outbox) if outbox is not None else None
+    if parsed is None:
+        return f"#{game_id}"
+    _, version, n = parsed
+    return f"#{game_id} · {version}" + (f".{n}" if n else "")
+
+
+def announcement_in(message: discord.Message, key: str) -> bool:
+    """Whether ``message`` is the announcement ``key`` (by the mark in its footer)."""
+    parsed = parse_outbox_key(key)
+    if parsed is None:
+        return False
+    wanted = footer_text(parsed[0], key)
+    return any(e.footer.text == wanted for e in message.embeds)
 
 
 TURN_ACTIONS = frozenset({"move", "setup"})

@@ -11,7 +11,8 @@ over the use-case modules (see docs/architecture.md):
   resignations, aborts), :mod:`~bot.service.offers` (draws, takebacks), :mod:`~bot.service.records`
   (board, moves, record files, import), :mod:`~bot.service.directory` (where games are,
   autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
-  the daily deal).
+  the daily deal), :mod:`~bot.service.outbox` (announcements committed with their change and
+  delivered at least once, recognised by their key).
 
 Each use case returns presentation-neutral replies or raises :class:`Refusal` (nothing written).
 """
@@ -23,9 +24,9 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Unpack
 
-from bot.clock import Clock, SystemClock
+from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
-from bot.model import GameRow, MoveRow, OfferKind
+from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
 from bot.service.cache import GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
 from bot.service.context import Context
@@ -33,6 +34,7 @@ from bot.service.directory import Directory
 from bot.service.endings import Endings
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
+from bot.service.outbox import Outbox
 from bot.service.present import Pictures
 from bot.service.records import Records
 from bot.service.timers import Timers
@@ -72,6 +74,7 @@ __all__ = [
     "Reply",
     "User",
     "catalogue",
+    "parse_outbox_key",
 ]
 
 
@@ -99,6 +102,7 @@ class GameService:
         self.records = Records(ctx, self.timers)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
+        self.outbox = Outbox(ctx)
 
     @classmethod
     async def open(
@@ -140,6 +144,25 @@ class GameService:
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
         return await self.timers.process_due(now)
+
+    # -- the outbox: announcements committed with their change --------------------------------
+    async def pending_announcements(self) -> list[Reply]:
+        """Announcements nobody delivered yet (after a crash, a failed send), oldest first;
+        report each with :meth:`announced` or :meth:`announcement_failed`."""
+        return await self.outbox.pending()
+
+    async def next_announcement_at(self) -> datetime | None:
+        at = await self.outbox.next_at_ms()
+        return None if at is None else from_ms(at)
+
+    async def announced(self, key: str) -> None:
+        """The reply whose ``outbox`` is ``key`` was posted."""
+        await self.outbox.delivered(key)
+
+    async def announcement_failed(self, key: str) -> None:
+        """Posting it failed: it is handed out again later."""
+        await self.outbox.failed(key)
+        self.timers.changed.set()  # the delivery loop recomputes when to look again
 
     # -- lobbies and challenges ----------------------------------------------------------------
     async def create_game(

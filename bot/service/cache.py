@@ -14,23 +14,29 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.model import (
+    Announcement,
     Change,
     GameRow,
     GameStatus,
     MoveRow,
     SeatKind,
+    outbox_key,
     with_fields,
 )
-from bot.service.values import HOST_ID, Location, Refusal
+from bot.service.values import HOST_ID, Location, Refusal, Reply
 from bot.store import ConflictError, Store
 from engines.core import CHANCE, EngineError, Game, State
 from engines.registry import get_game
 
 log = logging.getLogger(__name__)
+
+CLAIM_MS = 120_000
+"""How long an announcement handed to a caller is theirs to deliver before the outbox's loop
+may post it instead (a caller that neither reports success nor failure)."""
 
 MAX_GAME_ID = 2**63
 """Game ids are SQLite integers (64-bit): anything at or above this is no game."""
@@ -122,6 +128,10 @@ def replay(row: GameRow, entries: Sequence[MoveRow]) -> Loaded:
     return Loaded(row, list(entries), state, last_move)
 
 
+Announce = Callable[[Loaded], Sequence[Reply]]
+"""Makes a change's announcements from the game as it will be once the change is committed."""
+
+
 @dataclass(frozen=True, slots=True)
 class LiveGame:
     """What the cache remembers of every open or running game (answers autocomplete)."""
@@ -144,6 +154,9 @@ class GameCache:
         self.locations: dict[int, Location] = {}
         self.listeners: list[Callable[[GameRow], None]] = []
         """Told of every committed row (the timers keep their deadlines from it)."""
+        self.claims: dict[str, int] = {}
+        """Announcements (outbox keys) a caller of this process is delivering, each until a
+        time (ms): the delivery loop leaves them alone until then."""
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
@@ -212,11 +225,24 @@ class GameCache:
         last_move: Any = ...,
     ) -> Loaded:
         """Write ``change``; on success update the cached game, else refuse (nothing written)."""
-        try:
-            await self.store.apply(change)
-        except ConflictError as exc:
-            self.forget(loaded.id)
-            raise Refusal("refuse.position_changed", id=loaded.id) from exc
+        new, _ = await self.commit_announcing(loaded, change, state, last_move)
+        return new
+
+    async def commit_announcing(
+        self,
+        loaded: Loaded,
+        change: Change,
+        state: State[Any] | None = None,
+        last_move: Any = ...,
+        *,
+        announce: Announce | None = None,
+        at_ms: int = 0,
+    ) -> tuple[Loaded, tuple[Reply, ...]]:
+        """Write ``change`` and what it announces, in one transaction.
+
+        ``announce`` makes the replies from the game as it will be once committed; they go to
+        the outbox with the change (at ``at_ms``) and come back keyed and claimed: the caller
+        delivers them and reports each (see :class:`bot.service.outbox.Outbox`)."""
         row = with_fields(loaded.row, change.fields, change.seats)
         entries = loaded.entries
         if change.truncate_from is not None:
@@ -228,7 +254,36 @@ class GameCache:
             state if state is not None else loaded.state,
             loaded.last_move if last_move is ... else last_move,
         )
+        replies: tuple[Reply, ...] = ()
+        if announce is not None:
+            made = [r for r in announce(new) if r.public]
+            keys = [outbox_key(row.id, row.version, n) for n in range(len(made))]
+            replies = tuple(replace(r, outbox=k) for r, k in zip(made, keys, strict=True))
+            change = replace(
+                change,
+                announce=tuple(
+                    Announcement(n, len(entries), str(r.event), r.to_json(), at_ms)
+                    for n, r in enumerate(replies)
+                ),
+            )
+            # claimed before the write, so the delivery loop never takes what this caller sends
+            until = at_ms + CLAIM_MS
+            self.claims.update((k, until) for k in keys)
+        try:
+            await self.store.apply(change)
+        except ConflictError as exc:
+            self._unclaim(replies)
+            self.forget(loaded.id)
+            raise Refusal("refuse.position_changed", id=loaded.id) from exc
+        except BaseException:
+            self._unclaim(replies)
+            raise
         self.remember(new)
         for listener in self.listeners:
             listener(row)
-        return new
+        return new, replies
+
+    def _unclaim(self, replies: Sequence[Reply]) -> None:
+        for r in replies:
+            if r.outbox is not None:
+                self.claims.pop(r.outbox, None)

@@ -4,14 +4,17 @@ server settings. One :class:`Context` per service; the use-case modules take it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from bot.clock import Clock, to_ms
 from bot.config import Settings
 from bot.i18n import clean_text
-from bot.service.cache import GameCache
+from bot.model import Change
+from bot.service.cache import Announce, GameCache, Loaded
 from bot.service.present import Pictures
-from bot.service.values import GuildSettings, User
+from bot.service.values import GuildSettings, Reply, User
 from bot.store import Store
+from engines.core import State
 
 
 def clean_user(user: User) -> User:
@@ -37,6 +40,25 @@ class Context:
 
     def now_ms(self) -> int:
         return to_ms(self.clock.now())
+
+    async def announce(
+        self,
+        loaded: Loaded,
+        change: Change,
+        announce: Announce,
+        state: State[Any] | None = None,
+        last_move: Any = ...,
+    ) -> Reply:
+        """Commit ``change`` with the one announcement ``announce`` makes of the new game (kept
+        in the outbox in the same transaction); the reply comes back keyed, with the
+        spectator's picture if it shows one."""
+        new, replies = await self.games.commit_announcing(
+            loaded, change, state, last_move, announce=announce, at_ms=self.now_ms()
+        )
+        (reply,) = replies
+        if reply.picture:
+            reply = replace(reply, image=await self.pictures.of(new, None))
+        return reply
 
     async def remember_user(self, user: User) -> None:
         """Keep the user's latest name (cleaned of anything UTF-8 cannot hold: the seats of

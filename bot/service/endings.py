@@ -93,15 +93,20 @@ class Endings:
         """Store ``outcome`` for the game (one commit) and say so, with the final picture."""
         fields, results = finish_fields(loaded, outcome, self.ctx.now_ms())
         change = Change(loaded.id, loaded.row.version, fields=fields, results=results)
-        loaded = await self.ctx.games.commit(loaded, change)
         extra: dict[str, Any] = {} if notify is None else {"notify": notify}
-        return present.reply(
+        return await self.ctx.announce(
             loaded,
-            Event.ENDED,
-            key,
-            params={**params, "result": outcome.text},
-            image=await self.ctx.pictures.of(loaded, None),
-            **extra,
+            change,
+            lambda new: [
+                present.reply(
+                    new,
+                    Event.ENDED,
+                    key,
+                    params={**params, "result": outcome.text},
+                    picture=True,
+                    **extra,
+                )
+            ],
         )
 
     async def withdraw(self, loaded: Loaded, key: str, **params: Any) -> Reply:
@@ -112,8 +117,11 @@ class Endings:
             "expires_ms": None,
         }
         change = Change(loaded.id, loaded.row.version, fields=fields)
-        loaded = await self.ctx.games.commit(loaded, change)
-        return present.reply(loaded, Event.CANCELLED, key, params=params, notify=())
+        return await self.ctx.announce(
+            loaded,
+            change,
+            lambda new: [present.reply(new, Event.CANCELLED, key, params=params, notify=())],
+        )
 
     async def timeout(self, loaded: Loaded) -> Reply:
         losers = loaded.user_ids(loaded.state.acting_players())

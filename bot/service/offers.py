@@ -41,15 +41,20 @@ class Offers:
     async def _make(self, loaded: Loaded, user: User, kind: OfferKind, seat: int) -> Reply:
         offer = Offer(kind, seat, len(loaded.entries))
         change = Change(loaded.id, loaded.row.version, fields={"offer": offer})
-        loaded = await self.ctx.games.commit(loaded, change)
         answerers = loaded.user_ids([s.seat for s in loaded.row.seats if s.seat != seat])
-        return present.reply(
-            loaded,
-            Event.OFFERED,
-            f"{kind}.offered",
-            params={"name": user.name},
-            notify=tuple(u for u in answerers if u != user.id),
-        )
+
+        def announce(new: Loaded) -> list[Reply]:
+            return [
+                present.reply(
+                    new,
+                    Event.OFFERED,
+                    f"{kind}.offered",
+                    params={"name": user.name},
+                    notify=tuple(u for u in answerers if u != user.id),
+                )
+            ]
+
+        return await self.ctx.announce(loaded, change, announce)
 
     def _pending(self, loaded: Loaded, user: User, kind: OfferKind) -> Offer:
         """The offer of ``kind`` that ``user`` may answer (made by someone else)."""
@@ -85,9 +90,14 @@ class Offers:
             loaded = await self.turns.open_active(game_id)
             self._pending(loaded, user, kind)
             change = Change(game_id, loaded.row.version, fields={"offer": None})
-            loaded = await self.ctx.games.commit(loaded, change)
-            return present.reply(
-                loaded, Event.DECLINED, f"{kind}.declined", params={"name": user.name}
+            return await self.ctx.announce(
+                loaded,
+                change,
+                lambda new: [
+                    present.reply(
+                        new, Event.DECLINED, f"{kind}.declined", params={"name": user.name}
+                    )
+                ],
             )
 
     # -- takebacks ---------------------------------------------------------------------------
@@ -130,11 +140,16 @@ class Offers:
             "reminders_sent": (),
         }
         change = Change(loaded.id, loaded.row.version, truncate_from=index, fields=fields)
-        loaded = await self.ctx.games.commit(loaded, change, rebuilt.state, rebuilt.last_move)
-        return present.reply(
-            loaded,
-            Event.TAKEN_BACK,
-            "takeback.done",
-            params={"name": name, "count": len(loaded.entries)},
-            image=await self.ctx.pictures.of(loaded, None),
-        )
+
+        def announce(new: Loaded) -> list[Reply]:
+            return [
+                present.reply(
+                    new,
+                    Event.TAKEN_BACK,
+                    "takeback.done",
+                    params={"name": name, "count": len(new.entries)},
+                    picture=True,
+                )
+            ]
+
+        return await self.ctx.announce(loaded, change, announce, rebuilt.state, rebuilt.last_move)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import render
@@ -228,6 +229,14 @@ def both(key: str, **params: Any) -> Text:
 
 
 # --- pictures ---------------------------------------------------------------------------------
+
+
+async def with_picture(
+    replies: Sequence[Reply], drawing: Awaitable[bytes | None]
+) -> tuple[Reply, ...]:
+    """``replies`` with the spectator's picture (being drawn) on those that show it."""
+    image = await drawing
+    return tuple(replace(r, image=image) if r.picture else r for r in replies)
 
 
 class Pictures:

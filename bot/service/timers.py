@@ -202,12 +202,18 @@ class Timers:
             return None
         sent = tuple(sorted({*row.reminders_sent, *due}, reverse=True))
         change = Change(game_id, row.version, fields={"reminders_sent": sent})
-        loaded = await self.ctx.games.commit(loaded, change)
         left = from_ms(row.deadline_ms) - from_ms(now_ms)
-        return present.reply(
+        deadline_at = from_ms(row.deadline_ms)
+        return await self.ctx.announce(
             loaded,
-            Event.REMINDER,
-            "clock.reminder",
-            params={"left": left, "deadline": from_ms(row.deadline_ms)},
-            actions=("move", "board"),
+            change,
+            lambda new: [
+                present.reply(
+                    new,
+                    Event.REMINDER,
+                    "clock.reminder",
+                    params={"left": left, "deadline": deadline_at},
+                    actions=("move", "board"),
+                )
+            ],
         )

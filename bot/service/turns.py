@@ -8,7 +8,7 @@ one commit. The spectator's picture is drawn while that commit runs.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.model import Change, GameStatus, MoveRow, SeatRow
@@ -70,12 +70,12 @@ class Turns:
         after: State[Any],
         row: MoveRow,
         last_move: Any,
-        *,
-        picture: bool = False,
-    ) -> tuple[Loaded, list[MoveRow], bytes | None]:
+        announce: Callable[[Loaded, list[MoveRow]], Sequence[Reply]] | None = None,
+    ) -> tuple[Loaded, list[MoveRow], tuple[Reply, ...]]:
         """Commit ``row`` (played from ``loaded.state`` to ``after``): chance steps resolved,
-        the game finished or the next turn timed, one transaction. With ``picture``, the
-        spectator's picture of the new position is drawn while the transaction commits."""
+        the game finished or the next turn timed, what it announces kept in the outbox, one
+        transaction. ``announce`` makes the announcements from the new game and the chance
+        steps; the spectator's picture they show is drawn while the transaction commits."""
         now = row.at_ms
         after, chance_rows = resolve_chance(
             after, loaded.row.seed, row.ply + 1, now, secret=after.hides_moves()
@@ -100,19 +100,24 @@ class Turns:
             seats=tuple(seats),
             results=tuple(results),
         )
-        drawing = (
-            asyncio.ensure_future(self.ctx.pictures.draw(loaded.id, after, None, last_move))
-            if picture
-            else None
-        )
+        made = (lambda new: announce(new, chance_rows)) if announce is not None else None
+        drawing = None
+        if announce is not None:
+            drawing = asyncio.ensure_future(
+                # a spectator never sees which secret move was made
+                self.ctx.pictures.draw(loaded.id, after, None, None if row.secret else last_move)
+            )
         try:
-            new = await self.ctx.games.commit(loaded, change, after, last_move)
+            new, replies = await self.ctx.games.commit_announcing(
+                loaded, change, after, last_move, announce=made, at_ms=now
+            )
         except BaseException:
             if drawing is not None:
                 drawing.cancel()
             raise
-        image = await drawing if drawing is not None else None
-        return new, chance_rows, image
+        if drawing is not None:
+            replies = await present.with_picture(replies, drawing)
+        return new, chance_rows, replies
 
     async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
         """Play ``text`` for ``user``. ``ply`` is the log length the user saw (optional): a
@@ -140,22 +145,28 @@ class Turns:
                 False,
                 self.ctx.now_ms(),
             )
-            loaded, chance_rows, image = await self.advance(loaded, after, row, move, picture=True)
             shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
-            return present.reply(
-                loaded,
-                Event.MOVED,
-                "move.played",
-                params={
-                    "name": loaded.name(current),
-                    "move": shown,
-                    "ply": loaded.move_number(row.ply),
-                },
-                image=image,
-                lines=present.announcement_lines(after)
-                + present.chance_lines(after, chance_rows)
-                + present.end_lines(loaded),
-            )
+
+            def announce(new: Loaded, chance_rows: list[MoveRow]) -> list[Reply]:
+                return [
+                    present.reply(
+                        new,
+                        Event.MOVED,
+                        "move.played",
+                        params={
+                            "name": new.name(current),
+                            "move": shown,
+                            "ply": new.move_number(row.ply),
+                        },
+                        picture=True,
+                        lines=present.announcement_lines(after)
+                        + present.chance_lines(after, chance_rows)
+                        + present.end_lines(new),
+                    )
+                ]
+
+            _, _, replies = await self.advance(loaded, after, row, move, announce)
+            return replies[0]
 
     async def setup(
         self, game_id: int, user: User, text: str, *, ply: int | None = None
@@ -180,7 +191,33 @@ class Turns:
             row = MoveRow(
                 len(loaded.entries), seat, state.format_move(move), user.id, True, self.ctx.now_ms()
             )
-            loaded, chance_rows, _ = await self.advance(loaded, after, row, move)
+
+            def announce(new: Loaded, chance_rows: list[MoveRow]) -> list[Reply]:
+                still_secret = (
+                    new.status is GameStatus.ACTIVE and new.state.current_player() == SIMULTANEOUS
+                )
+                if still_secret:
+                    return [
+                        present.reply(
+                            new,
+                            Event.SETUP_WAITING,
+                            "setup.waiting" if due else "setup.changed_public",
+                            params={"name": new.name(seat)},
+                            **({} if due else {"notify": ()}),  # a changed one pings nobody
+                        )
+                    ]
+                return [
+                    present.reply(
+                        new,
+                        Event.REVEALED,
+                        "setup.revealed",
+                        picture=True,
+                        lines=present.chance_lines(after, chance_rows) + present.end_lines(new),
+                    )
+                ]
+
+            loaded, _, replies = await self.advance(loaded, after, row, move, announce)
+            public = replies[0]
             private = Reply(
                 "setup.accepted" if due else "setup.changed",
                 {"id": game_id, "game": present.title(loaded.game), "move": row.move},
@@ -191,25 +228,6 @@ class Turns:
                 image=await self.ctx.pictures.of(loaded, seat),
                 image_viewer=seat,
             )
-            still_secret = (
-                loaded.status is GameStatus.ACTIVE and loaded.state.current_player() == SIMULTANEOUS
-            )
-            if still_secret:
-                public = present.reply(
-                    loaded,
-                    Event.SETUP_WAITING,
-                    "setup.waiting" if due else "setup.changed_public",
-                    params={"name": loaded.name(seat)},
-                    **({} if due else {"notify": ()}),  # a changed arrangement pings nobody
-                )
-            else:
-                public = present.reply(
-                    loaded,
-                    Event.REVEALED,
-                    "setup.revealed",
-                    image=await self.ctx.pictures.of(loaded, None),
-                    lines=present.chance_lines(after, chance_rows) + present.end_lines(loaded),
-                )
             return [private, public]
 
     async def resign(self, game_id: int, user: User) -> Reply:

@@ -9,9 +9,10 @@ their ``event`` and ``public``/``audience``, never by parsing text.
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot import i18n
@@ -121,6 +122,54 @@ class Reply:
     deadline: datetime | None = None
     lines: tuple[Line, ...] = ()
     files: tuple[File, ...] = ()
+    picture: bool = False
+    """The reply shows the spectator's picture of its game (``image``, once drawn)."""
+    outbox: str | None = None
+    """The key of the announcement this reply is (see :mod:`bot.service.outbox`): the adapter
+    reports it delivered once posted, else the outbox posts it again."""
+
+    def to_json(self) -> str:
+        """The reply as JSON text for the outbox (without image or files: an announcement's
+        picture is drawn again from the log when it is delivered after a restart)."""
+        if self.files:
+            raise TypeError(f"an announcement carries no files ({self.key})")
+        body = {
+            "key": self.key,
+            "params": _encode(self.params),
+            "event": str(self.event),
+            "game_id": self.game_id,
+            "public": self.public,
+            "audience": self.audience,
+            "image_viewer": self.image_viewer,
+            "actions": list(self.actions),
+            "notify": list(self.notify),
+            "to_move": list(self.to_move),
+            "deadline": _encode(self.deadline),
+            "lines": [[line.key, _encode(line.params)] for line in self.lines],
+            "picture": self.picture,
+        }
+        return json.dumps(body, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str, outbox: str | None = None) -> Reply:
+        """The reply :meth:`to_json` wrote (its image not yet drawn)."""
+        b = json.loads(text)
+        return cls(
+            b["key"],
+            _decode(b["params"]),
+            event=Event(b["event"]),
+            game_id=b["game_id"],
+            public=b["public"],
+            audience=b["audience"],
+            image_viewer=b["image_viewer"],
+            actions=tuple(b["actions"]),
+            notify=tuple(b["notify"]),
+            to_move=tuple(b["to_move"]),
+            deadline=_decode(b["deadline"]),
+            lines=tuple(Line(k, _decode(p)) for k, p in b["lines"]),
+            picture=b["picture"],
+            outbox=outbox,
+        )
 
     def text(self, lang: str = "en") -> str:
         parts = [i18n.t(self.key, lang, **self.params)]
@@ -130,6 +179,38 @@ class Reply:
             if self.deadline is not None:
                 parts.append(i18n.t("turn.deadline", lang, deadline=self.deadline))
         return "\n".join(p for p in parts if p)
+
+
+def _encode(value: Any) -> Any:
+    """Message parameters as JSON: texts in both languages, times and durations tagged."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return value
+    if isinstance(value, Text):
+        return {"$text": [value.en, value.ja]}
+    if isinstance(value, datetime):
+        return {"$time": int(value.timestamp() * 1000)}
+    if isinstance(value, timedelta):
+        return {"$seconds": value.total_seconds()}
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): _encode(v) for k, v in value.items()}
+    raise TypeError(f"cannot keep {type(value).__name__} in an announcement")
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "$text" in value:
+        en, ja = value["$text"]
+        return Text(en, ja)
+    if "$time" in value:
+        return datetime.fromtimestamp(value["$time"] / 1000, UTC)
+    if "$seconds" in value:
+        return timedelta(seconds=value["$seconds"])
+    return {k: _decode(v) for k, v in value.items()}
 
 
 class Refusal(Exception):

@@ -53,7 +53,7 @@ def private_part(inter: Interaction) -> tuple[str, list[bytes]]:
 
 def game_of(inter: Interaction | dict[str, Any]) -> int:
     embeds = inter.embeds if isinstance(inter, Interaction) else inter["embeds"]
-    return int(embeds[0]["footer"]["text"].lstrip("#"))
+    return int(embeds[0]["footer"]["text"].lstrip("#").split()[0])
 
 
 # --- 三国志三人将棋 -----------------------------------------------------------------------------

@@ -84,7 +84,7 @@ async def test_declined_challenge(harness: Harness, double: DiscordDouble) -> No
     assert not declined.ephemeral
     assert double.messages[int(challenge.message["id"])]["components"] == []
     # A declined challenge cannot be joined any more.
-    game_id = int(challenge.message["embeds"][0]["footer"]["text"].lstrip("#"))
+    game_id = int(challenge.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
     late = await double.slash(double.bob, "join", {"game": game_id})
     assert late.ephemeral
 
@@ -99,7 +99,7 @@ async def test_join_command_and_threads_off(harness: Harness, double: DiscordDou
     assert saved.response_time < 3.0
     lobby = await double.slash(double.alice, "play", {"rokumentai": {}})
     assert lobby.message is not None
-    game_id = int(lobby.message["embeds"][0]["footer"]["text"].lstrip("#"))
+    game_id = int(lobby.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
     started = await double.slash(double.bob, "join", {"game": game_id})
     assert not started.ephemeral
     assert double.threads() == []  # the server keeps games in the channel
@@ -139,7 +139,7 @@ async def test_challenge_seat_is_kept_for_the_invited_player(
     challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
     message = challenge.message
     assert message is not None
-    game_id = int(message["embeds"][0]["footer"]["text"].lstrip("#"))
+    game_id = int(message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
     restricted(message["allowed_mentions"], {double.bob.id})
     by_command = await double.slash(double.carol, "join", {"game": game_id})
     assert by_command.ephemeral and "invited" in by_command.text

@@ -36,6 +36,18 @@ def _env(tmp_path: Path, **settings: str) -> dict[str, str]:
     return env | settings
 
 
+def double_env(double: DiscordDouble, tmp_path: Path, **settings: str) -> dict[str, str]:
+    """The environment of a ``python -m bot`` that logs in to ``double``."""
+    return _env(
+        tmp_path,
+        DISCORD_TOKEN=double.token,
+        DISCORD_API_BASE=double.api_base,
+        DISCORD_GATEWAY_URL=double.gateway_url,
+        DEV_GUILD_ID=str(double.guild_id),
+        **settings,
+    )
+
+
 class Bot:
     """``python -m bot`` in a subprocess; its stderr is read line by line as it comes."""
 
@@ -156,14 +168,7 @@ async def test_signal_closes_the_bot_and_the_service(
     """The container's ``docker stop``: the bot closes its gateway (1000), the service closes,
     the heartbeat goes away and the process exits 0, without waiting to be killed."""
     heartbeat = tmp_path / "run" / "heartbeat"
-    env = _env(
-        tmp_path,
-        DISCORD_TOKEN=double.token,
-        DISCORD_API_BASE=double.api_base,
-        DISCORD_GATEWAY_URL=double.gateway_url,
-        DEV_GUILD_ID=str(double.guild_id),
-        BANMEN_HEARTBEAT=str(heartbeat),
-    )
+    env = double_env(double, tmp_path, BANMEN_HEARTBEAT=str(heartbeat))
     async with python_m_bot(env, tmp_path) as bot:
         await bot.wait_line(lambda line: "heartbeat every 30s in " + str(heartbeat) in line)
         await double.wait_connected()

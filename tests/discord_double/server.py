@@ -229,6 +229,11 @@ class DiscordDouble:
         """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
         """Refuse thread creation (403), as a server that denies the bot the permission."""
+        self.before_request: Callable[[Request], bool] | None = None
+        """Called with every REST request before it is handled; returning True drops it (no
+        effect, no answer): a crash test kills the bot there, as if it died before sending."""
+        self.after_request: Callable[[Request], None] | None = None
+        """Called with every REST request once it has been handled (its effect is done)."""
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -387,6 +392,7 @@ class DiscordDouble:
         )
         r("GET", r"/channels/(?P<channel>\d+)", self._get_channel)
         r("POST", r"/channels/(?P<channel>\d+)/messages", self._post_message)
+        r("GET", r"/channels/(?P<channel>\d+)/messages", self._get_messages)
         r("GET", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._get_message)
         r("PATCH", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._patch_message)
         r("DELETE", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)", self._delete_message)
@@ -406,6 +412,9 @@ class DiscordDouble:
         body, files = await _read_body(request)
         rec = Request(request.method, path, dict(request.query), body, files, time.perf_counter())
         self.requests.append(rec)
+        if self.before_request is not None and self.before_request(rec):
+            rec.status = 503
+            return _error(503, 0, "dropped by the test")
         for method, pattern, handler in self._routes:
             m = pattern.match(path)
             if m and method == request.method:
@@ -415,6 +424,8 @@ class DiscordDouble:
                     return _error(401, 0, "401: Unauthorized")
                 response = await handler(request, m, rec)
                 rec.status = response.status
+                if self.after_request is not None:
+                    self.after_request(rec)
                 async with self._changed:
                     self._changed.notify_all()
                 return response
@@ -621,8 +632,39 @@ class DiscordDouble:
         channel_id = int(m["channel"])
         if channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
-        message = self._store(channel_id, rec.json or {}, rec.files, self.bot_user.payload())
+        body = rec.json or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: a second message with the same nonce from the same author (within a few
+            # minutes) is not created; the first one is returned
+            for mid in reversed(self.message_order):
+                earlier = self.messages.get(mid)
+                if earlier is not None and earlier.get("nonce") == str(nonce):
+                    return _json(earlier)
+        message = self._store(channel_id, body, rec.files, self.bot_user.payload())
+        if nonce is not None:
+            message["nonce"] = str(nonce)
         return _json(message)
+
+    async def _get_messages(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        """A channel's history, newest first: ``limit`` (1-100), ``before``, ``after``."""
+        channel_id = int(m["channel"])
+        if channel_id not in self.channels:
+            return _error(404, 10003, "Unknown Channel")
+        limit = max(1, min(100, int(rec.query.get("limit", 50))))
+        before = int(rec.query["before"]) if "before" in rec.query else None
+        after = int(rec.query["after"]) if "after" in rec.query else None
+        found = [
+            msg
+            for msg in reversed(self.channel_messages(channel_id))
+            if (before is None or int(msg["id"]) < before)
+            and (after is None or int(msg["id"]) > after)
+        ]
+        if after is not None and before is None:  # Discord pages "after" oldest first
+            found = sorted(found, key=lambda msg: int(msg["id"]))[:limit][::-1]
+        return _json(found[:limit])
 
     async def _get_message(
         self, request: web.Request, m: re.Match[str], rec: Request

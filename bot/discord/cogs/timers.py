@@ -1,9 +1,14 @@
-"""Delivery of reminders and timeouts (催促と時間切れ).
+"""Delivery of reminders, timeouts and every announcement left pending (催促・時間切れ・告知).
 
 The service keeps every deadline (restored from the store at start-up) and hands out what is due;
 this loop waits for the next one, posts each reply in its game's thread (a reminder pings the
 player to move, a timeout posts the result) and never dies: not on one failed delivery, not on one
 bad game (the service sets it aside), not on a failed round (logged, retried a little later).
+
+It also empties the outbox: announcements committed with a move whose post never happened (the
+process died between the two, a send failed). Each is posted once: first the thread's recent
+messages are searched for its mark (the key in the embed's footer), and the send carries the key
+as its nonce, so a retry within minutes is not posted twice either.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from discord.ext import commands
 
 from bot.discord.actions import guild_lang
 from bot.discord.client import BanmenBot
-from bot.discord.format import reply_parts
+from bot.discord.format import announcement_in, reply_parts
 from bot.discord.views import game_view
 from bot.service import Reply
 
@@ -25,6 +30,8 @@ log = logging.getLogger("banmen.discord.timers")
 
 RETRY_SECONDS = 5.0
 """How long the loop waits after a failed round before trying again (unless timers change)."""
+HISTORY_LIMIT = 50
+"""How many of a thread's latest messages are searched for an announcement's mark."""
 MAX_WAIT_SECONDS = 3600.0
 """The loop never sleeps longer than this at once (it then looks again)."""
 
@@ -62,22 +69,39 @@ class TimersCog(commands.Cog):
     async def round(self) -> None:
         """Wait for the next due time (or a change), then deliver what is due."""
         service = self.bot.service
-        at = service.next_timer_at()
         service.timer_changed.clear()
+        points = [p for p in (service.next_timer_at(), await service.next_announcement_at()) if p]
         timeout = None
-        if at is not None:
-            timeout = min(MAX_WAIT_SECONDS, max(0.0, (at - service.clock.now()).total_seconds()))
+        if points:
+            left = (min(points) - service.clock.now()).total_seconds()
+            timeout = min(MAX_WAIT_SECONDS, max(0.0, left))
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(service.timer_changed.wait(), timeout)
-        replies = await service.process_due()
-        for reply in replies:
-            try:
-                await self.deliver(reply)
-            except Exception:
-                log.exception("could not deliver %s for game %s", reply.key, reply.game_id)
+        for reply in await service.process_due():
+            await self.post(reply)
+        for reply in await service.pending_announcements():
+            await self.post(reply, look_first=True)
         self.delivered.set()
 
-    async def deliver(self, reply: Reply) -> None:
+    async def post(self, reply: Reply, *, look_first: bool = False) -> None:
+        """Deliver one reply and report it to the outbox (retried later if the send failed).
+        ``look_first``: it may have been posted before a crash; post it only if it is not in
+        its thread yet."""
+        service = self.bot.service
+        try:
+            await self.deliver(reply, look_first=look_first)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            # the thread is gone or closed to the bot: no retry can post it
+            log.warning("game %s: %s cannot be posted (%s); dropped", reply.game_id, reply.key, exc)
+        except Exception:
+            log.exception("could not deliver %s for game %s", reply.key, reply.game_id)
+            if reply.outbox is not None:
+                await service.announcement_failed(reply.outbox)
+            return
+        if reply.outbox is not None:
+            await service.announced(reply.outbox)
+
+    async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.game_id is None:
             return
         loc = await self.bot.service.place(reply.game_id)
@@ -88,10 +112,24 @@ class TimersCog(commands.Cog):
         channel = self.bot.get_channel(int(target)) or await self.bot.fetch_channel(int(target))
         if not isinstance(channel, discord.abc.Messageable):
             return
+        if look_first and reply.outbox is not None and await self.posted(channel, reply.outbox):
+            log.info("game %s: announcement %s was already posted", reply.game_id, reply.outbox)
+            return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
         view = game_view(reply.game_id, reply.actions, lang)
-        await channel.send(**reply_parts(reply, lang, view=view).send_kwargs())
+        kwargs = reply_parts(reply, lang, view=view).send_kwargs()
+        if reply.outbox is not None:
+            kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
+        await channel.send(**kwargs)
+
+    async def posted(self, channel: discord.abc.Messageable, key: str) -> bool:
+        """Whether the announcement ``key`` is among the thread's recent messages by the bot."""
+        me = self.bot.user
+        async for message in channel.history(limit=HISTORY_LIMIT):
+            if me is not None and message.author.id == me.id and announcement_in(message, key):
+                return True
+        return False
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,0 +1,202 @@
+"""The outbox: what a change announces is committed with it, handed out again until reported
+delivered, retried with a growing wait when a post fails, and never handed out twice at once."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.service import Event, GameService, Line, Refusal, Reply
+from bot.service.cache import CLAIM_MS
+from bot.service.outbox import MAX_RETRY_MS, RETRY_MS, retry_delay_ms
+from engines.core import Text
+from tests.service.conftest import ALICE, BOB
+
+
+async def _open(db_path: str, clock: FakeClock) -> GameService:
+    return await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+
+
+async def _game(service: GameService, **kw: Any) -> int:
+    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], **kw)
+    assert reply.game_id is not None
+    return reply.game_id
+
+
+async def _move(service: GameService, gid: int) -> Reply:
+    await service.moves(gid)  # loads the game (after a restart)
+    state = service.current_state(gid)
+    assert state is not None
+    user = (ALICE, BOB)[state.current_player()]
+    return await service.play(gid, user, state.format_move(state.legal_moves()[0]))
+
+
+def _outbox(db_path: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db_path) as db:
+        return db.execute(
+            "SELECT game_id, version, n, ply, event, delivered_ms FROM outbox "
+            "ORDER BY game_id, version, n"
+        ).fetchall()
+
+
+def test_a_reply_survives_the_trip_through_json() -> None:
+    reply = Reply(
+        "move.played",
+        {
+            "name": "alice",
+            "move": Text("a1-b2", "一一-二二"),
+            "ply": 7,
+            "deadline": datetime(2026, 5, 1, 12, 30, tzinfo=UTC),
+            "left": timedelta(minutes=5),
+            "names": ["a", Text("x", "エックス")],
+        },
+        event=Event.MOVED,
+        game_id=3,
+        actions=("move", "resign"),
+        notify=("200",),
+        to_move=("200",),
+        deadline=datetime(2026, 5, 1, 12, 30, tzinfo=UTC),
+        lines=(Line("move.announcement", {"text": Text("check", "王手")}),),
+        picture=True,
+    )
+    back = Reply.from_json(reply.to_json(), outbox="3.4.0")
+    assert back == Reply(**{**_fields(reply), "outbox": "3.4.0"})
+    for lang in ("en", "ja"):
+        assert back.text(lang) == reply.text(lang)
+
+
+def _fields(reply: Reply) -> dict[str, Any]:
+    return {name: getattr(reply, name) for name in Reply.__dataclass_fields__}
+
+
+async def test_a_move_and_its_announcement_are_one_commit(db_path: str) -> None:
+    clock = FakeClock()
+    service = await _open(db_path, clock)
+    try:
+        gid = await _game(service)
+        reply = await _move(service, gid)
+        assert reply.outbox is not None and reply.image is not None
+        rows = _outbox(db_path)
+        assert [(r[0], r[3], r[4], r[5]) for r in rows] == [(gid, 1, "moved", None)]
+        assert reply.outbox == f"{gid}.{rows[0][1]}.0"
+        # an illegal move is refused and announces nothing
+        with pytest.raises(Refusal):
+            await service.play(gid, BOB, "zz99")
+        assert len(_outbox(db_path)) == 1
+        # this process is still delivering it: the loop does not take it meanwhile
+        assert await service.pending_announcements() == []
+        await service.announced(reply.outbox)
+        assert _outbox(db_path)[0][5] is not None
+    finally:
+        await service.close()
+
+
+async def test_after_a_crash_the_announcement_is_handed_out_again(db_path: str) -> None:
+    """The process died after the commit, before the post: the next process hands the same
+    announcement out (same text, same picture), once."""
+    clock = FakeClock()
+    first = await _open(db_path, clock)
+    gid = await _game(first)
+    reply = await _move(first, gid)
+    await first.close()  # never reported delivered
+    second = await _open(db_path, clock)
+    try:
+        await _move(second, gid)  # the game goes on meanwhile
+        (again,) = await second.pending_announcements()
+        assert again.outbox == reply.outbox
+        assert again.text("en") == reply.text("en") and again.text("ja") == reply.text("ja")
+        assert again.notify == reply.notify and again.actions == reply.actions
+        assert again.image == reply.image  # the position announced, not the newer one
+        assert await second.pending_announcements() == []  # claimed by the caller now
+        assert again.outbox is not None
+        await second.announced(again.outbox)
+        clock.advance(seconds=CLAIM_MS / 1000 + 1)
+        pending = await second.pending_announcements()
+        assert [p.outbox for p in pending] != [reply.outbox]
+    finally:
+        await second.close()
+
+
+async def test_a_failed_post_is_retried_later_and_later(db_path: str) -> None:
+    clock = FakeClock()
+    service = await _open(db_path, clock)
+    try:
+        gid = await _game(service)
+        reply = await _move(service, gid)
+        assert reply.outbox is not None
+        await service.announcement_failed(reply.outbox)
+        assert await service.pending_announcements() == []
+        assert await service.next_announcement_at() == clock.now() + timedelta(
+            milliseconds=RETRY_MS
+        )
+        clock.advance(seconds=RETRY_MS / 1000)
+        (again,) = await service.pending_announcements()
+        assert again.outbox is not None
+        await service.announcement_failed(again.outbox)  # the second failure waits twice as long
+        clock.advance(seconds=RETRY_MS / 1000)
+        assert await service.pending_announcements() == []
+        clock.advance(seconds=RETRY_MS / 1000)
+        (third,) = await service.pending_announcements()
+        await service.announced(third.outbox or "")
+        assert await service.next_announcement_at() is None
+    finally:
+        await service.close()
+
+
+def test_the_retry_wait_doubles_up_to_a_cap() -> None:
+    assert [retry_delay_ms(n) for n in (1, 2, 3)] == [RETRY_MS, 2 * RETRY_MS, 4 * RETRY_MS]
+    assert retry_delay_ms(100) == MAX_RETRY_MS
+
+
+async def test_a_nobody_reported_claim_runs_out(db_path: str) -> None:
+    clock = FakeClock()
+    service = await _open(db_path, clock)
+    try:
+        gid = await _game(service)
+        reply = await _move(service, gid)
+        assert await service.next_announcement_at() == clock.now() + timedelta(
+            milliseconds=CLAIM_MS
+        )
+        clock.advance(seconds=CLAIM_MS / 1000)
+        (again,) = await service.pending_announcements()
+        assert again.outbox == reply.outbox
+    finally:
+        await service.close()
+
+
+async def test_results_reminders_and_offers_are_announced_through_the_outbox(
+    db_path: str,
+) -> None:
+    clock = FakeClock()
+    first = await _open(db_path, clock)
+    gid = await _game(first, clock="corr:2")
+    await _move(first, gid)
+    offer = await first.offer_draw(gid, ALICE)
+    clock.advance(days=1, seconds=1)
+    (reminder,) = await first.process_due()
+    assert reminder.event is Event.REMINDER and reminder.outbox is not None
+    clock.advance(days=2)
+    # the timeout is found inside another action: it is announced all the same
+    with pytest.raises(Refusal):
+        await _move(first, gid)
+    (timeout,) = await first.process_due()
+    assert timeout.event is Event.ENDED and timeout.outbox is not None
+    await first.close()
+    second = await _open(db_path, clock)
+    try:
+        pending = await second.pending_announcements()
+        assert [p.event for p in pending] == [
+            Event.MOVED,
+            Event.OFFERED,
+            Event.REMINDER,
+            Event.ENDED,
+        ]
+        assert [p.outbox for p in pending][1:] == [offer.outbox, reminder.outbox, timeout.outbox]
+        assert pending[-1].image is not None  # the final position, with the result
+    finally:
+        await second.close()
