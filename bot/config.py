@@ -30,6 +30,10 @@ class Settings:
     """Open or running games one server may host at once."""
     takeback_grace: int = 60
     """Seconds during which a takeback needs no consent (while the opponent has not moved)."""
+    takeback_limit: int = 3
+    """Takebacks one seat may make in one game (a move/takeback loop cannot flood a thread)."""
+    draw_reoffer: int = 10
+    """Moves (plies of play) a seat must wait before offering a draw again."""
     challenge_ttl: int = 24 * 3600
     """Seconds an unanswered challenge stays open (0: forever)."""
     secret: str | None = None
@@ -96,6 +100,8 @@ def load_settings(
         max_active_per_user=_int(env, "BANMEN_MAX_ACTIVE_PER_USER", 20),
         max_active_per_guild=_int(env, "BANMEN_MAX_ACTIVE_PER_GUILD", 500),
         takeback_grace=_int(env, "BANMEN_TAKEBACK_GRACE", 60),
+        takeback_limit=_int(env, "BANMEN_TAKEBACK_LIMIT", 3),
+        draw_reoffer=_int(env, "BANMEN_DRAW_REOFFER", 10),
         challenge_ttl=_int(env, "BANMEN_CHALLENGE_TTL", 24 * 3600),
         rules_base_url=_opt(env, "BANMEN_RULES_URL"),
         secret=_opt(env, "BANMEN_SECRET"),

@@ -86,6 +86,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "このサーバーの対局数が上限（{limit}局）に達しています。",
     ),
     "refuse.bad_option": ("{reason}", "{reason}"),
+    "refuse.takeback_limit": (
+        "You have used all your takebacks in game #{id} (at most {limit} a game).",
+        "対局 #{id} の待ったは使い切りました（1局に{limit}回まで）。",
+    ),
+    "refuse.draw_again": (
+        "You offered a draw in game #{id} not long ago: you may offer again from move {at}.",
+        "対局 #{id} では少し前に引き分けを提案しています。{at}手目からもう一度提案できます。",
+    ),
     "refuse.bad_clock": (
         "I cannot use the clock {clock!r}: use none, live:5 (minutes per move, 1 minute to "
         "2 hours), corr:3 (days per move, 1 hour to 30 days) or bank:7d+1d/14d (bank and cap "

@@ -74,6 +74,15 @@ class Offer:
 
 
 @dataclass(frozen=True, slots=True)
+class OfferMade:
+    """A draw offer or takeback a seat made, at which move number (plies of play)."""
+
+    kind: OfferKind
+    seat: int
+    move: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
     kind: SeatKind
@@ -123,6 +132,8 @@ class GameRow:
     seats: tuple[SeatRow, ...] = ()
     expires_ms: int | None = None
     """When an open challenge lapses (``None``: a lobby, or no expiry)."""
+    offers_made: tuple[OfferMade, ...] = ()
+    """Every draw offer and takeback made in the game (the limits on repeating them)."""
 
     @property
     def is_challenge(self) -> bool:
@@ -259,6 +270,7 @@ SETTABLE = frozenset(
         "reminders_sent",
         "offer",
         "expires_ms",
+        "offers_made",
     }
 )
 """Columns of a game row a :class:`Change` may set."""

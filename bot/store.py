@@ -32,6 +32,8 @@ from bot.model import (
     MoveRow,
     NewGame,
     Offer,
+    OfferKind,
+    OfferMade,
     OutboxRow,
     Result,
     SeatKind,
@@ -111,7 +113,7 @@ LATEST_VERSION = len(migrations())
 _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
-    "deadline_ms, reminders_sent, offer, version, expires_ms"
+    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made"
 )
 
 
@@ -134,6 +136,8 @@ def _encode_field(name: str, value: Any) -> Any:
         return None if value is None else _json_or_none(value.to_json())
     if name == "reminders_sent":
         return _int_text(value)
+    if name == "offers_made":
+        return json.dumps([[str(o.kind), o.seat, o.move] for o in value])
     return value
 
 
@@ -632,6 +636,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         version=int(r[21]),
         seats=seats,
         expires_ms=r[22],
+        offers_made=tuple(OfferMade(OfferKind(k), int(s), int(m)) for k, s, m in json.loads(r[23])),
     )
 
 

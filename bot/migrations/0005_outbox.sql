@@ -17,3 +17,7 @@ CREATE TABLE outbox (
 ) WITHOUT ROWID;
 
 CREATE INDEX outbox_pending ON outbox (next_ms) WHERE delivered_ms IS NULL;
+
+-- Offers and takebacks each seat has made in a game, as JSON [[kind, seat, move number], ...]:
+-- a seat may take back at most a few moves per game and not offer a draw again at once.
+ALTER TABLE games ADD COLUMN offers_made TEXT NOT NULL DEFAULT '[]';

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.model import Change, Offer, OfferKind
+from bot.model import Change, Offer, OfferKind, OfferMade
 from bot.service import present
 from bot.service.cache import Loaded, replay
 from bot.service.context import Context
@@ -38,9 +38,26 @@ class Offers:
         self.turns = turns
         self.endings = endings
 
+    def _check_repeat(self, loaded: Loaded, kind: OfferKind, seat: int) -> None:
+        """Refuse a takeback past the seat's limit, or a draw offered again too soon."""
+        made = [o for o in loaded.row.offers_made if o.kind is kind and o.seat == seat]
+        settings = self.ctx.settings
+        if kind is OfferKind.TAKEBACK and len(made) >= settings.takeback_limit:
+            raise Refusal("refuse.takeback_limit", id=loaded.id, limit=settings.takeback_limit)
+        if kind is OfferKind.DRAW and made:
+            at = made[-1].move + settings.draw_reoffer
+            if loaded.move_number() < at:
+                raise Refusal("refuse.draw_again", id=loaded.id, at=at + 1)
+
+    @staticmethod
+    def _noted(loaded: Loaded, kind: OfferKind, seat: int) -> tuple[OfferMade, ...]:
+        return (*loaded.row.offers_made, OfferMade(kind, seat, loaded.move_number()))
+
     async def _make(self, loaded: Loaded, user: User, kind: OfferKind, seat: int) -> Reply:
+        self._check_repeat(loaded, kind, seat)
         offer = Offer(kind, seat, len(loaded.entries))
-        change = Change(loaded.id, loaded.row.version, fields={"offer": offer})
+        fields = {"offer": offer, "offers_made": self._noted(loaded, kind, seat)}
+        change = Change(loaded.id, loaded.row.version, fields=fields)
         answerers = loaded.user_ids([s.seat for s in loaded.row.seats if s.seat != seat])
 
         def announce(new: Loaded) -> list[Reply]:
@@ -115,7 +132,10 @@ class Offers:
                 or all(s.seat in seats for s in loaded.row.seats)
             )
             if quick:
-                return await self._take_back(loaded, index, user.name)
+                seat = loaded.entries[index].actor
+                self._check_repeat(loaded, OfferKind.TAKEBACK, seat)
+                made = self._noted(loaded, OfferKind.TAKEBACK, seat)
+                return await self._take_back(loaded, index, user.name, made)
             offer = loaded.row.offer
             if offer is not None and offer.kind is OfferKind.TAKEBACK:
                 raise Refusal("refuse.already_offered", id=game_id)
@@ -128,10 +148,14 @@ class Offers:
             index = takeback_point(loaded, [offer.seat])
             return await self._take_back(loaded, index, loaded.name(offer.seat))
 
-    async def _take_back(self, loaded: Loaded, index: int, name: str) -> Reply:
+    async def _take_back(
+        self, loaded: Loaded, index: int, name: str, made: tuple[OfferMade, ...] | None = None
+    ) -> Reply:
+        """Take the log back to ``index``; ``made``: the offers noted with it (a quick one)."""
         rebuilt = replay(loaded.row, loaded.entries[:index])
         now = self.ctx.now_ms()
         fields: dict[str, Any] = {
+            "offers_made": loaded.row.offers_made if made is None else made,
             "offer": None,
             "turn_started_ms": now,
             "deadline_ms": deadline(

@@ -124,3 +124,25 @@ async def test_autocomplete_after_restart(harness: Harness, double: DiscordDoubl
     answer = await double.autocomplete(to_move, "move", {"move": "四"}, "move", channel=thread_id)
     assert answer.response_time < 3.0
     assert answer.choices and all("四" in c["value"] for c in answer.choices)
+
+
+async def test_a_move_takeback_loop_is_cut_off(harness: Harness, double: DiscordDouble) -> None:
+    """The loop that posted 400 pictures and 200 pings: after the limit a takeback is refused
+    privately, and nothing more reaches the thread."""
+    thread_id, turn = await start_challenge(double)
+    mover = double.alice if double.alice.mention in str(turn["content"]) else double.bob
+    limit = harness.settings.takeback_limit
+    for _ in range(limit):
+        await _first_move(double, thread_id, turn)
+        back = await double.slash(mover, "takeback", {}, channel=thread_id)
+        assert not back.ephemeral and back.files
+    await _first_move(double, thread_id, turn)
+
+    def public() -> int:
+        return sum(not int(m.get("flags") or 0) & 64 for m in double.channel_messages(thread_id))
+
+    posted = public()
+    refused = await double.slash(mover, "takeback", {}, channel=thread_id)
+    assert refused.ephemeral
+    assert f"at most {limit} a game" in refused.text
+    assert public() == posted

@@ -4,13 +4,14 @@ transaction that adds the game or the seat."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
-from tests.service.conftest import ALICE
+from tests.service.conftest import ALICE, BOB
 from tests.service.helpers import snapshot
 
 
@@ -84,3 +85,71 @@ async def test_abort_only_in_the_games_own_server(service: GameService) -> None:
     assert (await service.game_info(gid)).status == "open"
     aborted = await service.abort(gid, User("mod", "mod"), "ours")
     assert aborted.key == "game.aborted"
+
+
+# -- repeated takebacks and draw offers -----------------------------------------------------------
+@pytest.fixture
+async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
+    """A service with the real games (六面体)."""
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        yield svc
+    finally:
+        await svc.close()
+
+
+async def _rokumentai(service: GameService) -> int:
+    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+    assert reply.game_id is not None
+    return reply.game_id
+
+
+async def _move(service: GameService, gid: int) -> User:
+    """The player to move plays the first legal move; returns who moved."""
+    await service.moves(gid)
+    state = service.current_state(gid)
+    assert state is not None
+    user = (ALICE, BOB)[state.current_player()]
+    await service.play(gid, user, state.format_move(state.legal_moves()[0]))
+    return user
+
+
+async def test_a_move_takeback_loop_stops_at_the_limit(real: GameService, db_path: str) -> None:
+    service = real
+    gid = await _rokumentai(service)
+    limit = service.settings.takeback_limit
+    for _ in range(limit):
+        mover = await _move(service, gid)
+        await service.request_takeback(gid, mover)
+    mover = await _move(service, gid)
+    before = snapshot(db_path)
+    with pytest.raises(Refusal) as refused:
+        await service.request_takeback(gid, mover)
+    assert refused.value.key == "refuse.takeback_limit"
+    assert f"at most {limit} a game" in refused.value.text("en")
+    assert "待ったは使い切りました" in refused.value.text("ja")
+    assert snapshot(db_path) == before
+    # the other player still has theirs
+    other = await _move(service, gid)
+    assert other != mover
+    assert (await service.request_takeback(gid, other)).key == "takeback.done"
+
+
+async def test_a_declined_draw_is_not_offered_again_at_once(
+    real: GameService, db_path: str
+) -> None:
+    service = real
+    gid = await _rokumentai(service)
+    await service.offer_draw(gid, ALICE)
+    await service.decline_draw(gid, BOB)
+    before = snapshot(db_path)
+    with pytest.raises(Refusal) as refused:
+        await service.offer_draw(gid, ALICE)
+    assert refused.value.key == "refuse.draw_again"
+    assert "from move 11" in refused.value.text("en")
+    assert snapshot(db_path) == before
+    assert (await service.offer_draw(gid, BOB)).key == "draw.offered"  # Bob has not offered
+    await service.decline_draw(gid, ALICE)
+    for _ in range(service.settings.draw_reoffer):
+        await _move(service, gid)
+    assert (await service.offer_draw(gid, ALICE)).key == "draw.offered"
