@@ -48,3 +48,19 @@ async def test_reminder_then_timeout_across_restart(
     # The game is over: moves are refused.
     late = await double.slash(to_move, "move", {"move": "四04占"}, channel=thread_id)
     assert late.ephemeral
+
+
+async def test_a_lapsed_challenge_loses_its_buttons(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """The timers lapse an unanswered challenge: its message says so and offers no button."""
+    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
+    assert challenge.message is not None
+    mid = int(challenge.message["id"])
+    harness.clock.advance(hours=25)
+    assert harness.service is not None
+    harness.service.timer_changed.set()
+    await double.wait_for(lambda: double.messages[mid]["components"] == [])
+    assert "in time" in str(double.messages[mid]["embeds"])
+    late = await double.slash(double.bob, "join", {"game": 1})
+    assert late.ephemeral

@@ -24,7 +24,7 @@ from bot.discord.actions import guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.format import announcement_in, reply_parts
 from bot.discord.views import game_view
-from bot.service import Reply
+from bot.service import Event, Reply
 
 log = logging.getLogger("banmen.discord.timers")
 
@@ -117,6 +117,17 @@ class TimersCog(commands.Cog):
             return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
+        if reply.event is Event.CANCELLED and loc is not None and loc.message_id:
+            # a lapsed challenge: its message says so and loses its buttons
+            message = channel.get_partial_message(int(loc.message_id))
+            parts = reply_parts(reply, lang)
+            await message.edit(
+                content=parts.content,
+                embed=parts.embed,
+                view=None,
+                allowed_mentions=parts.allowed_mentions,
+            )
+            return
         view = game_view(reply.game_id, reply.actions, lang)
         kwargs = reply_parts(reply, lang, view=view).send_kwargs()
         if reply.outbox is not None:
