@@ -141,8 +141,8 @@ def _encode_field(name: str, value: Any) -> Any:
     return value
 
 
-class SqliteStore:
-    """The SQLite store: one file, one connection, one transaction per change."""
+class _SqliteFile:
+    """One SQLite file and its one connection: opening, migrating, transactions."""
 
     def __init__(
         self, path: str | Path, *, target_version: int | None = None, synchronous: str = "FULL"
@@ -213,6 +213,116 @@ class SqliteStore:
 
     async def _rollback(self) -> None:
         await self.db.execute("ROLLBACK")
+
+
+class _SqliteCommunity(_SqliteFile):
+    """Statistics, server settings, the daily deal, host secrets and the outbox."""
+
+    # -- community -------------------------------------------------------------------------
+    async def stats(self, user_id: str, game_type: str | None) -> list[Stats]:
+        sql = (
+            "SELECT game_type, games, wins, losses, draws, streak, best_streak FROM user_stats "
+            "WHERE user_id = ?"
+        )
+        params: tuple[Any, ...] = (user_id,)
+        if game_type is not None:
+            sql += " AND game_type = ?"
+            params += (game_type,)
+        async with self._lock:
+            rows = await self._fetchall(sql + " ORDER BY game_type", params)
+        return [Stats(r[0], *(int(x) for x in r[1:])) for r in rows]
+
+    async def guild_settings(self, guild_id: str) -> dict[str, str]:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+        return {r[0]: r[1] for r in rows}
+
+    async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, key, value),
+            )
+
+    async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND user_id = ?",
+                (game_type, day, user_id),
+            )
+        return int(rows[0][0]) if rows else None
+
+    async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]:
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND guild_id IS ? "
+                "ORDER BY game_id",
+                (game_type, day, guild_id),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def host_secret(self, name: str, fresh: str) -> str:
+        """The secret called ``name``; stored as ``fresh`` the first time it is asked for (a
+        second process asking at the same moment gets the one that was stored)."""
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO host_secrets (name, value) VALUES (?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
+                (name, fresh),
+            )
+            rows = await self._fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
+        return str(rows[0][0])
+
+    # -- the outbox ---------------------------------------------------------------------------
+    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]:
+        """Undelivered announcements due by ``now_ms``, the soonest due first (a game's in the
+        order they were made, unless one is waiting for a retry)."""
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT game_id, version, n, ply, event, body, created_ms, attempts, next_ms "
+                "FROM outbox "
+                "WHERE delivered_ms IS NULL AND next_ms <= ? "
+                "ORDER BY next_ms, game_id, version, n LIMIT ?",
+                (now_ms, limit),
+            )
+        return [
+            OutboxRow(
+                int(r[0]),
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                r[4],
+                r[5],
+                int(r[6]),
+                int(r[7]),
+                int(r[8]),
+            )
+            for r in rows
+        ]
+
+    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET delivered_ms = ? "
+                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
+                (at_ms, *key),
+            )
+
+    async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None:
+        """A try failed: count it and wait until ``next_ms`` before the next."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, next_ms = ? "
+                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
+                (next_ms, *key),
+            )
+
+
+class SqliteStore(_SqliteCommunity):
+    """The SQLite store: one file, one connection, one transaction per change."""
 
     # -- users -----------------------------------------------------------------------------
     async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None:
@@ -485,116 +595,6 @@ class SqliteStore:
                     (guild_id,),
                 )
         return int(rows[0][0])
-
-    # -- community -------------------------------------------------------------------------
-    async def stats(self, user_id: str, game_type: str | None) -> list[Stats]:
-        sql = (
-            "SELECT game_type, games, wins, losses, draws, streak, best_streak FROM user_stats "
-            "WHERE user_id = ?"
-        )
-        params: tuple[Any, ...] = (user_id,)
-        if game_type is not None:
-            sql += " AND game_type = ?"
-            params += (game_type,)
-        async with self._lock:
-            rows = await self._fetchall(sql + " ORDER BY game_type", params)
-        return [Stats(r[0], *(int(x) for x in r[1:])) for r in rows]
-
-    async def guild_settings(self, guild_id: str) -> dict[str, str]:
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
-            )
-        return {r[0]: r[1] for r in rows}
-
-    async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None:
-        async with self._lock:
-            await self.db.execute(
-                "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
-                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-                (guild_id, key, value),
-            )
-
-    async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None:
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND user_id = ?",
-                (game_type, day, user_id),
-            )
-        return int(rows[0][0]) if rows else None
-
-    async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]:
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND guild_id IS ? "
-                "ORDER BY game_id",
-                (game_type, day, guild_id),
-            )
-        return [int(r[0]) for r in rows]
-
-    async def host_secret(self, name: str, fresh: str) -> str:
-        """The secret called ``name``; stored as ``fresh`` the first time it is asked for (a
-        second process asking at the same moment gets the one that was stored)."""
-        async with self._lock:
-            await self.db.execute(
-                "INSERT INTO host_secrets (name, value) VALUES (?, ?) "
-                "ON CONFLICT (name) DO NOTHING",
-                (name, fresh),
-            )
-            rows = await self._fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
-        return str(rows[0][0])
-
-    # -- the outbox ---------------------------------------------------------------------------
-    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]:
-        """Undelivered announcements due by ``now_ms``, the soonest due first (a game's in the
-        order they were made, unless one is waiting for a retry)."""
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT game_id, version, n, ply, event, body, created_ms, attempts, next_ms "
-                "FROM outbox "
-                "WHERE delivered_ms IS NULL AND next_ms <= ? "
-                "ORDER BY next_ms, game_id, version, n LIMIT ?",
-                (now_ms, limit),
-            )
-        return [
-            OutboxRow(
-                int(r[0]),
-                int(r[1]),
-                int(r[2]),
-                int(r[3]),
-                r[4],
-                r[5],
-                int(r[6]),
-                int(r[7]),
-                int(r[8]),
-            )
-            for r in rows
-        ]
-
-    async def next_announcement_ms(self) -> int | None:
-        """When the next undelivered announcement is due (None: nothing pending)."""
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT min(next_ms) FROM outbox WHERE delivered_ms IS NULL"
-            )
-        return None if not rows or rows[0][0] is None else int(rows[0][0])
-
-    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None:
-        async with self._lock:
-            await self.db.execute(
-                "UPDATE outbox SET delivered_ms = ? "
-                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
-                (at_ms, *key),
-            )
-
-    async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None:
-        """A try failed: count it and wait until ``next_ms`` before the next."""
-        async with self._lock:
-            await self.db.execute(
-                "UPDATE outbox SET attempts = attempts + 1, next_ms = ? "
-                "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
-                (next_ms, *key),
-            )
 
 
 def _outbox_values(change: Change, a: Announcement) -> tuple[Any, ...]:

@@ -165,3 +165,18 @@ def test_no_import_cycles() -> None:
 def test_the_layer_table_knows_every_module() -> None:
     for name, _ in _sources():
         assert _layer_of(name)
+
+
+MAX_CLASS_LINES = 400
+
+
+def test_no_class_in_the_host_outgrows_its_seam() -> None:
+    """A class of ``bot/`` longer than this is doing several jobs: split it along its seams."""
+    long = [
+        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({size} lines)"
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef)
+        and (size := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_CLASS_LINES
+    ]
+    assert not long, long
