@@ -134,6 +134,13 @@ class GameRow:
     """When an open challenge lapses (``None``: a lobby, or no expiry)."""
     offers_made: tuple[OfferMade, ...] = ()
     """Every draw offer and takeback made in the game (the limits on repeating them)."""
+    imported_ms: int | None = None
+    """When the game was made from a record file (``None``: played here). An imported game is
+    unrated and counts in no statistics, also if it is played on to its end."""
+
+    @property
+    def is_imported(self) -> bool:
+        return self.imported_ms is not None
 
     @property
     def is_challenge(self) -> bool:
@@ -178,6 +185,7 @@ class NewGame:
     daily_day: str | None = None
     expires_ms: int | None = None
     limits: Limits | None = None
+    imported_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

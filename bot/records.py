@@ -1,22 +1,46 @@
 """Game records for people and machines: a KIF-like text (棋譜) and a re-importable JSON.
 
-The text has a header (game, players, date, result) and then the numbered moves in canonical
-notation, marked ▲/△ in two-player games (as shogi kifu) or with seat names otherwise; chance
-outcomes are listed where they happened. The JSON is ``engines.record.Record.to_json`` plus a
-``"banmen"`` object of metadata; :func:`import_json` reads it back to the identical record.
+The text has a header (game, players, date, result, options, seed once the game is over, the start
+position as a diagram: none of these boards is one a kifu tool knows) and then the numbered moves
+in each game's kifu notation (``display_move``: ▲/△ in two-player games as in shogi kifu, seat
+names otherwise); chance outcomes are listed where they happened. Both read back:
+:func:`read_record` takes either form (JSON or KIF text) and replays it through the engine, so a
+file that does not describe a legal game is refused with the line that is wrong.
+
+The JSON is ``engines.record.Record.to_json`` plus a ``"banmen"`` object of metadata.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import json
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engines.core import CHANCE, PositionError, Text
-from engines.record import Record
+from engines.core import (
+    CHANCE,
+    SIMULTANEOUS,
+    TERMINAL,
+    EngineError,
+    Game,
+    PositionError,
+    State,
+    Text,
+)
+from engines.record import Entry, Record
+from engines.registry import get_game
 
 MARKS = ("▲", "△")
+HIDDEN = "?"
+"""The move text of a log entry the viewer may not see."""
+MAX_RECORD_BYTES = 1024 * 1024
+"""The largest record file read (a thousand-move game takes some 40 KB)."""
+KIF_ENCODING = "cp932"
+"""Shift-JIS as Windows writes it, which ordinary kifu tools expect of a ``.kif`` file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +61,20 @@ class RecordMeta:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+class RecordError(ValueError):
+    """A record that cannot be imported: ``text`` says what is wrong, starting with the line."""
+
+    def __init__(self, line: int, en: str, ja: str) -> None:
+        where = (f"line {line}: ", f"{line}行目: ") if line > 0 else ("", "")
+        self.line = line
+        self.text = Text(where[0] + en, where[1] + ja)
+        super().__init__(self.text.en)
+
+    @classmethod
+    def of(cls, line: int, reason: Text) -> RecordError:
+        return cls(line, reason.en, reason.ja)
+
+
 _LABELS = {
     "game": ("Game", "棋戦"),
     "players": ("Players", "対局者"),
@@ -47,6 +85,8 @@ _LABELS = {
     "chance": ("chance", "偶然"),
     "hidden": ("(hidden)", "（非公開）"),
     "moves": ("Moves", "手数"),
+    "start": ("Start", "開始局面"),
+    "secret": ("secret", "秘密"),
 }
 
 
@@ -55,11 +95,19 @@ def _label(key: str, lang: str) -> str:
     return ja if lang.startswith("ja") else en
 
 
+def _labels(key: str) -> tuple[str, str]:
+    en, ja = _LABELS[key]
+    return en.lower(), ja
+
+
 def _when(when: datetime | None) -> str:
     return when.strftime("%Y/%m/%d %H:%M:%S UTC") if when else "-"
 
 
 def _mark(meta: RecordMeta, seat: int, players: int, lang: str) -> str:
+    """What a move line puts before the move: ▲/△, a seat name, or nothing (solitaire)."""
+    if players == 1:
+        return ""
     if players == 2:
         return MARKS[seat]
     if seat < len(meta.seat_names):
@@ -68,49 +116,125 @@ def _mark(meta: RecordMeta, seat: int, players: int, lang: str) -> str:
     return f"[{seat + 1}] "
 
 
+# --- writing ------------------------------------------------------------------------------------
+
+
 def kif_text(meta: RecordMeta, record: Record, lang: str = "ja", *, header: bool = True) -> str:
     """The KIF-like record. Moves whose text is ``"?"`` are shown as hidden."""
     lines: list[str] = []
     if header:
-        title = meta.title_ja if lang.startswith("ja") else meta.title_en
-        ident = f" #{meta.game_id}" if meta.game_id is not None else ""
-        lines.append(f"# Banmen{ident}")
-        lines.append(f"{_label('game', lang)}: {title} ({record.game})")
-        for seat in range(record.players):
-            name = meta.players[seat] if seat < len(meta.players) else ""
-            if seat < len(meta.seat_names):
-                en, ja = meta.seat_names[seat]
-                seat_name = ja if lang.startswith("ja") else en
-            else:
-                seat_name = str(seat + 1)
-            mark = MARKS[seat] if record.players == 2 else ""
-            lines.append(f"{mark}{seat_name}: {name}")
-        lines.append(f"{_label('date', lang)}: {_when(meta.started or meta.created)}")
-        if meta.finished:
-            lines.append(f"{_label('end', lang)}: {_when(meta.finished)}")
-        if meta.clock and meta.clock != "none":
-            lines.append(f"{_label('clock', lang)}: {meta.clock}")
-        if meta.result:
-            text = Text(str(meta.result.get("en", "")), str(meta.result.get("ja", "")))
-            lines.append(f"{_label('result', lang)}: {text.get(lang)}")
-        if record.options:
-            opts = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
-            lines.append(f"options: {opts}")
-        if record.seed:  # shown once the game is over
-            lines.append(f"seed: {record.seed}")
-        lines.append("")
+        lines += _header(meta, record, lang)
     number = 0
-    for entry in record.entries:
+    for entry, shown, secret in _shown_entries(record, lang):
         if entry.actor == CHANCE:
-            lines.append(f"    * {_label('chance', lang)}: {entry.move}")
+            lines.append(f"    * {_label('chance', lang)}: {shown}")
+            continue
+        if entry.move == HIDDEN:
+            shown = _label("hidden", lang)
+        shown = _with_seat(meta, entry.actor, record.players, lang, shown)
+        if secret:  # a secret setup is no ply: unnumbered, like a chance outcome
+            lines.append(f"    * {_label('secret', lang)}: {shown}")
             continue
         number += 1
-        move = _label("hidden", lang) if entry.move == "?" else entry.move
-        lines.append(f"{number:>4} {_mark(meta, entry.actor, record.players, lang)}{move}")
+        lines.append(f"{number:>4} {shown}")
     if header and meta.result:
         lines.append("")
         lines.append(f"{_label('moves', lang)}: {number}")
     return "\n".join(lines) + "\n"
+
+
+def _with_seat(meta: RecordMeta, seat: int, players: int, lang: str, shown: str) -> str:
+    """``shown`` with the seat's mark in front, unless it already starts with it or its name."""
+    mark = _mark(meta, seat, players, lang)
+    names = [mark.strip()]
+    if seat < len(meta.seat_names):
+        names.append(meta.seat_names[seat][1 if lang.startswith("ja") else 0])
+    if any(name and shown.startswith(name) for name in names):
+        return shown
+    return mark + shown
+
+
+def _header(meta: RecordMeta, record: Record, lang: str) -> list[str]:
+    title = meta.title_ja if lang.startswith("ja") else meta.title_en
+    ident = f" #{meta.game_id}" if meta.game_id is not None else ""
+    lines = [f"# Banmen{ident}", f"{_label('game', lang)}: {title} ({record.game})"]
+    for seat in range(record.players):
+        name = meta.players[seat] if seat < len(meta.players) else ""
+        if seat < len(meta.seat_names):
+            en, ja = meta.seat_names[seat]
+            seat_name = ja if lang.startswith("ja") else en
+        else:
+            seat_name = str(seat + 1)
+        mark = MARKS[seat] if record.players == 2 else ""
+        lines.append(f"{mark}{seat_name}: {name}")
+    lines.append(f"{_label('date', lang)}: {_when(meta.started or meta.created)}")
+    if meta.finished:
+        lines.append(f"{_label('end', lang)}: {_when(meta.finished)}")
+    if meta.clock and meta.clock != "none":
+        lines.append(f"{_label('clock', lang)}: {meta.clock}")
+    if meta.result:
+        text = Text(str(meta.result.get("en", "")), str(meta.result.get("ja", "")))
+        lines.append(f"{_label('result', lang)}: {text.get(lang)}")
+        # The same, for machines: an end the host decided cannot be read off the moves.
+        lines.append("# result: " + json.dumps(meta.result, ensure_ascii=False, sort_keys=True))
+    if record.options:
+        opts = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
+        lines.append(f"options: {opts}")
+    if record.seed:  # shown once the game is over
+        lines.append(f"seed: {record.seed}")
+    lines += _diagram(record, lang)
+    lines.append("")
+    return lines
+
+
+def _diagram(record: Record, lang: str) -> list[str]:
+    """The start position: its text (which ``from_position`` reads) and the board drawn row by
+    row below it. Every board here is non-standard for a kifu tool, so each record has one."""
+    try:
+        position = record.start().position()
+    except EngineError:
+        return []
+    board = position.split(" ", 1)[0]
+    if "." not in board:  # FEN-like rows: a number is that many empty cells
+        board = re.sub(r"\d+", lambda m: "." * int(m[0]), board)
+    rows = [f"  |{row}|" for row in board.split("/")]
+    return [f"{_label('start', lang)}: {position}", *rows]
+
+
+def _shown_entries(record: Record, lang: str) -> Iterator[tuple[Entry, str, bool]]:
+    """Each entry with its kifu form (``display_move``), found by replaying the record (the
+    canonical text once that is not possible: an unknown game, a hidden move), and whether it
+    was made at a secret step."""
+    state: State[Any] | None
+    try:
+        state = record.start()
+    except EngineError:
+        state = None
+    secret = False  # once the state is lost to a hidden setup, the setup goes on
+    for entry in record.entries:
+        shown = entry.move
+        if state is not None:
+            secret = state.current_player() == SIMULTANEOUS
+        if state is not None and entry.move != HIDDEN:
+            player = None if entry.actor == CHANCE else entry.actor
+            try:
+                move = state.parse_move(entry.move, player)
+                shown = state.display_move(move, lang)
+                state = state.apply(move, player)
+            except EngineError:
+                state = None
+        elif entry.move == HIDDEN:
+            state = None
+        yield entry, shown, secret
+
+
+def kif_files(meta: RecordMeta, record: Record, stem: str) -> list[tuple[str, bytes]]:
+    """``stem.kifu`` (UTF-8) and, when every character fits Shift-JIS, ``stem.kif`` in it."""
+    text = kif_text(meta, record, "ja")
+    files = [(f"{stem}.kifu", text.encode("utf-8"))]
+    with contextlib.suppress(UnicodeEncodeError):  # a name or a sign Shift-JIS lacks
+        files.append((f"{stem}.kif", text.encode(KIF_ENCODING)))
+    return files
 
 
 def export_json(meta: RecordMeta, record: Record) -> str:
@@ -130,6 +254,9 @@ def export_json(meta: RecordMeta, record: Record) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
+# --- reading ------------------------------------------------------------------------------------
+
+
 def import_json(text: str) -> tuple[dict[str, Any], Record]:
     """The metadata and the record of an exported JSON (raises PositionError if it is not one)."""
     record = Record.from_json(text)
@@ -142,3 +269,416 @@ def import_json(text: str) -> tuple[dict[str, Any], Record]:
     if not isinstance(meta, dict):
         meta = {}
     return meta, record
+
+
+@dataclass(frozen=True, slots=True)
+class ReadRecord:
+    """A record file read back: the record (canonical moves), the state it replays to, the
+    result the file states (``None``: none) and the line that states it."""
+
+    record: Record
+    state: State[Any]
+    secret: tuple[bool, ...]
+    """Per entry: made while moves were secret (a setup, or chance during one)."""
+    result: Any = None
+    result_line: int = 0
+
+
+def decode_record(data: bytes) -> str:
+    """The text of a record file: UTF-8 (with or without a BOM), else Shift-JIS (a ``.kif``)."""
+    if len(data) > MAX_RECORD_BYTES:
+        raise too_large(len(data))
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        first = exc
+    try:
+        return data.decode(KIF_ENCODING)
+    except UnicodeDecodeError as exc:  # the line where the better guess went wrong
+        line = data[: max(first.start, exc.start)].count(b"\n") + 1
+        raise RecordError(
+            line,
+            "the file is neither UTF-8 nor Shift-JIS text",
+            "ファイルが UTF-8 でも Shift-JIS でもありません",
+        ) from None
+
+
+def too_large(size: int) -> RecordError:
+    return RecordError(
+        0,
+        f"the file is {size} bytes; a record may have at most {MAX_RECORD_BYTES}",
+        f"ファイルが {size} バイトあります。棋譜は {MAX_RECORD_BYTES} バイトまでです",
+    )
+
+
+def read_record(text: str) -> ReadRecord:
+    """A JSON record or a KIF-like text, replayed through its game's engine. Raises
+    :class:`RecordError` naming the line of the first thing that does not fit."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise too_large(len(text.encode("utf-8", "surrogatepass")))
+    if "\x00" in text:
+        raise RecordError(0, "the file is not text", "テキストファイルではありません")
+    if text.lstrip().startswith("{"):
+        return _read_json(text)
+    return _read_kif(text)
+
+
+def _line_of(text: str, pattern: str, nth: int = 0) -> int:
+    """The line of the ``nth`` match of ``pattern`` in ``text`` (0 when there is none)."""
+    for i, match in enumerate(re.finditer(pattern, text)):
+        if i == nth:
+            return text.count("\n", 0, match.start()) + 1
+    return 0
+
+
+def _read_json(text: str) -> ReadRecord:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        en, ja = f"not JSON: {exc.msg}", f"JSON として読めません: {exc.msg}"
+        raise RecordError(exc.lineno, en, ja) from exc
+    try:
+        meta, record = import_json(text)
+    except EngineError as exc:
+        raise RecordError.of(0, exc.text) from exc
+    key = "game"
+    try:
+        game = get_game(record.game)
+        key = "players"
+        game.check_players(record.players)
+        key = "options"
+        state: State[Any] = game.new_game(record.players, record.options)
+    except EngineError as exc:
+        raise RecordError.of(_line_of(text, rf'"{key}"\s*:'), exc.text) from exc
+    replay = _Replay(state, record.players)
+    for i, entry in enumerate(record.entries):
+        line = _line_of(text, r'"move"\s*:', i)
+        where = Text(f"move {i + 1} ", f"{i + 1}手目 ")
+        if entry.actor == CHANCE:
+            replay.chance(entry.move, line, where)
+        else:
+            replay.seat(entry.actor, entry.move, line, where)
+    replay.finish(_line_of(text, r'"moves"\s*:'))
+    options = game.resolve_options(record.options)
+    read = Record(record.game, record.players, options, record.seed, tuple(replay.entries))
+    line = _line_of(text, r'"result"\s*:')
+    return ReadRecord(read, replay.state, tuple(replay.secret), meta.get("result"), line)
+
+
+NOWHERE = Text("", "")
+_SECRET_MISPLACED = (
+    "a secret setup, but this is no secret step",
+    "秘密の配置の行ですが、ここは秘密の段階ではありません",
+)
+_SECRET_DUE = (
+    "a secret setup is due here (a line '* secret: …')",
+    "ここは秘密の配置の段階です（「* 秘密: …」の行）",
+)
+
+
+class _Replay:
+    """Plays a record's entries one by one; each failure names its line."""
+
+    def __init__(self, state: State[Any], players: int) -> None:
+        self.state = state
+        self.players = players
+        self.entries: list[Entry] = []
+        self.secret: list[bool] = []
+        self.plies = 0
+
+    def _check_visible(self, spellings: Sequence[str], line: int) -> None:
+        if any(s.strip() in (HIDDEN, *_LABELS["hidden"]) for s in spellings):
+            raise RecordError(
+                line,
+                "this move is hidden in the record (a secret setup); import the full record, "
+                "exported after the game or by the player who made it",
+                "この手は棋譜の中で非公開です（秘密の配置）。終局後か、その手を指した対局者が"
+                "書き出した棋譜を取り込んでください",
+            )
+
+    def chance(self, text: str, line: int, where: Text = NOWHERE) -> None:
+        self._check_visible([text], line)
+        state = self.state
+        if state.current_player() != CHANCE:
+            raise RecordError(
+                line,
+                f"{where.en}a chance outcome, but none is due here",
+                f"{where.ja}偶然の結果がありますが、ここでは起きません",
+            )
+        try:
+            move = state.parse_move(text)
+        except EngineError as exc:
+            reason = Text(where.en + exc.text.en, where.ja + exc.text.ja)
+            raise RecordError.of(line, reason) from exc
+        self.entries.append(Entry(CHANCE, state.format_move(move)))
+        self.secret.append(state.hides_moves())
+        self.state = state.apply(move)
+
+    def seat(
+        self,
+        actor: int | None,
+        text: str,
+        line: int,
+        where: Text = NOWHERE,
+        *,
+        secret: bool | None = None,
+    ) -> None:
+        """Apply ``text`` for ``actor`` (``None``: whoever the line names or is to move).
+        ``secret``: the line says whether this is a secret step (``None``: it does not say)."""
+        state = self.state
+        candidates = list(_spellings(state.game, self.players, text))
+        self._check_visible(candidates, line)
+        current = state.current_player()
+        if current == CHANCE:
+            raise RecordError(
+                line,
+                f"{where.en}the record must give the chance outcome due before this move "
+                "(a line '* chance: …')",
+                f"{where.ja}この手の前に起きる偶然の結果（「* 偶然: …」の行）がありません",
+            )
+        if current == TERMINAL:
+            raise RecordError(
+                line,
+                f"{where.en}the game is already over after move {self.plies}",
+                f"{where.ja}{self.plies}手目で対局はすでに終わっています",
+            )
+        if secret is not None and secret != (current == SIMULTANEOUS):
+            en, ja = _SECRET_MISPLACED if secret else _SECRET_DUE
+            raise RecordError(line, where.en + en, where.ja + ja)
+        if actor is None:
+            actor = _actor_of(state, self.players, text)
+            if actor is None:
+                raise RecordError(
+                    line,
+                    f"{where.en}say whose secret move this is (▲/△ or the seat name)",
+                    f"{where.ja}誰の秘密の手か（▲/△ または席の名前）が書かれていません",
+                )
+        elif current != SIMULTANEOUS and actor != current:
+            raise RecordError(
+                line,
+                f"{where.en}a move of seat {actor + 1}, but seat {current + 1} is to move",
+                f"{where.ja}{actor + 1}番の席の手ですが、手番は{current + 1}番の席です",
+            )
+        error: EngineError | None = None
+        for spelling in candidates:
+            try:
+                move = state.parse_move(spelling, actor)
+                break
+            except EngineError as exc:
+                error = exc  # the last spelling's reason: the move without its seat mark
+        else:
+            assert error is not None
+            raise RecordError.of(line, Text(where.en + error.text.en, where.ja + error.text.ja))
+        self.entries.append(Entry(actor, state.format_move(move)))
+        self.secret.append(current == SIMULTANEOUS)
+        self.state = state.apply(move, actor)
+        if current != SIMULTANEOUS:
+            self.plies += 1
+
+    def finish(self, line: int) -> None:
+        if self.state.current_player() == CHANCE:
+            raise RecordError(
+                line,
+                "the record stops before the chance outcome that is due next",
+                "次に起きる偶然の結果の前で棋譜が終わっています",
+            )
+
+
+def _prefixes(game: Game[Any], players: int) -> list[tuple[int, str]]:
+    """What a move line may start with to say whose move it is, per seat (longest first)."""
+    out: list[tuple[int, str]] = []
+    for seat in range(players):
+        if players == 2:
+            out.append((seat, MARKS[seat]))
+        for lang in ("ja", "en"):
+            out.append((seat, game.seat_name(seat, lang, players)))
+        out.append((seat, f"[{seat + 1}]"))
+    return sorted(out, key=lambda p: -len(p[1]))
+
+
+def _spellings(game: Game[Any], players: int, text: str) -> Iterator[str]:
+    """The text as written, then without the seat's mark or name in front."""
+    yield text
+    for _, prefix in _prefixes(game, players):
+        if prefix and text.startswith(prefix) and text[len(prefix) :].strip():
+            yield text[len(prefix) :].strip()
+
+
+def _actor_of(state: State[Any], players: int, text: str) -> int | None:
+    """The seat a line names, at a secret (simultaneous) step; at any other step the one to
+    move."""
+    current = state.current_player()
+    if current != SIMULTANEOUS:
+        return current
+    for seat, prefix in _prefixes(state.game, players):
+        if prefix and text.startswith(prefix) and seat in state.acting_players():
+            return seat
+    return None
+
+
+_MOVE_LINE = re.compile(r"^\s*(?P<number>\d+)\s+(?P<move>\S.*?)\s*$")
+_CHANCE_LINE = re.compile(r"^\s*\*\s*(?P<label>[^:：]+?)\s*[:：]\s*(?P<move>.*?)\s*$")
+_HEADER_LINE = re.compile(r"^(?P<key>[^:：]+?)\s*[:：]\s*(?P<value>.*?)\s*$")
+_RESULT_LINE = re.compile(r"^#\s*result\s*:\s*(?P<json>.*)$")
+_GAME_ID = re.compile(r"\((?P<id>[A-Za-z0-9_-]+)\)\s*$")
+
+
+@dataclass
+class _KifHeader:
+    values: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Header key (lower case) -> (value, line)."""
+    seats: list[tuple[str, int]] = field(default_factory=list)
+    """Keys that may be seat lines, with their lines."""
+    result: Any = None
+    result_line: int = 0
+
+
+def _read_kif(text: str) -> ReadRecord:
+    lines = text.splitlines()
+    header = _KifHeader()
+    body = 0
+    for body, raw in enumerate(lines):  # ``body``: where the moves begin
+        line = raw.strip()
+        number = body + 1
+        if _MOVE_LINE.match(raw) or _CHANCE_LINE.match(raw):
+            break
+        if not line or line.startswith("|"):
+            continue
+        if found := _RESULT_LINE.match(line):
+            try:
+                header.result = json.loads(found["json"])
+            except ValueError as exc:
+                en, ja = f"the result is not readable: {exc}", f"結果が読めません: {exc}"
+                raise RecordError(number, en, ja) from exc
+            header.result_line = number
+            continue
+        if line.startswith("#"):
+            continue
+        if found := _HEADER_LINE.match(line):
+            key = found["key"].strip()
+            header.values.setdefault(key.lower(), (found["value"], number))
+            header.seats.append((key, number))
+            continue
+        raise RecordError(number, *_UNREADABLE)
+    else:
+        body = len(lines)
+    game, state, players = _kif_start(header)
+    replay = _Replay(state, players)
+    last = body
+    for index in range(body, len(lines)):
+        raw, number = lines[index], index + 1
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        last = number
+        if found := _CHANCE_LINE.match(raw):
+            label = found["label"].lower()
+            if label in _labels("chance"):
+                replay.chance(found["move"], number)
+            elif label in _labels("secret"):
+                replay.seat(None, found["move"], number, secret=True)
+            else:
+                raise RecordError(number, *_UNREADABLE)
+        elif found := _MOVE_LINE.match(raw):
+            if int(found["number"]) != replay.plies + 1:
+                raise RecordError(
+                    number,
+                    f"move {replay.plies + 1} comes next, not {found['number']}",
+                    f"次は{replay.plies + 1}手目です（{found['number']}ではありません）",
+                )
+            replay.seat(None, found["move"], number, secret=False)
+        elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("moves"):
+            continue  # the footer: how many moves
+        else:
+            raise RecordError(number, *_UNREADABLE)
+    replay.finish(last)
+    seed = header.values.get("seed", ("", 0))[0]
+    options = game.resolve_options(_kif_options(header))
+    record = Record(game.id, players, options, seed, tuple(replay.entries))
+    secret = tuple(replay.secret)
+    return ReadRecord(record, replay.state, secret, header.result, header.result_line)
+
+
+_UNREADABLE = (
+    "I cannot read this line: a record has header lines 'name: value', numbered moves "
+    "('  12 ▲move') and chance outcomes ('  * chance: outcome')",
+    "この行が読めません。棋譜は「名前: 値」の見出し、番号付きの指し手（「  12 ▲指し手」）と"
+    "偶然の結果（「  * 偶然: 結果」）からなります",
+)
+
+
+def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
+    """The game, its start position and the number of players the header describes."""
+    named = next((header.values[k] for k in _labels("game") if k in header.values), None)
+    if named is None:
+        raise RecordError(
+            1,
+            "the header has no 'Game: … (game-id)' line naming the game",
+            "見出しにゲームを示す「棋戦: …（ゲームID）」の行がありません",
+        )
+    value, line = named
+    found = _GAME_ID.search(value)
+    if found is None:
+        raise RecordError(
+            line,
+            "the game's id must close the line in brackets, e.g. 'Game: Rokumentai (rokumentai)'",
+            "ゲームIDを行末の括弧に書いてください（例：「棋戦: 六面体 (rokumentai)」）",
+        )
+    try:
+        game = get_game(found["id"])
+    except EngineError as exc:
+        raise RecordError.of(line, exc.text) from exc
+    players = _players(game, header)
+    opt_line = header.values.get("options", ("", 0))[1]
+    try:
+        state: State[Any] = game.new_game(players, _kif_options(header))
+    except EngineError as exc:
+        raise RecordError.of(opt_line or line, exc.text) from exc
+    for key in _labels("start"):
+        if key in header.values:
+            shown, start_line = header.values[key]
+            if shown.strip() != state.position():
+                raise RecordError(
+                    start_line,
+                    f"this is not the start of {game.id} with these options ({state.position()})",
+                    f"この設定の{game.title_ja}の開始局面（{state.position()}）と違います",
+                )
+    return game, state, players
+
+
+def _kif_options(header: _KifHeader) -> dict[str, str]:
+    options: dict[str, str] = {}
+    value, line = header.values.get("options", ("", 0))
+    for pair in value.split():
+        name, sep, setting = pair.partition("=")
+        if not sep:
+            raise RecordError(
+                line,
+                f"options are written name=value, not {pair!r}",
+                f"設定は「名前=値」で書きます（「{pair}」ではありません）",
+            )
+        options[name] = setting
+    return options
+
+
+def _players(game: Game[Any], header: _KifHeader) -> int:
+    """How many seats the header names (a game with one player count needs none named)."""
+    for count in sorted(game.player_counts, reverse=True):
+        names = {
+            game.seat_name(seat, lang, count): seat
+            for seat in range(count)
+            for lang in ("en", "ja")
+        }
+        seen = {names[key.lstrip("▲△")] for key, _ in header.seats if key.lstrip("▲△") in names}
+        if seen == set(range(count)):
+            return count
+    if len(game.player_counts) == 1:
+        return game.player_counts[0]
+    counts = "/".join(str(n) for n in game.player_counts)
+    raise RecordError(
+        1,
+        f"the header must name every seat (one line per player: {counts} players)",
+        f"見出しにすべての席（対局者ごとに1行、{counts}人）を書いてください",
+    )

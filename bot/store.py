@@ -113,7 +113,7 @@ LATEST_VERSION = len(migrations())
 _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
-    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made"
+    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms"
 )
 
 
@@ -364,8 +364,8 @@ class SqliteStore(_SqliteCommunity):
                 cur = await self.db.execute(
                     "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                     "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
-                    "finished_ms, result, turn_started_ms, deadline_ms, expires_ms) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
+                    "imported_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.game_type,
                         game.players,
@@ -384,6 +384,7 @@ class SqliteStore(_SqliteCommunity):
                         game.turn_started_ms,
                         game.deadline_ms,
                         game.expires_ms,
+                        game.imported_ms,
                     ),
                 )
                 game_id = cur.lastrowid
@@ -637,6 +638,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         seats=seats,
         expires_ms=r[22],
         offers_made=tuple(OfferMade(OfferKind(k), int(s), int(m)) for k, s, m in json.loads(r[23])),
+        imported_ms=r[24],
     )
 
 

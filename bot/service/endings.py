@@ -22,7 +22,8 @@ from engines.core import Outcome, Termination, Text
 def finish_fields(
     loaded: Loaded, outcome: Outcome, now: int
 ) -> tuple[dict[str, Any], tuple[UserResult, ...]]:
-    """The row fields and personal results of a game ending with ``outcome``."""
+    """The row fields and personal results of a game ending with ``outcome`` (none for an
+    imported game: it counts in no statistics)."""
     aborted = outcome.termination is Termination.ABORTED
     fields: dict[str, Any] = {
         "status": GameStatus.ABORTED if aborted else GameStatus.FINISHED,
@@ -33,7 +34,7 @@ def finish_fields(
         "offer": None,
     }
     results: list[UserResult] = []
-    if not aborted:
+    if not aborted and not loaded.row.is_imported:  # an imported game is unrated
         for s in loaded.row.seats:
             if s.kind is SeatKind.HUMAN and s.user_id:
                 result = Result(outcome.result(s.seat))

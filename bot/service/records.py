@@ -11,15 +11,25 @@ from typing import Any
 
 from bot.clock import from_ms
 from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow
-from bot.records import RecordMeta, export_json, import_json, kif_text
+from bot.records import (
+    MAX_RECORD_BYTES,
+    ReadRecord,
+    RecordError,
+    RecordMeta,
+    decode_record,
+    export_json,
+    kif_files,
+    kif_text,
+    read_record,
+    too_large,
+)
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.timers import Timers
 from bot.service.values import Event, File, Line, Refusal, Reply, User
-from engines.core import CHANCE, EngineError, Termination, Text
+from engines.core import CHANCE, Termination, Text
 from engines.record import Entry, Record
-from engines.registry import get_game
 
 
 def record_of(loaded: Loaded, hidden: set[int], *, full: bool = False) -> Record:
@@ -109,12 +119,16 @@ class Records:
         )
 
     async def record(self, game_id: int, viewer: User | None = None) -> Reply:
-        """The game record as a KIF-like text file and as JSON (secret moves masked)."""
+        """The game record as KIF-like text (``.kifu`` in UTF-8 and, when every character fits,
+        ``.kif`` in Shift-JIS) and as JSON (secret moves masked; no JSON when any is)."""
         loaded = await self.ctx.games.read(game_id)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
         meta, rec = meta_of(loaded), record_of(loaded, hidden)
-        files = [File(f"banmen-{game_id}.kif", kif_text(meta, rec, "ja").encode("utf-8"))]
+        files = [File(name, data) for name, data in kif_files(meta, rec, f"banmen-{game_id}")]
+        lines: tuple[Line, ...] = ()
+        if not any(f.name.endswith(".kif") for f in files):
+            lines = (Line("record.no_sjis", {}),)
         if not hidden:
             files.append(File(f"banmen-{game_id}.json", export_json(meta, rec).encode("utf-8")))
         public = shown_to_everyone(loaded, hidden)
@@ -124,6 +138,7 @@ class Records:
             "record.ready",
             notify=(),
             files=tuple(files),
+            lines=lines,
             public=public,
             audience=None if public or viewer is None else viewer.id,
         )
@@ -135,43 +150,51 @@ class Records:
     async def import_record(
         self,
         user: User,
-        json_text: str,
+        data: str | bytes,
         *,
         guild_id: str | None = None,
         seats: Sequence[User] = (),
     ) -> Reply:
-        """Re-create a game from its JSON record (a finished game stays finished)."""
+        """Re-create a game from a record file: the JSON this host exports, or its KIF-like
+        text (UTF-8 or Shift-JIS). A finished record stays finished; an unfinished one goes on
+        with a new seed. Either way the game is marked imported: unrated, in no statistics.
+        A file that does not replay is refused with the line that is wrong; nothing is written
+        until everything has been checked."""
         try:
-            meta, rec = import_json(json_text)
-            state = rec.replay()
-        except EngineError as exc:
+            text = data if isinstance(data, str) else decode_record(data)
+            read = read_record(text)
+        except RecordError as exc:
             raise Refusal("refuse.bad_record", reason=exc.text) from exc
-        except (ValueError, KeyError, TypeError) as exc:
-            raise Refusal("refuse.bad_record", reason=Text(str(exc), str(exc))) from exc
-        game = get_game(rec.game)
+        rec = read.record
         users = list(seats) or [user] * rec.players
         if len(users) != rec.players:
             raise Refusal(
-                "refuse.bad_record", reason=Text("wrong number of players", "人数が違います")
+                "refuse.bad_record",
+                reason=Text(
+                    f"the record is for {rec.players} players, not {len(users)}",
+                    f"この棋譜は{rec.players}人用です（{len(users)}人ではありません）",
+                ),
             )
-        for u in {u.id: u for u in [user, *users]}.values():
-            await self.ctx.remember_user(u)
-        now = self.ctx.now_ms()
-        result: dict[str, Any] | None = meta.get("result")
-        outcome = state.outcome()
-        if outcome is not None:
-            result = present.outcome_json(outcome)
+        result = imported_result(read)
         status = GameStatus.FINISHED if result else GameStatus.ACTIVE
         if result and result.get("termination") == Termination.ABORTED.value:
             status = GameStatus.ABORTED
+        for u in {u.id: u for u in [user, *users]}.values():
+            await self.ctx.remember_user(u)
+        now = self.ctx.now_ms()
         rows = tuple(
             MoveRow(
-                i, e.actor, e.move, None if e.actor == CHANCE else users[e.actor].id, False, now
+                i,
+                e.actor,
+                e.move,
+                None if e.actor == CHANCE else users[e.actor].id,
+                secret,
+                now,
             )
-            for i, e in enumerate(rec.entries)
+            for i, (e, secret) in enumerate(zip(rec.entries, read.secret, strict=True))
         )
         new = NewGame(
-            game_type=game.id,
+            game_type=rec.game,
             players=rec.players,
             options=dict(rec.options),
             seed=rec.seed or secrets.token_hex(16),  # a running game's record hides its seed
@@ -188,6 +211,7 @@ class Records:
             result=result,
             turn_started_ms=None if result else now,
             entries=rows,
+            imported_ms=now,
         )
         game_id = await self.ctx.store.create_game(new)
         loaded = await self.ctx.games.read(game_id)
@@ -195,7 +219,48 @@ class Records:
             loaded,
             Event.IMPORTED,
             "record.imported",
-            params={"count": len(rows)},
+            params={"count": loaded.move_number()},
             image=await self.ctx.pictures.of(loaded, None),
             lines=present.end_lines(loaded),
         )
+
+
+def check_record_size(size: int) -> None:
+    """Refuse a record file of ``size`` bytes that is too large to import."""
+    if size > MAX_RECORD_BYTES:
+        raise Refusal("refuse.bad_record", reason=too_large(size).text)
+
+
+def imported_result(read: ReadRecord) -> dict[str, Any] | None:
+    """The result an imported game is stored with: its rules' own end when the moves reach one,
+    else the end the file states (one the host decides: resignation, timeout, agreed draw,
+    abort), else none (the game goes on). A stated end that does not fit is refused."""
+    outcome = read.state.outcome()
+    if outcome is not None:
+        return present.outcome_json(outcome)
+    if not read.result:
+        return None
+    players = read.record.players
+    try:
+        stated = present.outcome_from_json(read.result)
+    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        error = RecordError(
+            read.result_line,
+            f"the result is not one I can read ({exc!r} is missing or wrong)",
+            f"結果が読めません（{exc!r} がないか、正しくありません）",
+        )
+        raise Refusal("refuse.bad_record", reason=error.text) from exc
+    fits = (
+        stated.termination in present.HOST_ENDS
+        and len(stated.ranks) == players
+        and all(0 <= w < players for w in stated.winners)
+    )
+    if not fits:
+        error = RecordError(
+            read.result_line,
+            f"the record says the game ended ({stated.termination.value}), but its moves do "
+            "not end it that way",
+            f"棋譜には終局（{stated.termination.value}）とありますが、指し手はそう終わっていません",
+        )
+        raise Refusal("refuse.bad_record", reason=error.text)
+    return present.outcome_json(stated)

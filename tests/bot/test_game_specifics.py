@@ -170,8 +170,9 @@ async def test_secret_setup_pictures_reveal_nothing(
     assert pixels(bobs[0].files[0].data) == pixels(bobs[1].files[0].data)
     # The record offered to bob has no JSON (it would hold the setup).
     record = await double.slash(double.bob, "record", {}, channel=first)
-    assert [f.filename for f in record.files] == [f"banmen-{game_of(boards[0])}.kif"]
-    assert b"123/456" not in record.files[0].data
+    gid = game_of(boards[0])
+    assert [f.filename for f in record.files] == [f"banmen-{gid}.kifu", f"banmen-{gid}.kif"]
+    assert all(b"123/456" not in f.data for f in record.files)
     # Autocomplete offers bob his own arrangements, the same in both games; carol none.
     suggestions = [
         (await double.autocomplete(double.bob, "setup", {"text": ""}, "text", channel=t)).choices

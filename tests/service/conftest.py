@@ -40,3 +40,13 @@ async def service(fakes: None, clock: FakeClock, db_path: str) -> AsyncIterator[
         yield svc
     finally:
         await svc.close()
+
+
+@pytest.fixture
+async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
+    """A service over the real engines and renderers (no test engines installed)."""
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        yield svc
+    finally:
+        await svc.close()

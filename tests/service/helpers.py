@@ -30,3 +30,8 @@ def moves_of(db_path: str, game_id: int) -> list[tuple[int, int, str]]:
         ).fetchall()
     finally:
         con.close()
+
+
+def file_text(name: str, data: bytes) -> str:
+    """A record file's text: ``.kif`` is Shift-JIS (cp932), everything else UTF-8."""
+    return data.decode("cp932" if name.endswith(".kif") else "utf-8")

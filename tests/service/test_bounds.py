@@ -234,8 +234,9 @@ async def test_sandbox_import_of_unreadable_files(fakes: None, tmp_path: Path) -
         "/games\n",
     )
     assert "I cannot read" in out and "missing.json: No such file or directory" in out
-    assert "latin1.json: not UTF-8" in out
-    assert out.count("✗ I cannot read") == 3
+    # A file that is neither UTF-8 nor Shift-JIS (a .kif) is read, and refused as a record.
+    assert "line 1: the file is neither UTF-8 nor Shift-JIS text" in out
+    assert out.count("✗ I cannot read") == 2
     assert "no open" in out  # the sandbox went on
 
 

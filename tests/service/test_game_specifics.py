@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -32,16 +31,6 @@ from tests.service.conftest import ALICE, BOB, CAROL, DAVE
 
 CHECK_LINE = ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4")
 """From the start: 魏, 蜀, 呉, then 魏's cavalry checks 呉 (so 呉 moves next, then back to 魏)."""
-
-
-@pytest.fixture
-async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
-    """A service over the real engines and renderers (no test engines installed)."""
-    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
-    try:
-        yield svc
-    finally:
-        await svc.close()
 
 
 def pixels(png: bytes | None) -> bytes:
@@ -189,7 +178,7 @@ async def test_secret_setup_reveals_nothing(real: GameService) -> None:
         if ".choices" not in name:  # bob's own options include the same arrangement, of course
             assert MINE not in str(value), name
     record = await real.record(first, BOB)
-    assert [f.name for f in record.files] == [f"banmen-{first}.kif"]
+    assert [f.name for f in record.files] == [f"banmen-{first}.kifu", f"banmen-{first}.kif"]
     assert all(MINE.encode() not in f.data for f in record.files)
     assert await real.legal_move_choices(first, CAROL.id, "") == []
     # bob's own picture is his private view (it would show his own pieces), the spectator's

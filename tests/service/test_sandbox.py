@@ -68,7 +68,8 @@ async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:
     images = sorted((tmp_path / "out").glob("game-1-*.png"))
     assert len(images) == 7  # start, five moves, bob's /board
     assert "[image: " + str(images[0]) in out
-    kif = (tmp_path / "out" / "banmen-1.kif").read_text(encoding="utf-8")
+    kif = (tmp_path / "out" / "banmen-1.kifu").read_text(encoding="utf-8")
+    assert (tmp_path / "out" / "banmen-1.kif").read_text(encoding="cp932") == kif
     assert "   5 ▲a3" in kif
 
 

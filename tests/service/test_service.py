@@ -11,7 +11,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import moves_of, snapshot
+from tests.service.helpers import file_text, moves_of, snapshot
 
 
 async def ttt(service: GameService, **kw: object) -> int:
@@ -380,8 +380,9 @@ async def test_record_kif_and_json_reimport(service: GameService) -> None:
     assert (await service.moves(gid, None)).key == "moves.none"
     await play_all(service, gid, "a1 b1 a2 b2 a3")
     reply = await service.record(gid, None)
-    files = {f.name: f.data.decode() for f in reply.files}
-    kif = files[f"banmen-{gid}.kif"]
+    files = {f.name: file_text(f.name, f.data) for f in reply.files}
+    kif = files[f"banmen-{gid}.kifu"]
+    assert files[f"banmen-{gid}.kif"] == kif  # the same, in Shift-JIS
     assert "三目並べ" in kif and "alice" in kif and "bob" in kif
     assert "   1 ▲a1" in kif and "   5 ▲a3" in kif and "三目並び" in kif
     data = json.loads(files[f"banmen-{gid}.json"])

@@ -3,25 +3,14 @@ come, tomorrow's deal) stays out of everything posted for everyone."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
-
-import pytest
 
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService
 from tests.service.conftest import ALICE, BOB, CAROL
-
-
-@pytest.fixture
-async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
-    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
-    try:
-        yield svc
-    finally:
-        await svc.close()
+from tests.service.helpers import file_text
 
 
 async def suji(real: GameService) -> int:
@@ -42,7 +31,7 @@ async def test_own_secret_setup_is_never_posted_publicly(real: GameService) -> N
             theirs = await ask(gid, other)
             assert theirs.public, (ask, other)
             shown = theirs.text("en") + theirs.text("ja")
-            shown += "".join(f.data.decode("utf-8") for f in theirs.files)
+            shown += "".join(file_text(f.name, f.data) for f in theirs.files)
             assert "321/654" not in shown and "654" not in shown
     board = await real.board(gid, ALICE)
     assert not board.public and board.audience == ALICE.id
@@ -63,10 +52,10 @@ async def test_seed_is_shown_only_after_the_end(real: GameService) -> None:
     seed = (await real.game_info(gid)).seed
     assert len(seed) >= 32  # from secrets
     running = await real.record(gid, ALICE)
-    assert all(seed not in f.data.decode("utf-8") for f in running.files)
+    assert all(seed not in file_text(f.name, f.data) for f in running.files)
     await real.resign(gid, ALICE)
     finished = await real.record(gid, ALICE)
-    assert any(seed in f.data.decode("utf-8") for f in finished.files)
+    assert any(seed in file_text(f.name, f.data) for f in finished.files)
 
 
 async def test_daily_seed_needs_the_host_key(
