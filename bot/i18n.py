@@ -142,6 +142,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "That is not a record I can import: {reason}",
         "取り込めない棋譜です: {reason}",
     ),
+    "refuse.no_pictures": (
+        "Game #{id} has no pictures to replay.",
+        "対局 #{id} には再生できる盤面図がありません。",
+    ),
+    "refuse.replay_too_large": (
+        "Even a short replay of game #{id} does not fit the upload limit here ({limit} bytes).",
+        "対局 #{id} の再生は、短くしてもここでのアップロード上限（{limit}バイト）に収まりません。",
+    ),
     "refuse.daily_done": (
         "You have already played today's deal. A new one comes at 00:00 UTC.",
         "今日の一局はもう遊びました。次は協定世界時 0 時に配られます。",
@@ -256,9 +264,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} の棋譜（{count}）:\n{moves}",
     ),
     "record.ready": ("The record of game #{id} is attached.", "対局 #{id} の棋譜を添付します。"),
+    "record.no_sjis": (
+        "No .kif in Shift-JIS: some characters of this record do not exist in it. The .kifu file "
+        "is the same record in UTF-8.",
+        "この棋譜には Shift-JIS にない文字があるため .kif は付けていません。.kifu が UTF-8 の"
+        "同じ棋譜です。",
+    ),
+    "replay.ready": (
+        "Replay of game #{id} ({game}): the start and {plies} moves.",
+        "対局 #{id}（{game}）の再生：開始局面と{plies}手。",
+    ),
+    "replay.fewer": (
+        "{shown} of the {total} pictures fit the upload limit here: the first, the last and "
+        "evenly spaced ones between.",
+        "アップロード上限のため、{total}枚のうち{shown}枚（最初・最後と等間隔）を表示しています。",
+    ),
+    "replay.smaller": (
+        "The pictures are drawn at {percent}% size to fit the upload limit.",
+        "アップロード上限のため、{percent}%の大きさで表示しています。",
+    ),
+    "replay.start": (
+        "Game #{id} ({game}): the start (of {total} moves).",
+        "対局 #{id}（{game}）：開始局面（全{total}手）。",
+    ),
+    "replay.step": (
+        "Game #{id} ({game}): move {ply} of {total}, {move}.",
+        "対局 #{id}（{game}）：{ply}手目（全{total}手）{move}。",
+    ),
     "record.imported": (
-        "Imported as game #{id} ({count} entries).",
-        "対局 #{id} として取り込みました（{count}件）。",
+        "Imported as game #{id} ({count} moves; unrated).",
+        "対局 #{id} として取り込みました（{count}手、レーティング対象外）。",
     ),
     "games.list": ("Your games ({count}):", "あなたの対局（{count}）:"),
     "games.none": ("You have no open or running games.", "対局中・募集中の対局はありません。"),
@@ -337,14 +372,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Commands: /play <game> [@user ...] [open=N] [clock=...] [opt=value ...], /join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
-        "/takeback [accept|decline], /abort, /record [id], /import <file>, /games, "
+        "/takeback [accept|decline], /abort, /record [id], /replay [id] [at=<move>], "
+        "/import <file>, /games, "
         "/stats [game] [user], /daily [board [day]] (or /play yosuko daily), /as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit",
         "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [設定=値 ...]、"
         "/join <番号>、"
         "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
-        "/takeback [accept|decline]、/abort、/record [番号]、/import <ファイル>、/games、"
+        "/takeback [accept|decline]、/abort、/record [番号]、/replay [番号] [at=<手数>]、"
+        "/import <ファイル>、/games、"
         "/stats [ゲーム] [ユーザー]、/daily [board [日付]]（または /play yosuko daily）、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
     ),

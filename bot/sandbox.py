@@ -91,7 +91,8 @@ class Sandbox:
             self.images += 1
             self.out_dir.mkdir(parents=True, exist_ok=True)
             view = "spectator" if reply.image_viewer is None else f"seat{reply.image_viewer}"
-            path = self.out_dir / f"game-{reply.game_id}-{self.images:04d}-{view}.png"
+            name = f"game-{reply.game_id}-{self.images:04d}-{view}.{reply.image_format}"
+            path = self.out_dir / name
             path.write_bytes(reply.image)
             self.say(self.t("sandbox.image", path=path))
         for f in reply.files:
@@ -214,20 +215,19 @@ class Sandbox:
                 self.show(await s.daily(me))
             else:
                 self.say(self.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
+        elif command == "/replay":
+            await self._replay(args)
         elif command == "/import":
             if not args:
-                self.say(self.t("sandbox.usage", usage="/import <file.json>"))
+                self.say(self.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))
                 return
             try:
-                text = Path(args[0]).read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason="not UTF-8"))
-                return
+                data = Path(args[0]).read_bytes()
             except OSError as exc:
                 reason = exc.strerror or type(exc).__name__
                 self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason=reason))
                 return
-            self.show(await s.import_record(me, text, seats=[self._user(a) for a in args[1:]]))
+            self.show(await s.import_record(me, data, seats=[self._user(a) for a in args[1:]]))
         elif command == "/tick":
             if self.clock is None:
                 self.say("/tick needs the sandbox clock")
@@ -245,6 +245,20 @@ class Sandbox:
             raise EOFError
         else:
             raise UnknownCommand(command)
+
+    async def _replay(self, args: list[str]) -> None:
+        """``/replay [id]``: the GIF, written to a file; ``/replay [id] at=N``: the picture after
+        move N (0: the start)."""
+        at = [a for a in args if a.startswith("at=")]
+        gid, _ = self._game_and_rest([a for a in args if not a.startswith("at=")])
+        if not at:
+            self.show(await self.service.replay(gid, self.user))
+            return
+        ply = at[-1].removeprefix("at=")
+        if not re.fullmatch(r"[0-9]{1,6}", ply):
+            self.say(self.t("sandbox.usage", usage="/replay [id] [at=<move number>]"))
+            return
+        self.show(await self.service.replay_step(gid, self.user, int(ply)))
 
     async def _stats(self, args: list[str]) -> None:
         """``/stats [game] [user]``: a registered game id narrows to that game."""

@@ -46,6 +46,17 @@ class Frame:
     outcome: Outcome | None = None
 
 
+@dataclass(frozen=True)
+class Animation:
+    """A built replay: the GIF, how many of the ``total`` frames it shows, and at what size
+    (1.0: the pictures as drawn)."""
+
+    data: bytes
+    frames: int
+    total: int
+    scale: float
+
+
 class ReplayTooLargeError(ValueError):
     """Even the smallest replay (first and last picture, at the smallest size) is larger than
     the budget."""
@@ -68,6 +79,26 @@ def replay_gif(
     spaced) and then the pictures are made smaller; :class:`ReplayTooLargeError` says that
     not even two small pictures fit.
     """
+    return animate(
+        frames,
+        viewer,
+        names=names,
+        max_bytes=max_bytes,
+        frame_ms=frame_ms,
+        last_frame_ms=last_frame_ms,
+    ).data
+
+
+def animate(
+    frames: Sequence[Frame],
+    viewer: int | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    frame_ms: int = FRAME_MS,
+    last_frame_ms: int = LAST_FRAME_MS,
+) -> Animation:
+    """:func:`replay_gif`, saying also how many frames were kept and at what size."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     from render import render_image
@@ -90,7 +121,7 @@ def replay_gif(
             data = _gif(picked, palette, frame_ms, last_frame_ms)
             size = len(data)
             if size <= max_bytes:
-                return data
+                return Animation(data, len(picked), total, scale)
             if count <= floor:
                 break
             # the size is about proportional to the frames kept; aim a little under

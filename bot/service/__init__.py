@@ -9,7 +9,8 @@ over the use-case modules (see docs/architecture.md):
 - :mod:`~bot.service.timers`: deadlines, reminders, timeouts, lapsing challenges;
 - :mod:`~bot.service.lobby` (lobbies and challenges), :mod:`~bot.service.turns` (moves, setups,
   resignations, aborts), :mod:`~bot.service.offers` (draws, takebacks), :mod:`~bot.service.records`
-  (board, moves, record files, import), :mod:`~bot.service.directory` (where games are,
+  (board, moves, record files, import), :mod:`~bot.service.replays` (animated and step-by-step
+  replays), :mod:`~bot.service.directory` (where games are,
   autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
   the daily deal), :mod:`~bot.service.outbox` (announcements committed with their change and
   delivered at least once, recognised by their key).
@@ -27,6 +28,7 @@ from typing import Any, Unpack
 from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
 from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
+from bot.records import MAX_RECORD_BYTES
 from bot.service.cache import GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
 from bot.service.context import Context
@@ -36,7 +38,8 @@ from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.present import Pictures
-from bot.service.records import Records
+from bot.service.records import Records, check_record_size
+from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.timers import Timers
 from bot.service.turns import Turns
 from bot.service.values import (
@@ -61,6 +64,8 @@ from engines.record import Record
 __all__ = [
     "HOST_ID",
     "LOBBY_EVENTS",
+    "MAX_RECORD_BYTES",
+    "REPLAY_MAX_BYTES",
     "Event",
     "File",
     "GameInfo",
@@ -100,6 +105,7 @@ class GameService:
         self.turns = Turns(ctx, self.timers, endings)
         self.offers = Offers(ctx, self.turns, endings)
         self.records = Records(ctx, self.timers)
+        self.replays = Replays(ctx)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.outbox = Outbox(ctx)
@@ -232,12 +238,28 @@ class GameService:
     async def import_record(
         self,
         user: User,
-        json_text: str,
+        data: str | bytes,
         *,
         guild_id: str | None = None,
         seats: Sequence[User] = (),
     ) -> Reply:
-        return await self.records.import_record(user, json_text, guild_id=guild_id, seats=seats)
+        """A game from a record file (JSON or KIF-like text; bytes in UTF-8 or Shift-JIS)."""
+        return await self.records.import_record(user, data, guild_id=guild_id, seats=seats)
+
+    @staticmethod
+    def check_record_size(size: int) -> None:
+        """Refuse a record file of ``size`` bytes that is too large to read (before reading)."""
+        check_record_size(size)
+
+    async def replay(
+        self, game_id: int, viewer: User | None = None, *, max_bytes: int = REPLAY_MAX_BYTES
+    ) -> Reply:
+        """The game so far as an animated GIF of at most ``max_bytes``."""
+        return await self.replays.replay(game_id, viewer, max_bytes=max_bytes)
+
+    async def replay_step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
+        """The replay's picture after ply ``ply`` (0: the start)."""
+        return await self.replays.step(game_id, viewer, ply)
 
     async def export_record(self, game_id: int) -> Record:
         return await self.records.export(game_id)

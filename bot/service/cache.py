@@ -13,7 +13,7 @@ import asyncio
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -114,15 +114,26 @@ class Loaded:
         return acting[0] if acting else seats[0]
 
 
-def replay(row: GameRow, entries: Sequence[MoveRow]) -> Loaded:
-    """Rebuild a game from its row and log (raises EngineError if the log no longer plays)."""
+def replayed(
+    row: GameRow, entries: Sequence[MoveRow]
+) -> Iterator[tuple[MoveRow, Any, State[Any], State[Any]]]:
+    """Each log entry with its move, the state it was played from and the state after it
+    (raises EngineError if the log no longer plays)."""
     game = get_game(row.game_type)
     state: State[Any] = game.new_game(row.players, row.options)
-    last_move: Any = None
     for e in entries:
         player = e.actor if e.actor >= 0 else None
         move = state.parse_move(e.move, player)
-        state = state.apply(move, player)
+        before, state = state, state.apply(move, player)
+        yield e, move, before, state
+
+
+def replay(row: GameRow, entries: Sequence[MoveRow]) -> Loaded:
+    """Rebuild a game from its row and log (raises EngineError if the log no longer plays)."""
+    state: State[Any] = get_game(row.game_type).new_game(row.players, row.options)
+    last_move: Any = None
+    for e, move, _, after in replayed(row, entries):
+        state = after
         if e.actor != CHANCE:
             last_move = None if e.secret else move
     return Loaded(row, list(entries), state, last_move)

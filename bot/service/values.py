@@ -56,6 +56,8 @@ class Event(enum.StrEnum):
     MOVES = "moves"
     RECORD = "record"
     IMPORTED = "imported"
+    REPLAY = "replay"
+    """A replay (the GIF, or one step of it): a button on it replaces it in place."""
     GAMES = "games"
     STATS = "stats"
     SETTINGS = "settings"
@@ -116,6 +118,8 @@ class Reply:
     """For a private reply: the only user it is for."""
     image: bytes | None = None
     image_viewer: int | None = None
+    image_format: str = "png"
+    """``png`` (a board), or ``gif`` (an animated replay)."""
     actions: tuple[str, ...] = ()
     notify: tuple[str, ...] = ()
     to_move: tuple[str, ...] = ()

@@ -32,7 +32,7 @@ def test_every_message_has_both_languages_and_the_same_fields() -> None:
 def test_every_key_used_exists() -> None:
     pattern = re.compile(
         r"\"((?:refuse|game|move|setup|draw|takeback|clock|board|moves|record|"
-        r"games|stats|settings|daily|outcome|sandbox|turn|challenge)\.[a-z_]+)\""
+        r"games|stats|settings|daily|outcome|sandbox|turn|challenge|replay)\.[a-z_]+)\""
     )
     used: set[str] = set()
     for name in OWN:

@@ -1,0 +1,229 @@
+"""Replays: a game from its start to now, as an animated GIF or one picture at a time.
+
+A replay has one picture for the start and one after each ply (chance outcomes and secret setups
+belong to the picture they lead to: a 数字将棋's start is the arranged board, a 略式易双六's the
+deal), each drawn as the requester may see it. Whoever sees no more than a spectator gets the
+spectator's replay, posted for everyone; a player who sees more (their own secret setup) gets
+their own, privately. The pictures are replayed from the move log alone, never from the seed, so
+no card still to come can show. Building them is CPU work: it runs in a worker thread.
+
+Stepping: a reply offers ``step_first``/``step_prev``/``step_next``/``step_last`` actions whose
+argument is the ply to show, ``goto:<ply>`` for a jump list, and ``replay`` for the GIF again:
+everything the next picture needs is in the action, so the buttons outlive restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import render
+from bot.model import GameRow, GameStatus, MoveRow
+from bot.service import present
+from bot.service.cache import Loaded, replayed
+from bot.service.context import Context
+from bot.service.records import shown_to_everyone
+from bot.service.values import Event, Line, Refusal, Reply, User
+from engines.core import CHANCE, Outcome, State, Text
+from engines.registry import get_game
+from render.replay import DEFAULT_MAX_BYTES, Animation, Frame, ReplayTooLargeError, animate
+
+REPLAY_MAX_BYTES = DEFAULT_MAX_BYTES
+"""The largest GIF unless the caller says otherwise (Discord's upload limit without boosts)."""
+JUMPS = 25
+"""At most this many plies in the jump list (Discord's limit for a select menu)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One picture of a replay: the state, the ply that led to it and the state it was played
+    from (both ``None`` for the start)."""
+
+    state: State[Any]
+    move: Any = None
+    before: State[Any] | None = None
+
+    def shown(self) -> Text | None:
+        """The ply as a kifu shows it, in both languages."""
+        if self.before is None:
+            return None
+        return Text(
+            self.before.display_move(self.move, "en"), self.before.display_move(self.move, "ja")
+        )
+
+
+def positions(row: GameRow, entries: Sequence[MoveRow], upto: int | None = None) -> list[Position]:
+    """The start and the position after each ply (up to ply ``upto``), from the log alone."""
+    start: State[Any] = get_game(row.game_type).new_game(row.players, row.options)
+    out: list[Position] = []
+    current = Position(start)
+    for entry, move, before, after in replayed(row, entries):
+        if entry.actor != CHANCE and not entry.secret:  # a ply: the picture before it is done
+            out.append(current)
+            if upto is not None and len(out) > upto:
+                return out
+            current = Position(after, move, before)
+        else:
+            current = Position(after, current.move, current.before)
+    out.append(current)
+    return out
+
+
+def step_actions(ply: int, total: int, *, animated: bool = False) -> tuple[str, ...]:
+    """The step buttons and jump list for a replay showing ``ply`` of ``total`` (the GIF shows
+    them all and ends on the last)."""
+    out: list[str] = []
+    if ply > 0:
+        out += ["step_first:0", f"step_prev:{ply - 1}"]
+    if ply < total:
+        out += [f"step_next:{ply + 1}", f"step_last:{total}"]
+    if not animated:
+        out.append("replay")
+    if total > 0:
+        out += [f"goto:{p}" for p in jump_targets(ply, total)]
+    return tuple(out)
+
+
+def jump_targets(ply: int, total: int, limit: int = JUMPS) -> list[int]:
+    """Plies to jump to: all of them when they fit, else evenly spaced ones and those near
+    ``ply``."""
+    if total + 1 <= limit:
+        return list(range(total + 1))
+    spread = limit // 2
+    width = limit - spread
+    near = range(max(0, min(ply - width // 2, total + 1 - width)), total + 1)
+    picked = {round(i * total / (spread - 1)) for i in range(spread)}
+    for p in near:
+        if len(picked) >= limit:
+            break
+        picked.add(p)
+    return sorted(picked)
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Whose view a replay is drawn in, and whether it may be posted for everyone."""
+
+    seat: int | None
+    public: bool
+
+
+def seen_by(loaded: Loaded, viewer: User | None) -> Seen:
+    """The spectator's view, unless ``viewer`` plays and sees more than a spectator."""
+    seats = loaded.seats_of(viewer.id) if viewer else []
+    if shown_to_everyone(loaded, loaded.hidden_from(seats)):
+        return Seen(None, True)
+    return Seen(loaded.viewer_seat(viewer.id if viewer else None), False)
+
+
+class Replays:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def _open(self, game_id: int) -> Loaded:
+        loaded = await self.ctx.games.read(game_id)
+        if loaded.status is GameStatus.OPEN:
+            raise Refusal("refuse.not_started", id=game_id)
+        if not self.ctx.pictures.enabled or not render.has_renderer(loaded.row.game_type):
+            raise Refusal("refuse.no_pictures", id=game_id)
+        return loaded
+
+    async def replay(
+        self, game_id: int, viewer: User | None = None, *, max_bytes: int = REPLAY_MAX_BYTES
+    ) -> Reply:
+        """The game so far as an animated GIF of at most ``max_bytes`` (fewer or smaller
+        pictures when it would be larger), with the step buttons."""
+        loaded = await self._open(game_id)
+        seen = seen_by(loaded, viewer)
+        total = loaded.move_number()
+        try:
+            built = await asyncio.to_thread(
+                _animation, loaded, seen.seat, _names(loaded), max_bytes
+            )
+        except ReplayTooLargeError as exc:
+            raise Refusal("refuse.replay_too_large", id=game_id, limit=max_bytes) from exc
+        lines: list[Line] = []
+        if built.frames < built.total:
+            lines.append(Line("replay.fewer", {"shown": built.frames, "total": built.total}))
+        if built.scale < 1.0:
+            lines.append(Line("replay.smaller", {"percent": round(built.scale * 100)}))
+        return self._reply(
+            loaded,
+            seen,
+            viewer,
+            "replay.ready",
+            {"plies": total},
+            built.data,
+            step_actions(total, total, animated=True),
+            lines,
+            image_format="gif",
+        )
+
+    async def step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
+        """The picture after ply ``ply`` (0: the start; beyond the end: the last one)."""
+        loaded = await self._open(game_id)
+        seen = seen_by(loaded, viewer)
+        total = loaded.move_number()
+        ply = min(max(ply, 0), total)
+        image, shown = await asyncio.to_thread(_still, loaded, seen.seat, _names(loaded), ply)
+        params: dict[str, Any] = {"ply": ply, "total": total}
+        if shown is not None:
+            params["move"] = shown
+        key = "replay.step" if ply else "replay.start"
+        return self._reply(loaded, seen, viewer, key, params, image, step_actions(ply, total), [])
+
+    @staticmethod
+    def _reply(
+        loaded: Loaded,
+        seen: Seen,
+        viewer: User | None,
+        key: str,
+        params: dict[str, Any],
+        image: bytes,
+        actions: tuple[str, ...],
+        lines: list[Line],
+        *,
+        image_format: str = "png",
+    ) -> Reply:
+        # Not present.reply: a replay offers no moves and names nobody to move.
+        return Reply(
+            key,
+            {"id": loaded.id, "game": present.title(loaded.game), **params},
+            event=Event.REPLAY,
+            game_id=loaded.id,
+            public=seen.public,
+            audience=None if seen.public or viewer is None else viewer.id,
+            image=image,
+            image_viewer=seen.seat,
+            image_format=image_format,
+            actions=actions,
+            lines=tuple(lines),
+        )
+
+
+def _names(loaded: Loaded) -> list[str]:
+    return [loaded.name(seat) for seat in range(loaded.row.players)]
+
+
+def _end(loaded: Loaded) -> Outcome | None:
+    return present.host_outcome(loaded.row)
+
+
+def _animation(loaded: Loaded, seat: int | None, names: list[str], max_bytes: int) -> Animation:
+    """(In a worker thread.) Every position, drawn for ``seat``, as a GIF."""
+    found = positions(loaded.row, loaded.entries)
+    frames = [Frame(p.state.observe(seat), p.move) for p in found]
+    frames[-1] = Frame(frames[-1].state, frames[-1].last_move, _end(loaded))
+    return animate(frames, seat, names=names, max_bytes=max_bytes)
+
+
+def _still(
+    loaded: Loaded, seat: int | None, names: list[str], ply: int
+) -> tuple[bytes, Text | None]:
+    """(In a worker thread.) The PNG after ply ``ply`` for ``seat``, and the ply as shown."""
+    found = positions(loaded.row, loaded.entries, upto=ply)[ply]
+    outcome = _end(loaded) if ply == loaded.move_number() else None
+    image = render.render_png(found.state.observe(seat), seat, found.move, outcome, names)
+    return image, found.shown()

@@ -1,0 +1,292 @@
+"""Replays and records in and out, over the real engines and renderers: frame counts, hidden
+information staying hidden in replays, KIF and JSON round trips for every game, and refused
+record files that leave the store as it was."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+from PIL import Image, ImageSequence
+
+from bot.service import GameService, Refusal, Reply, User
+from engines.core import SIMULTANEOUS
+from engines.registry import all_games
+from tests.service.conftest import ALICE, BOB, CAROL
+from tests.service.helpers import file_text, snapshot
+
+PEOPLE = (ALICE, BOB, CAROL)
+
+
+def frames(gif: bytes | None) -> list[tuple[bytes, int]]:
+    """Each frame of a GIF as RGBA pixels (composited, as a viewer sees it) and its duration."""
+    assert gif is not None and gif.startswith(b"GIF8")
+    with Image.open(io.BytesIO(gif)) as image:
+        return [
+            (frame.convert("RGBA").tobytes(), int(frame.info.get("duration", 0)))
+            for frame in ImageSequence.Iterator(image)
+        ]
+
+
+def pixels(png: bytes | None) -> bytes:
+    assert png is not None and png.startswith(b"\x89PNG")
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGBA").tobytes()
+
+
+def steps(reply: Reply) -> dict[str, int]:
+    """The reply's step buttons: action -> the ply it shows."""
+    out = {}
+    for action in reply.actions:
+        name, _, arg = action.partition(":")
+        if name.startswith("step_"):
+            out[name] = int(arg)
+    return out
+
+
+async def start(service: GameService, game_id: str, players: int | None = None) -> int:
+    game = next(g for g in all_games() if g.id == game_id)
+    n = players or game.player_counts[0]
+    reply = await service.create_game(
+        ALICE, game_id, seated=list(PEOPLE[1:n]), players=players, seed=f"seed-{game_id}"
+    )
+    assert reply.game_id is not None
+    return reply.game_id
+
+
+async def play_on(service: GameService, game_id: int, plies: int, seed: int = 0) -> int:
+    """Random legal moves (and setups) through the service; returns how many were made."""
+    rng = random.Random(seed)
+    people = {u.id: u for u in PEOPLE}
+    for made in range(plies):
+        info = await service.game_info(game_id)
+        if info.status != "active":
+            return made
+        state = service.current_state(game_id)
+        assert state is not None
+        seat = rng.choice(state.acting_players())
+        user = people[str(info.seats[seat].user_id)]
+        move = rng.choice(await service.legal_move_choices(game_id, user.id, "", 500))
+        if state.current_player() == SIMULTANEOUS:
+            await service.setup(game_id, user, move)
+        else:
+            await service.play(game_id, user, move)
+    return plies
+
+
+# --- replays ------------------------------------------------------------------------------------
+
+
+async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
+    gid = await start(real, "rokumentai")
+    assert await play_on(real, gid, 6) == 6
+    replay = await real.replay(gid, CAROL)
+    assert replay.key == "replay.ready" and replay.public and replay.image_format == "gif"
+    assert replay.params["plies"] == 6 and replay.lines == ()
+    shown = frames(replay.image)
+    assert len(shown) == 7
+    assert [d for _, d in shown] == [1000] * 6 + [4000]  # a longer last frame
+    # The GIF ends on the last ply: its buttons go back; the jump list has every ply.
+    assert steps(replay) == {"step_first": 0, "step_prev": 5}
+    assert [a for a in replay.actions if a.startswith("goto:")] == [f"goto:{p}" for p in range(7)]
+    # Stepping: the start, the middle, the end; a ply beyond the end shows the end.
+    first = await real.replay_step(gid, CAROL, 0)
+    assert first.key == "replay.start" and first.image_format == "png"
+    assert steps(first) == {"step_next": 1, "step_last": 6} and "replay" in first.actions
+    middle = await real.replay_step(gid, CAROL, 3)
+    assert steps(middle) == {"step_first": 0, "step_prev": 2, "step_next": 4, "step_last": 6}
+    assert "move 3 of 6, ▲" in middle.text("en") and "3手目（全6手）▲" in middle.text("ja")
+    last = await real.replay_step(gid, CAROL, 99)
+    assert last.params["ply"] == 6 and steps(last) == {"step_first": 0, "step_prev": 5}
+    assert pixels(last.image) != pixels(first.image)
+
+
+async def test_a_small_upload_limit_keeps_fewer_pictures(real: GameService) -> None:
+    gid = await start(real, "rokumentai")
+    made = await play_on(real, gid, 30)
+    full = await real.replay(gid, None)
+    assert full.image is not None and len(frames(full.image)) == made + 1
+    # More plies than a jump list holds: evenly spaced ones, and those near the one shown.
+    middle = await real.replay_step(gid, None, 15)
+    jumps = [int(a.partition(":")[2]) for a in middle.actions if a.startswith("goto:")]
+    assert len(jumps) == 25 and {0, 14, 15, 16, made} <= set(jumps)
+    small = await real.replay(gid, None, max_bytes=len(full.image) * 2 // 3)
+    assert small.image is not None and len(small.image) <= len(full.image) * 2 // 3
+    kept = len(frames(small.image))
+    assert 2 <= kept < made + 1
+    assert [line.key for line in small.lines][:1] == ["replay.fewer"]
+    with pytest.raises(Refusal) as refused:
+        await real.replay(gid, None, max_bytes=200)
+    assert refused.value.key == "refuse.replay_too_large"
+
+
+async def test_a_lobby_has_no_replay(real: GameService) -> None:
+    lobby = await real.create_game(ALICE, "rokumentai", open_seats=1)
+    assert lobby.game_id is not None
+    with pytest.raises(Refusal) as refused:
+        await real.replay(lobby.game_id, ALICE)
+    assert refused.value.key == "refuse.not_started"
+
+
+async def suji_with(service: GameService, arrangement: str) -> int:
+    gid = await start(service, "suji-shogi")
+    await service.setup(gid, ALICE, arrangement)
+    return gid
+
+
+async def test_secret_setup_stays_hidden_in_replays(real: GameService) -> None:
+    """Alice's arrangement differs between two running games of 数字将棋: every replay anyone
+    else can get is the same for both, pixel for pixel; hers is hers alone."""
+    first, second = await suji_with(real, "123/456"), await suji_with(real, "654/321")
+    for viewer in (None, CAROL, BOB):
+        a, b = await real.replay(first, viewer), await real.replay(second, viewer)
+        assert a.public and b.public and a.image_viewer is None
+        assert frames(a.image) == frames(b.image)
+        sa, sb = await real.replay_step(first, viewer, 0), await real.replay_step(second, viewer, 0)
+        assert sa.public and pixels(sa.image) == pixels(sb.image)
+        assert "123/456" not in a.text("en") + sa.text("en") + sa.text("ja")
+    spectator = await real.replay(first, None)
+    mine, other = await real.replay(first, ALICE), await real.replay(second, ALICE)
+    assert not mine.public and mine.audience == ALICE.id and mine.image_viewer == 0
+    assert frames(mine.image) != frames(other.image)
+    assert frames(mine.image) != frames(spectator.image)
+    step = await real.replay_step(first, ALICE, 0)
+    assert not step.public and step.audience == ALICE.id
+    # Once both are in, the arrangements are public: everyone gets the same replay again.
+    await real.setup(first, BOB, "123/456")
+    after = await real.replay(first, ALICE)
+    assert after.public and frames(after.image) == frames((await real.replay(first, None)).image)
+
+
+async def test_cards_still_to_come_are_not_in_a_replay(real: GameService) -> None:
+    """Two 略式易双六 games with the same moves so far but different seeds (so different cards
+    to come) replay identically: a replay is drawn from the log alone."""
+    gid = await start(real, "yosuko")
+    made = await play_on(real, gid, 5)
+    exported = await real.record(gid, None)
+    data = next(f.data for f in exported.files if f.name.endswith(".json"))
+    assert (await real.game_info(gid)).seed not in data.decode()
+    copy = (await real.import_record(ALICE, data)).game_id
+    assert copy is not None
+    assert (await real.game_info(copy)).seed != (await real.game_info(gid)).seed
+    assert [(e.actor, e.move) for e in await real.entries(copy)] == [
+        (e.actor, e.move) for e in await real.entries(gid)
+    ]
+    ours, theirs = await real.replay(gid, ALICE), await real.replay(copy, ALICE)
+    assert frames(ours.image) == frames(theirs.image)
+    assert len(frames(ours.image)) == made + 1  # the deal, then one picture per ply
+
+
+# --- records out and in -----------------------------------------------------------------------
+
+EVERY_GAME = [(g.id, n) for g in all_games() for n in g.player_counts]
+
+
+@pytest.mark.parametrize(("game_id", "players"), EVERY_GAME, ids=[g for g, _ in EVERY_GAME])
+async def test_every_game_round_trips_through_each_record_file(
+    real: GameService, game_id: str, players: int
+) -> None:
+    gid = await start(real, game_id, players)
+    await play_on(real, gid, 40, seed=players)
+    if (await real.game_info(gid)).status == "active":  # an end the host decides, too
+        state = real.current_state(gid)
+        assert state is not None
+        await real.resign(gid, PEOPLE[state.acting_players()[0]])
+    original = await real.game_info(gid)
+    assert original.status == "finished" and original.result is not None
+    files = {f.name: f.data for f in (await real.record(gid, None)).files}
+    assert sorted(files) == [f"banmen-{gid}.{ext}" for ext in ("json", "kif", "kifu")]
+    kifu = files[f"banmen-{gid}.kifu"].decode("utf-8")
+    assert file_text("x.kif", files[f"banmen-{gid}.kif"]) == kifu
+    for name, data in files.items():
+        imported = await real.import_record(CAROL, data, seats=list(PEOPLE[:players]))
+        assert imported.key == "record.imported", name
+        assert imported.game_id is not None
+        copy = await real.game_info(imported.game_id)
+        assert await real.export_record(copy.id) == await real.export_record(gid), name
+        assert (copy.status, copy.result) == (original.status, original.result), name
+        assert copy.is_imported and not original.is_imported
+        # ... and replays to the same end, picture for picture.
+        end, copied = (
+            await real.replay_step(gid, None, 9999),
+            await real.replay_step(copy.id, None, 9999),
+        )
+        assert end.params == copied.params | {"id": gid}
+        assert pixels(end.image) == pixels(copied.image)
+
+
+async def test_an_unfinished_record_goes_on_with_a_new_seed(real: GameService) -> None:
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 4)
+    kifu = next(f for f in (await real.record(gid, None)).files if f.name.endswith(".kifu"))
+    imported = await real.import_record(ALICE, kifu.data, seats=[ALICE, BOB])
+    assert imported.game_id is not None
+    copy = await real.game_info(imported.game_id)
+    assert copy.status == "active" and copy.seed != (await real.game_info(gid)).seed
+    move = (await real.legal_move_choices(copy.id, ALICE.id, ""))[0]
+    assert (await real.play(copy.id, ALICE, move)).key == "move.played"
+
+
+async def test_imported_games_are_unrated(real: GameService, db_path: str) -> None:
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 4)
+    data = next(f.data for f in (await real.record(gid, None)).files if f.name.endswith(".json"))
+    before = snapshot(db_path)["user_stats"]
+    imported = await real.import_record(ALICE, data, seats=[ALICE, BOB])
+    assert imported.game_id is not None and "unrated" in imported.text("en")
+    await real.resign(imported.game_id, ALICE)  # played on to its end: still no statistics
+    assert (await real.game_info(imported.game_id)).status == "finished"
+    assert snapshot(db_path)["user_stats"] == before
+
+
+async def test_kif_needs_shift_jis_for_every_character(real: GameService) -> None:
+    dragon = User("900", "龍🐉")
+    reply = await real.create_game(dragon, "rokumentai", seated=[BOB])
+    assert reply.game_id is not None
+    record = await real.record(reply.game_id, None)
+    names = [f.name for f in record.files]
+    assert names == [f"banmen-{reply.game_id}.kifu", f"banmen-{reply.game_id}.json"]
+    assert [line.key for line in record.lines] == ["record.no_sjis"]
+    assert "Shift-JIS" in record.text("en") and ".kifu" in record.text("ja")
+
+
+def _kif(real_kif: str, line: int, text: str) -> bytes:
+    lines = real_kif.splitlines()
+    lines[line - 1] = text
+    return "\n".join(lines).encode("utf-8")
+
+
+async def test_bad_files_are_refused_with_the_line_and_change_nothing(
+    real: GameService, db_path: str
+) -> None:
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 4)
+    files = {f.name.rpartition(".")[2]: f.data for f in (await real.record(gid, None)).files}
+    kif, data = files["kifu"].decode(), json.loads(files["json"])
+    first_move = next(i for i, t in enumerate(kif.splitlines(), 1) if t.startswith("   1 "))
+    bad_json = dict(data, moves=[*data["moves"][:2], {"by": 0, "move": "zz"}])
+    suji = await suji_with(real, "123/456")
+    hidden = next(f.data for f in (await real.record(suji, BOB)).files if f.name.endswith("kifu"))
+    resigned = dict(data, banmen=dict(data["banmen"], result={"termination": "rule"}))
+    cases: list[tuple[bytes, str]] = [
+        (_kif(kif, first_move, "   1 ▲九九九"), f"line {first_move}: "),
+        (_kif(kif, first_move, "   2 ▲四04占"), f"line {first_move}: move 1 comes next"),
+        (_kif(kif, first_move, "this is no kifu"), f"line {first_move}: I cannot read"),
+        (_kif(kif, 2, "棋戦: 六面体 (chess)"), "line 2: There is no game 'chess'"),
+        (json.dumps(bad_json, indent=1).encode(), ": move 3 'zz' is not"),
+        (json.dumps(resigned).encode(), "line 1: the result is not one I can read"),
+        (b'{"game": "rokumentai",\n "players": 2,\n "moves": [}', "line 3: not JSON"),
+        (b"\x82\xa0\n\x82 ", "line 2: the file is neither UTF-8 nor Shift-JIS"),
+        (hidden, "this move is hidden in the record"),
+        (b" " * (1024 * 1024 + 1), "a record may have at most"),
+    ]
+    before = snapshot(db_path)
+    for bad, reason in cases:
+        with pytest.raises(Refusal) as refused:
+            await real.import_record(CAROL, bad)
+        assert refused.value.key == "refuse.bad_record"
+        assert reason in refused.value.text("en"), (reason, refused.value.text("en"))
+        assert "行目" in refused.value.text("ja") or "line" not in reason
+    assert snapshot(db_path) == before
