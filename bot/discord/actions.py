@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,10 @@ BUDGET = 1.2
 Work = Callable[[], Awaitable["Reply | Sequence[Reply]"]]
 
 UseCase = Callable[[int, User], Awaitable[Reply]]
+
+STEPS = frozenset({"step_first", "step_prev", "step_next", "step_last", "goto"})
+"""A replay's step buttons and jump list: the ply to show is the action's argument."""
+PLY = re.compile(r"[0-9]{1,9}")
 
 
 def button_use_cases(service: GameService) -> dict[str, UseCase]:
@@ -203,6 +208,9 @@ async def _deliver_one(
     me: str,
     keep_components: bool,
 ) -> None:
+    if reply.event is Event.REPLAY:
+        await deliver_replay(responder, reply, public_lang, user_lang)
+        return
     if not reply.public:
         if reply.audience not in (None, me):
             log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
@@ -225,6 +233,27 @@ async def _deliver_one(
         await bot.service.set_game_location(
             reply.game_id, str(message.channel.id), None, str(message.id)
         )
+
+
+async def deliver_replay(
+    responder: Responder, reply: Reply, public_lang: str, user_lang: str
+) -> None:
+    """A replay (the GIF or one step), with its step buttons. A button pressed on a replay
+    replaces it in place, unless this user's replay differs from the spectator's one on the
+    message (their own secret setup): theirs then comes to them alone, as a new message."""
+    inter = responder.interaction
+    message = inter.message if responder.is_component else None
+    own = message is not None and message.flags.ephemeral
+    private = own or not reply.public
+    if not reply.public and reply.audience not in (None, str(inter.user.id)):
+        return
+    lang = user_lang if private else public_lang
+    view = game_view(reply.game_id, reply.actions, lang)
+    parts = reply_parts(reply, lang, ephemeral=private, view=view)
+    if message is not None and (reply.public or own):
+        await responder.update(parts)
+    else:
+        await responder.send(parts)
 
 
 async def start_game_message(bot: Host, responder: Responder, reply: Reply, lang: str) -> None:
@@ -292,6 +321,14 @@ async def run_action(
     if action in ("move", "setup"):
         lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
         await interaction.response.send_modal(MoveModal(game_id, lang, setup=action == "setup"))
+        return
+    if action == "replay":
+        limit = interaction.filesize_limit
+        await respond(interaction, lambda: service.replay(game_id, user, max_bytes=limit))
+        return
+    if action in STEPS:
+        shown = int(arg) if arg and PLY.fullmatch(arg) else 0
+        await respond(interaction, lambda: service.replay_step(game_id, user, shown))
         return
     if action in ("play", "pass"):
         ply, text = split_play(arg) if action == "play" else (None, "pass")

@@ -20,7 +20,7 @@ from bot.config import Settings
 from bot.discord import actions
 from bot.discord.errors import on_tree_error
 from bot.discord.translator import BanmenTranslator
-from bot.discord.views import GameButton
+from bot.discord.views import GameButton, JumpSelect
 from bot.service import GameService
 
 log = logging.getLogger("banmen.discord")
@@ -93,7 +93,7 @@ class BanmenBot(commands.Bot):
         await self.tree.set_translator(BanmenTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, JumpSelect)
         # Build every game's picture caches off the event loop while the bot connects.
         self._warm_up = asyncio.create_task(self.service.warm_up_pictures())
         await self.sync_commands()

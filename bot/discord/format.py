@@ -62,8 +62,10 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
-def board_filename(game_id: int | None) -> str:
-    return f"board-{game_id}.png" if game_id is not None else "board.png"
+def board_filename(game_id: int | None, image_format: str = "png") -> str:
+    """``board-12.png`` for a board, ``replay-12.gif`` for an animated replay."""
+    stem = "replay" if image_format == "gif" else "board"
+    return f"{stem}-{game_id}.{image_format}" if game_id is not None else f"{stem}.{image_format}"
 
 
 def timestamp(when: datetime, style: str = "R") -> str:
@@ -82,7 +84,7 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
             value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
         )
     if with_image and reply.image is not None:
-        embed.set_image(url=f"attachment://{board_filename(reply.game_id)}")
+        embed.set_image(url=f"attachment://{board_filename(reply.game_id, reply.image_format)}")
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
     return embed
@@ -129,7 +131,10 @@ def reply_parts(
     files = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
     if reply.image is not None:
         files.insert(
-            0, discord.File(io.BytesIO(reply.image), filename=board_filename(reply.game_id))
+            0,
+            discord.File(
+                io.BytesIO(reply.image), filename=board_filename(reply.game_id, reply.image_format)
+            ),
         )
     pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)
     content = " ".join(mention(u) for u in pings) or None

@@ -31,6 +31,8 @@ JA: dict[str, str] = {
     "join": "参加",
     "stats": "成績",
     "daily": "日替わり",
+    "replay": "再生",
+    "import": "取り込み",
     "Join an open game (a lobby).": "募集中の対局に参加します。",
     "The game number (e.g. 12).": "対局番号（例：12）。",
     # command descriptions
@@ -48,6 +50,12 @@ JA: dict[str, str] = {
         "直前の手を戻すか、待ったの申し出に答えます。"
     ),
     "Get the game record as a file.": "棋譜をファイルで受け取ります。",
+    "Replay this game as an animation, with buttons to step through it.": (
+        "この対局をアニメーションで再生します（ボタンで一手ずつ見られます）。"
+    ),
+    "Import a game record (.json, .kifu or .kif) as an unrated game you can replay.": (
+        "棋譜（.json、.kifu、.kif）を取り込み、再生できる対局（レーティング対象外）にします。"
+    ),
     "Your active games, those where it is your move first.": (
         "参加中の対局（手番の対局が先）を表示します。"
     ),
@@ -85,6 +93,7 @@ JA: dict[str, str] = {
     "text": "内容",
     "user": "ユーザー",
     "day": "日付",
+    "file": "ファイル",
     # option descriptions
     "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
     "Which game.": "どのゲームか。",
@@ -102,6 +111,7 @@ JA: dict[str, str] = {
     "Only this game (default: every game).": "このゲームだけ（省略するとすべて）。",
     "Whose statistics (default: yours).": "誰の成績か（省略すると自分）。",
     "The day, YYYY-MM-DD (default: today, UTC).": "日付 YYYY-MM-DD（省略すると今日、協定世界時）。",
+    "The record file, as /record gives it.": "棋譜ファイル（/record で受け取れる形式）。",
     # choice names
     "accept": "受ける",
     "decline": "断る",

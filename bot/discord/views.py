@@ -1,8 +1,10 @@
-"""Persistent buttons and the move modal.
+"""Persistent buttons, the replay's jump list and the move modal.
 
 Every button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries the action and
-the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a button). The
-bot registers the class once, so a button works for any game after any restart. A view is built
+the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a button;
+``banmen:step_next:12:5`` for a replay's step to ply 5). A replay's jump list is a
+:class:`JumpSelect` (``banmen-goto:12``, the ply is the value chosen). The bot registers both
+classes once, so they work for any game after any restart. A view is built
 from the ``actions`` of a service reply: the adapter knows labels, never rules.
 """
 
@@ -62,10 +64,12 @@ def split_play(arg: str | None) -> tuple[int | None, str]:
 
 
 def button_label(action: str, lang: str, arg: str | None = None) -> str:
+    key = f"button.{action}"
+    if key in TEXTS:
+        return t(key, lang)
     if arg is not None:
         return split_play(arg)[1][:80] if action == "play" else arg[:80]
-    key = f"button.{action}"
-    return t(key, lang) if key in TEXTS else action.replace("_", " ").title()
+    return action.replace("_", " ").title()
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
@@ -111,14 +115,61 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
             await on_view_error(interaction, error, self)
 
 
+JUMP_ID = re.compile(r"banmen-goto:(?P<game>\d{1,18})")
+"""The custom id of a replay's jump list; the chosen ply is the selected value."""
+
+
+def jump_label(ply: int, lang: str) -> str:
+    return t("select.ply", lang, ply=ply) if ply else t("select.start", lang)
+
+
+class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern):
+    """A replay's jump list: one option per ply offered (``goto:<ply>`` actions); the choice
+    goes to the action runner as ``goto`` with the ply, so it works after any restart."""
+
+    def __init__(self, game_id: int, plies: Sequence[int] = (), lang: str = "en") -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"banmen-goto:{game_id}",
+                placeholder=t("select.goto", lang),
+                options=[
+                    discord.SelectOption(label=jump_label(p, lang), value=str(p)) for p in plies
+                ],
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> JumpSelect:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            chosen = self.item.values[0] if self.item.values else None
+            await host_of(interaction).run_action(interaction, self.game_id, "goto", chosen)
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
 class GameView(discord.ui.View):
-    """The buttons of one reply; persistent (no timeout), errors go to the shared handler."""
+    """The buttons of one reply (and a replay's jump list); persistent (no timeout), errors go
+    to the shared handler."""
 
     def __init__(self, game_id: int, actions: Sequence[str], lang: str) -> None:
         super().__init__(timeout=None)
-        for action in list(actions)[:MAX_BUTTONS]:
-            name, arg = split_action(action)
+        split = [split_action(action) for action in actions]
+        jumps = [int(arg) for name, arg in split if name == "goto" and arg and arg.isdigit()]
+        buttons = [(name, arg) for name, arg in split if name != "goto"]
+        for name, arg in buttons[: MAX_BUTTONS - (5 if jumps else 0)]:  # a select takes a row
             self.add_item(GameButton(name, game_id, arg, label=button_label(name, lang, arg)))
+        if jumps:
+            self.add_item(JumpSelect(game_id, jumps[:25], lang))
 
     async def on_error(
         self,

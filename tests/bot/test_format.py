@@ -146,7 +146,7 @@ def test_texts_have_both_languages() -> None:
     for key, (en, ja) in TEXTS.items():
         assert en and ja, key
         assert t(key, "en", game=1, example="x", seconds=1, permission="p", title="t",
-                 link="l", count=1, moves="m", day="d") is not None  # fmt: skip
+                 link="l", count=1, moves="m", day="d", ply=1) is not None  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,8 @@ One aiohttp server on 127.0.0.1 (an ephemeral port) serves ``/api/v10/...`` and 
 websocket (JSON, zlib-stream compressed as discord.py asks for). It keeps the guild, its channels,
 threads and messages, records every request the bot makes, and lets a test act as users:
 ``slash``, ``autocomplete``, ``click`` and ``submit_modal`` dispatch INTERACTION_CREATE and
-return when the bot has answered.
+return when the bot has answered. A slash option given an :class:`Upload` is an attachment the
+bot can download.
 """
 
 from __future__ import annotations
@@ -887,7 +888,14 @@ class DiscordDouble:
                     resolved.setdefault(key, {}).update(table)
                 options.append({"name": name, "type": otype, "options": sub})
                 continue
-            if isinstance(value, User):
+            if isinstance(value, Upload):  # an attachment option: served like any upload
+                attachment_id = snowflake()
+                self.files[attachment_id] = value.data
+                resolved.setdefault("attachments", {})[str(attachment_id)] = payloads.attachment(
+                    attachment_id, value.filename, value.data, self.base_url
+                )
+                value = str(attachment_id)
+            elif isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
                 resolved.setdefault("members", {})[str(value.id)] = value.member(
                     self.guild_id, with_user=False

@@ -1,4 +1,5 @@
-"""Looking at games: ``/board``, ``/moves``, ``/record`` (a file) and ``/games`` (mine)."""
+"""Looking at games: ``/board``, ``/moves``, ``/record`` (files), ``/replay`` (an animation to step
+through), ``/import`` (a record file) and ``/games`` (mine)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.format import reply_parts
 from bot.discord.texts import lang_of_locale
+from bot.service import Reply
 
 
 class InfoCog(commands.Cog):
@@ -48,6 +50,40 @@ class InfoCog(commands.Cog):
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.record(game_id, user))
+
+    @app_commands.command(
+        name=_("replay"),
+        description=_("Replay this game as an animation, with buttons to step through it."),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def replay(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        limit = interaction.filesize_limit
+        await respond(interaction, lambda: self.bot.service.replay(game_id, user, max_bytes=limit))
+
+    @app_commands.command(
+        name=_("import"),
+        description=_(
+            "Import a game record (.json, .kifu or .kif) as an unrated game you can replay."
+        ),
+    )
+    @app_commands.describe(file=_("The record file, as /record gives it."))
+    @app_commands.guild_only()
+    async def import_(
+        self, interaction: discord.Interaction[Any], file: discord.Attachment
+    ) -> None:
+        user = service_user(interaction.user)
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        service = self.bot.service
+
+        async def work() -> Reply:
+            service.check_record_size(file.size)  # refused before anything is downloaded
+            return await service.import_record(user, await file.read(), guild_id=guild)
+
+        await respond(interaction, work)
 
     @app_commands.command(
         name=_("games"), description=_("Your active games, those where it is your move first.")
