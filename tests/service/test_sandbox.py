@@ -256,3 +256,24 @@ async def test_scripted_setup_daily_and_stats(tmp_path: Path) -> None:
     assert "Usage: /daily [play | board [YYYY-MM-DD]]" in out
     assert "bob has no finished games yet." in out
     assert "Ryakushiki Yōsukō: 1 games, 0 wins, 1 losses" in out
+
+
+async def test_replay_to_a_file_and_import_of_a_kif(tmp_path: Path) -> None:
+    """The real games: /replay writes the GIF, /replay at=N the picture after move N, and the
+    Shift-JIS .kif that /record wrote imports as a finished, unrated game."""
+    out_dir = tmp_path / "out"
+    script = (
+        "/as alice\n/play rokumentai @bob\n/as bob\n/accept\n/as alice\n四04占\n/as bob\n三04領\n"
+        "/as alice\n/resign\n/replay\n/replay at=1\n/replay at=x\n/record\n"
+        f"/import {out_dir / 'banmen-1.kif'}\n/replay 2\n/import {tmp_path / 'script.txt'}\n"
+    )
+    code, out = await _run(tmp_path, script)
+    assert code == 0, out
+    gifs = sorted(out_dir.glob("game-*.gif"))
+    assert [g.name.split("-")[1] for g in gifs] == ["1", "2"]  # the game and its import
+    assert all(g.read_bytes().startswith(b"GIF8") for g in gifs)
+    assert "Replay of game #1 (Rokumentai): the start and 2 moves." in out
+    assert "move 1 of 2, ▲四04占" in out
+    assert "Usage: /replay [id] [at=<move number>]" in out
+    assert "Imported as game #2 (2 moves; unrated)." in out
+    assert "line 1: I cannot read this line" in out  # the script is no record
