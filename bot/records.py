@@ -339,6 +339,8 @@ def _read_json(text: str) -> ReadRecord:
     except json.JSONDecodeError as exc:
         en, ja = f"not JSON: {exc.msg}", f"JSON として読めません: {exc.msg}"
         raise RecordError(exc.lineno, en, ja) from exc
+    except RecursionError as exc:
+        raise RecordError(0, "nested too deeply", "入れ子が深すぎます") from exc
     try:
         meta, record = import_json(text)
     except EngineError as exc:
@@ -518,7 +520,7 @@ def _actor_of(state: State[Any], players: int, text: str) -> int | None:
     return None
 
 
-_MOVE_LINE = re.compile(r"^\s*(?P<number>\d+)\s+(?P<move>\S.*?)\s*$")
+_MOVE_LINE = re.compile(r"^\s*(?P<number>[0-9]{1,6})\s+(?P<move>\S.*?)\s*$")
 _CHANCE_LINE = re.compile(r"^\s*\*\s*(?P<label>[^:：]+?)\s*[:：]\s*(?P<move>.*?)\s*$")
 _HEADER_LINE = re.compile(r"^(?P<key>[^:：]+?)\s*[:：]\s*(?P<value>.*?)\s*$")
 _RESULT_LINE = re.compile(r"^#\s*result\s*:\s*(?P<json>.*)$")
@@ -549,7 +551,7 @@ def _read_kif(text: str) -> ReadRecord:
         if found := _RESULT_LINE.match(line):
             try:
                 header.result = json.loads(found["json"])
-            except ValueError as exc:
+            except (ValueError, RecursionError) as exc:
                 en, ja = f"the result is not readable: {exc}", f"結果が読めません: {exc}"
                 raise RecordError(number, en, ja) from exc
             header.result_line = number

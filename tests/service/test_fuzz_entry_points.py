@@ -96,9 +96,11 @@ def test_mutated_records_through_import(
         )
         assert created.game_id is not None
         record = loop.run_until_complete(service.export_record(created.game_id)).to_json()
+        files = loop.run_until_complete(service.record(created.game_id)).files
+        kifu = next(f.data.decode("utf-8") for f in files if f.name.endswith(".kifu"))
 
         @_fuzz
-        @given(text=_mutated([record]))
+        @given(text=_mutated([record, kifu]))
         def check(text: str) -> None:
             before = snapshot(path)
             try:
