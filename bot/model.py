@@ -138,6 +138,9 @@ class GameRow:
     """When the game was made from a record file (``None``: played here). An imported game is
     unrated and counts in no statistics, also if it is played on to its end."""
 
+    rated: bool = False
+    """Created rated (see docs/ratings.md for what else a rated game needs)."""
+
     @property
     def is_imported(self) -> bool:
         return self.imported_ms is not None
@@ -186,6 +189,7 @@ class NewGame:
     expires_ms: int | None = None
     limits: Limits | None = None
     imported_ms: int | None = None
+    rated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,13 +248,77 @@ def parse_outbox_key(key: str) -> tuple[int, int, int] | None:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingRow:
+    """One player's rating in one game (``ordinal`` is mu - 3 sigma, what boards sort by)."""
+
+    user_id: str
+    game_type: str
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    name: str | None = None
+    """The player's latest display name (filled in by reads)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating change in one rated game (a ``rating_history`` row).
+
+    The ``*_before`` values are also the guard: the store writes the change only if the player's
+    rating is still exactly that (else :class:`bot.store.RatingConflict`, nothing written).
+    """
+
+    game_id: int
+    user_id: str
+    game_type: str
+    guild_id: str | None
+    place: int
+    result: Result
+    games_before: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    at_ms: int
+    seq: int = 0
+    """End order of the game among rated games (given by the store when it is written)."""
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """What a rated game changes: each player's history row and new rating."""
+
+    changes: tuple[RatingChange, ...]
+    after: tuple[RatingRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EndedGame:
+    """A finished game as the ratings read it (the rebuild replays these in end order)."""
+
+    id: int
+    game_type: str
+    guild_id: str | None
+    finished_ms: int
+    rated: bool
+    result: dict[str, Any] | None
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One atomic change of a game, computed from ``expected_version``.
 
     ``append`` entries must continue the log exactly (their ``ply`` is the log index);
     ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
     of the game row (names from :data:`SETTABLE`); ``seats`` replaces seat rows; ``results``
-    updates personal statistics. ``announce`` goes to the outbox in the same transaction.
+    updates personal statistics; ``rating`` writes the players' rating changes (a rated end).
+    ``announce`` goes to the outbox in the same transaction.
     """
 
     game_id: int
@@ -262,6 +330,7 @@ class Change:
     results: tuple[UserResult, ...] = ()
     limits: Limits | None = None
     announce: tuple[Announcement, ...] = ()
+    rating: RatedGame | None = None
 
 
 SETTABLE = frozenset(

@@ -16,6 +16,7 @@ import asyncio
 import json
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,6 +26,7 @@ from bot.model import (
     SETTABLE,
     Announcement,
     Change,
+    EndedGame,
     GameRow,
     GameStatus,
     GameSummary,
@@ -35,6 +37,9 @@ from bot.model import (
     OfferKind,
     OfferMade,
     OutboxRow,
+    RatedGame,
+    RatingChange,
+    RatingRow,
     Result,
     SeatKind,
     SeatRow,
@@ -49,6 +54,11 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
 class ConflictError(Exception):
     """Someone else changed the game first (the position has changed)."""
+
+
+class RatingConflict(Exception):
+    """A player's rating changed (another of their games was rated) since the rating change was
+    computed; nothing was written: compute it again from the new rating."""
 
 
 class LimitError(Exception):
@@ -88,6 +98,24 @@ class Store(Protocol):
     async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]: ...
     async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None: ...
     async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None: ...
+    async def ratings(
+        self, game_type: str | None, user_ids: Sequence[str] | None
+    ) -> list[RatingRow]: ...
+    async def rating_history(
+        self, user_id: str, game_type: str | None, limit: int
+    ) -> list[RatingChange]: ...
+    async def leaderboard(
+        self,
+        game_type: str,
+        guild_id: str | None,
+        *,
+        server: bool,
+        min_games: int,
+        offset: int,
+        limit: int,
+    ) -> tuple[int, list[RatingRow]]: ...
+    async def ended_games(self) -> tuple[list[EndedGame], int]: ...
+    async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
 
 
 # --- migrations -----------------------------------------------------------------------------
@@ -113,7 +141,7 @@ LATEST_VERSION = len(migrations())
 _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
-    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms"
+    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated"
 )
 
 
@@ -321,7 +349,231 @@ class _SqliteCommunity(_SqliteFile):
             )
 
 
-class SqliteStore(_SqliteCommunity):
+class _SqliteRatings(_SqliteCommunity):
+    """Ratings (docs/ratings.md): the rated end's rows, profiles, leaderboards, the rebuild."""
+
+    async def _write_rating(self, rated: RatedGame) -> None:
+        """Inside a transaction: each player's new rating, written only over the rating it was
+        computed from, and the game's history rows, numbered after every game rated before."""
+        async with self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM rating_history") as c:
+            row = await c.fetchone()
+        seq = int(row[0]) if row else 1
+        before = {c.user_id: c for c in rated.changes}
+        for r in rated.after:
+            was = before[r.user_id]
+            values = (r.mu, r.sigma, r.ordinal, r.games, r.wins, r.losses, r.draws)
+            if was.games_before == 0:
+                cur = await self.db.execute(
+                    "INSERT INTO ratings (mu, sigma, ordinal, games, wins, losses, draws, "
+                    "user_id, game_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (user_id, game_type) DO NOTHING",
+                    (*values, r.user_id, r.game_type),
+                )
+            else:
+                cur = await self.db.execute(
+                    "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, games = ?, wins = ?, "
+                    "losses = ?, draws = ? WHERE user_id = ? AND game_type = ? AND games = ? "
+                    "AND mu = ? AND sigma = ?",
+                    (
+                        *values,
+                        r.user_id,
+                        r.game_type,
+                        was.games_before,
+                        was.mu_before,
+                        was.sigma_before,
+                    ),
+                )
+            if cur.rowcount != 1:
+                raise RatingConflict(f"the rating of {r.user_id} in {r.game_type} changed")
+        await self._insert_history([replace(c, seq=seq) for c in rated.changes])
+
+    async def _insert_history(self, changes: Sequence[RatingChange]) -> None:
+        await self.db.executemany(
+            "INSERT INTO rating_history (seq, game_id, user_id, game_type, guild_id, place, "
+            "result, games_before, mu_before, sigma_before, mu_after, sigma_after, at_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    c.seq,
+                    c.game_id,
+                    c.user_id,
+                    c.game_type,
+                    c.guild_id,
+                    c.place,
+                    str(c.result),
+                    c.games_before,
+                    c.mu_before,
+                    c.sigma_before,
+                    c.mu_after,
+                    c.sigma_after,
+                    c.at_ms,
+                )
+                for c in changes
+            ],
+        )
+
+    async def ratings(
+        self, game_type: str | None, user_ids: Sequence[str] | None
+    ) -> list[RatingRow]:
+        """The ratings of these users (``None``: everyone's), in one game or in every game."""
+        where, params = [], []
+        if user_ids is not None:
+            if not user_ids:
+                return []
+            where.append(f"r.user_id IN ({','.join('?' * len(user_ids))})")
+            params += list(user_ids)
+        if game_type is not None:
+            where.append("r.game_type = ?")
+            params.append(game_type)
+        async with self._lock:
+            rows = await self._fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id "
+                + (f"WHERE {' AND '.join(where)} " if where else "")
+                + "ORDER BY r.game_type, r.user_id",
+                params,
+            )
+        return [_rating_row(r) for r in rows]
+
+    async def rating_history(
+        self, user_id: str, game_type: str | None, limit: int
+    ) -> list[RatingChange]:
+        """Every player's rating change in the user's last ``limit`` rated games (in one game
+        type, or in all), the newest game first."""
+        mine = "SELECT game_id FROM rating_history WHERE user_id = ?"
+        params: list[Any] = [user_id]
+        if game_type is not None:
+            mine += " AND game_type = ?"
+            params.append(game_type)
+        async with self._lock:
+            rows = await self._fetchall(
+                "SELECT h.game_id, h.user_id, h.game_type, h.guild_id, h.place, h.result, "
+                "h.games_before, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, "
+                "h.at_ms, h.seq, u.name FROM rating_history h JOIN users u ON u.id = h.user_id "
+                f"WHERE h.game_id IN ({mine} ORDER BY seq DESC LIMIT ?) "
+                "ORDER BY h.seq DESC, h.place, h.user_id",
+                (*params, limit),
+            )
+        return [
+            RatingChange(
+                game_id=int(r[0]),
+                user_id=r[1],
+                game_type=r[2],
+                guild_id=r[3],
+                place=int(r[4]),
+                result=Result(r[5]),
+                games_before=int(r[6]),
+                mu_before=float(r[7]),
+                sigma_before=float(r[8]),
+                mu_after=float(r[9]),
+                sigma_after=float(r[10]),
+                at_ms=int(r[11]),
+                seq=int(r[12]),
+                name=r[13],
+            )
+            for r in rows
+        ]
+
+    async def leaderboard(
+        self,
+        game_type: str,
+        guild_id: str | None,
+        *,
+        server: bool,
+        min_games: int,
+        offset: int,
+        limit: int,
+    ) -> tuple[int, list[RatingRow]]:
+        """One page of a game's ratings, best first, of players with at least ``min_games``
+        rated games (with ``server``: only those who played rated games in ``guild_id``), and
+        how many such players there are. A walk down ``ratings_board``; no game is read."""
+        where = "r.game_type = ? AND r.games >= ?"
+        params: list[Any] = [game_type, min_games]
+        if server:
+            where += (
+                " AND EXISTS (SELECT 1 FROM rating_history h WHERE h.guild_id IS ? "
+                "AND h.game_type = r.game_type AND h.user_id = r.user_id)"
+            )
+            params.append(guild_id)
+        async with self._lock:
+            count = await self._fetchall(f"SELECT count(*) FROM ratings r WHERE {where}", params)
+            rows = await self._fetchall(
+                f"SELECT {_RATING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id "
+                f"WHERE {where} ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
+                (*params, limit, offset),
+            )
+        return int(count[0][0]), [_rating_row(r) for r in rows]
+
+    async def ended_games(self) -> tuple[list[EndedGame], int]:
+        """Every finished game created rated, in end order (the order they were rated in, then
+        by finish time), and the number of the last rated game (for :meth:`replace_ratings`)."""
+        async with self._lock:
+            await self.db.execute("BEGIN")  # one snapshot for both reads
+            try:
+                rows = await self._fetchall(
+                    "SELECT g.id, g.game_type, g.guild_id, g.finished_ms, g.rated, g.result, "
+                    "s.seat, s.kind, s.user_id FROM games g JOIN seats s ON s.game_id = g.id "
+                    "LEFT JOIN (SELECT game_id, min(seq) AS seq FROM rating_history "
+                    "GROUP BY game_id) h ON h.game_id = g.id "
+                    "WHERE g.status = 'finished' AND g.rated = 1 "
+                    "ORDER BY h.seq IS NULL, h.seq, g.finished_ms, g.id, s.seat"
+                )
+                last = await self._fetchall("SELECT coalesce(max(seq), 0) FROM rating_history")
+            finally:
+                await self.db.execute("COMMIT")
+        games: list[EndedGame] = []
+        seats: list[SeatRow] = []
+        for i, r in enumerate(rows):
+            seats.append(SeatRow(int(r[6]), SeatKind(r[7]), r[8]))
+            if i + 1 == len(rows) or rows[i + 1][0] != r[0]:
+                result = json.loads(r[5]) if r[5] else None
+                games.append(
+                    EndedGame(
+                        int(r[0]), r[1], r[2], int(r[3] or 0), bool(r[4]), result, tuple(seats)
+                    )
+                )
+                seats = []
+        return games, int(last[0][0])
+
+    async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None:
+        """Replace every rating and the whole history (a rebuild) in one transaction; refused
+        with :class:`RatingConflict` if a game was rated after ``last_seq`` meanwhile."""
+        async with self._lock:
+            await self._begin()
+            try:
+                async with self.db.execute(
+                    "SELECT coalesce(max(seq), 0) FROM rating_history"
+                ) as cur:
+                    row = await cur.fetchone()
+                if row is None or int(row[0]) != last_seq:
+                    raise RatingConflict("a game was rated during the rebuild")
+                await self.db.execute("DELETE FROM rating_history")
+                await self.db.execute("DELETE FROM ratings")
+                await self.db.executemany(
+                    "INSERT INTO ratings (user_id, game_type, mu, sigma, ordinal, games, wins, "
+                    "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            r.user_id,
+                            r.game_type,
+                            r.mu,
+                            r.sigma,
+                            r.ordinal,
+                            r.games,
+                            r.wins,
+                            r.losses,
+                            r.draws,
+                        )
+                        for r in rated.after
+                    ],
+                )
+                await self._insert_history(rated.changes)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+
+
+class SqliteStore(_SqliteRatings):
     """The SQLite store: one file, one connection, one transaction per change."""
 
     # -- users -----------------------------------------------------------------------------
@@ -365,7 +617,8 @@ class SqliteStore(_SqliteCommunity):
                     "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                     "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
                     "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
-                    "imported_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "imported_ms, rated) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game.game_type,
                         game.players,
@@ -385,6 +638,7 @@ class SqliteStore(_SqliteCommunity):
                         game.deadline_ms,
                         game.expires_ms,
                         game.imported_ms,
+                        int(game.rated),
                     ),
                 )
                 game_id = cur.lastrowid
@@ -510,6 +764,8 @@ class SqliteStore(_SqliteCommunity):
                     "next_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [_outbox_values(change, a) for a in change.announce],
                 )
+                if change.rating is not None:
+                    await self._write_rating(change.rating)
                 await self.db.execute("COMMIT")
             except sqlite3.IntegrityError as exc:
                 await self._rollback()
@@ -611,6 +867,26 @@ def _summary(r: Sequence[Any], seats: dict[int, tuple[SeatRow, ...]]) -> GameSum
     )
 
 
+_RATING_COLUMNS = (
+    "r.user_id, r.game_type, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.losses, r.draws, u.name"
+)
+
+
+def _rating_row(r: Sequence[Any]) -> RatingRow:
+    return RatingRow(
+        user_id=r[0],
+        game_type=r[1],
+        mu=float(r[2]),
+        sigma=float(r[3]),
+        ordinal=float(r[4]),
+        games=int(r[5]),
+        wins=int(r[6]),
+        losses=int(r[7]),
+        draws=int(r[8]),
+        name=r[9],
+    )
+
+
 def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     return GameRow(
         id=int(r[0]),
@@ -639,6 +915,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         expires_ms=r[22],
         offers_made=tuple(OfferMade(OfferKind(k), int(s), int(m)) for k, s, m in json.loads(r[23])),
         imported_ms=r[24],
+        rated=bool(r[25]),
     )
 
 
@@ -652,6 +929,7 @@ __all__ = [
     "MoveRow",
     "NewGame",
     "OutboxRow",
+    "RatingConflict",
     "SeatRow",
     "SqliteStore",
     "Stats",
