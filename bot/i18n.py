@@ -69,6 +69,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Each player can take only one seat: name each opponent once, and not yourself.",
         "一人が座れる席は一つだけです。相手は一度ずつ指定し、自分自身は指定しないでください。",
     ),
+    "refuse.cannot_rate": (
+        "{game} with a computer player or a single player cannot be rated: leave rated out "
+        "(or set it to false).",
+        "コンピューターとの対局や一人用の{game}はレーティング対象にできません。rated を指定しないか"
+        " false にしてください。",
+    ),
+    "refuse.unrated_game": (
+        "{game} is a solitaire: it has no ratings.",
+        "{game}は一人用のゲームなのでレーティングはありません。",
+    ),
+    "refuse.rebuild_busy": (
+        "Games kept being rated while the ratings were rebuilt; nothing was changed: try again.",
+        "再計算中に対局の結果が入り続けたため、何も変更していません。もう一度実行してください。",
+    ),
     "refuse.other_server": (
         "Game #{id} is not a game of this server.",
         "対局 #{id} はこのサーバーの対局ではありません。",
@@ -316,6 +330,62 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "streak {streak}, best {best}",
         "{game}: {games}局 {wins}勝 {losses}敗 {draws}分（勝率{rate}）連勝{streak}・最多{best}",
     ),
+    # -- ratings ----------------------------------------------------------------------------
+    "rating.change": (
+        "Rating: {name} {before} → {after} ({delta})",
+        "レーティング: {name} {before} → {after}（{delta}）",
+    ),
+    "rating.show": ("Ratings of {name}:", "{name}さんのレーティング:"),
+    "rating.none": (
+        "{name} has no rated games yet.",
+        "{name}さんのレーティング対局はまだありません。",
+    ),
+    "rating.none_in": (
+        "{name} has no rated games of {game} yet.",
+        "{name}さんの{game}のレーティング対局はまだありません。",
+    ),
+    "rating.item": (
+        "{game}: {rating} · {games} rated games ({wins} wins, {losses} losses, {draws} draws)",
+        "{game}: {rating}・レーティング対局{games}局（{wins}勝 {losses}敗 {draws}分）",
+    ),
+    "rating.recent": ("Last rated games:", "最近のレーティング対局:"),
+    "rating.game": (
+        "#{id} {game} vs {opponents}: {result}, {before} → {after} ({delta})",
+        "#{id} {game} 対 {opponents}: {result}、{before} → {after}（{delta}）",
+    ),
+    "rating.result.win": ("won", "勝ち"),
+    "rating.result.loss": ("lost", "負け"),
+    "rating.result.draw": ("drew", "引き分け"),
+    "rating.provisional": (
+        "? = provisional: fewer than {games} rated games of that game.",
+        "?は暫定（そのゲームのレーティング対局が{games}局未満）。",
+    ),
+    "leaderboard.show": (
+        "{game} leaderboard, {scope} (page {page} of {pages}; {players} players):",
+        "{game} レーティング順位・{scope}（{page}/{pages}ページ、{players}人）:",
+    ),
+    "leaderboard.item": (
+        "{place}. {name} {rating} · {games} games ({wins}-{losses}-{draws})",
+        "{place}. {name} {rating}・{games}局（{wins}勝{losses}敗{draws}分）",
+    ),
+    "leaderboard.empty": (
+        "Nobody is on the {game} leaderboard ({scope}) yet: players appear after {games} rated "
+        "games (provisional:true lists everyone).",
+        "{game}のレーティング順位（{scope}）にはまだ誰もいません。レーティング対局{games}局で"
+        "載ります（provisional:true で暫定の人も表示）。",
+    ),
+    "leaderboard.empty_all": (
+        "Nobody has played rated games of {game} ({scope}) yet.",
+        "{game}のレーティング対局（{scope}）はまだありません。",
+    ),
+    "leaderboard.scope.server": ("this server", "このサーバー"),
+    "leaderboard.scope.global": ("all servers", "全サーバー"),
+    "ratings.rebuilt": (
+        "Rebuilt the ratings from {games} rated games: {ratings} ratings, {differ} differed from "
+        "the stored ones.",
+        "レーティング対局{games}局からレーティングを再計算しました: {ratings}件、保存値と違ったもの"
+        "{differ}件。",
+    ),
     "settings.saved": ("Server setting {key} = {value}.", "サーバー設定 {key} = {value}。"),
     "daily.board": ("Daily deal of {day}:", "{day} の今日の一局:"),
     "daily.empty": (
@@ -358,6 +428,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "どの対局ですか。番号を付けるか（例: /move 3 四04占）、/play で始めてください。",
     ),
     "sandbox.games": ("Games: {games}", "ゲーム: {games}"),
+    "sandbox.pages": (
+        "Page {page} of {pages}: {usage} for another.",
+        "{page}/{pages}ページ。ほかのページは {usage}。",
+    ),
     "sandbox.cannot_read": (
         "I cannot read {path}: {reason}.",
         "{path} を読めません: {reason}。",
@@ -369,20 +443,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "合計10年までにしてください。",
     ),
     "sandbox.help": (
-        "Commands: /play <game> [@user ...] [open=N] [clock=...] [opt=value ...], /join <id>, "
+        "Commands: /play <game> [@user ...] [open=N] [clock=...] [rated=false] [opt=value ...], "
+        "/join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
         "/takeback [accept|decline], /abort, /record [id], /replay [id] [at=<move>], "
         "/import <file>, /games, "
-        "/stats [game] [user], /daily [board [day]] (or /play yosuko daily), /as <user>, "
+        "/stats [game] [user], /rating [user] [game], "
+        "/leaderboard <game> [server|global] [page] [provisional], "
+        "/daily [board [day]] (or /play yosuko daily), /as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit",
-        "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [設定=値 ...]、"
-        "/join <番号>、"
+        "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [rated=false] "
+        "[設定=値 ...]、/join <番号>、"
         "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
         "/takeback [accept|decline]、/abort、/record [番号]、/replay [番号] [at=<手数>]、"
         "/import <ファイル>、/games、"
-        "/stats [ゲーム] [ユーザー]、/daily [board [日付]]（または /play yosuko daily）、"
+        "/stats [ゲーム] [ユーザー]、/rating [ユーザー] [ゲーム]、"
+        "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
+        "/daily [board [日付]]（または /play yosuko daily）、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
     ),
 }

@@ -36,6 +36,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "engines",
             "render",
             "dotenv",
+            "openskill",
         ),
     ),
     "adapters": (

@@ -13,7 +13,8 @@ over the use-case modules (see docs/architecture.md):
   replays), :mod:`~bot.service.directory` (where games are,
   autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
   the daily deal), :mod:`~bot.service.outbox` (announcements committed with their change and
-  delivered at least once, recognised by their key).
+  delivered at least once, recognised by their key), :mod:`~bot.service.ratings` (ratings,
+  leaderboards, the rebuild).
 
 Each use case returns presentation-neutral replies or raises :class:`Refusal` (nothing written).
 """
@@ -38,6 +39,7 @@ from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.present import Pictures
+from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.timers import Timers
@@ -53,8 +55,10 @@ from bot.service.values import (
     Line,
     Location,
     OptionInfo,
+    Page,
     Refusal,
     Reply,
+    Scope,
     User,
 )
 from bot.store import SqliteStore, Store
@@ -75,8 +79,10 @@ __all__ = [
     "Line",
     "Location",
     "OptionInfo",
+    "Page",
     "Refusal",
     "Reply",
+    "Scope",
     "User",
     "catalogue",
     "parse_outbox_key",
@@ -109,6 +115,7 @@ class GameService:
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.outbox = Outbox(ctx)
+        self.ratings = Ratings(ctx)
 
     @classmethod
     async def open(
@@ -308,6 +315,28 @@ class GameService:
 
     async def stats(self, user: User, game_type: str | None = None) -> Reply:
         return await self.community.stats(user, game_type)
+
+    async def rating(self, user: User, game_type: str | None = None) -> Reply:
+        """``user``'s ratings (in one game, or all), record and last rated games."""
+        return await self.ratings.profile(user, game_type)
+
+    async def leaderboard(
+        self,
+        game_type: str,
+        guild_id: str | None = None,
+        scope: Scope = Scope.SERVER,
+        page: int = 1,
+        *,
+        provisional: bool = False,
+    ) -> Reply:
+        """A page of a game's leaderboard (``reply.page`` says which; adapters page on)."""
+        return await self.ratings.leaderboard(
+            game_type, guild_id, scope, page, provisional=provisional
+        )
+
+    async def rebuild_ratings(self) -> Reply:
+        """Recompute every rating from the finished games (``python -m bot ratings rebuild``)."""
+        return await self.ratings.rebuild()
 
     async def guild_settings(self, guild_id: str | None) -> GuildSettings:
         return await self.community.guild_settings(guild_id)

@@ -2,21 +2,32 @@
 
 The engine's own endings arrive with a move (see :mod:`bot.service.turns`); these are the ones
 its state cannot know. Each is one commit that stores the outcome (with who left, in both
-languages) and the players' results.
+languages), the players' results and, for a rated game, their rating changes
+(:meth:`Endings.commit_end`, which every end goes through).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from bot import i18n
-from bot.model import Change, GameStatus, Result, SeatKind, UserResult
-from bot.service import present
+from bot.model import Change, GameStatus, RatedGame, Result, SeatKind, UserResult
+from bot.service import present, ratings
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.values import Event, Reply
+from bot.service.values import Event, Line, Refusal, Reply
+from bot.store import RatingConflict
 from engines.core import Outcome, Termination, Text
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+RATING_ATTEMPTS = 5
+"""Times an end is recomputed when a player's rating changed under it (another game of theirs
+was rated at the same moment) before the end is refused as "the position has changed"."""
 
 
 def finish_fields(
@@ -78,9 +89,37 @@ def timeout_outcome(loaded: Loaded) -> Outcome:
     return Outcome(Termination.TIMEOUT, winners, ranks, text)
 
 
+def rating_lines(loaded: Loaded, rated: RatedGame | None) -> tuple[Line, ...]:
+    """The players' rating changes at the end of ``loaded`` (none for an unrated game)."""
+    names = {s.user_id: loaded.name(s.seat) for s in loaded.row.seats if s.user_id}
+    return ratings.change_lines(rated, names)
+
+
 class Endings:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+
+    async def commit_end(
+        self,
+        loaded: Loaded,
+        change: Change,
+        outcome: Outcome,
+        commit: Callable[[Change, RatedGame | None], Awaitable[T]],
+    ) -> T:
+        """Commit ``change`` (which ends the game with ``outcome``) through ``commit``, with the
+        players' rating changes in the same transaction: the end, its announcement and the
+        ratings are stored together or not at all. ``commit`` gets the change with the ratings
+        and the ratings (to announce them). They are computed from the ratings as stored; if
+        one changed meanwhile (another game of a player was rated at the same moment), they are
+        computed again."""
+        now = change.fields.get("finished_ms", self.ctx.now_ms())
+        for _ in range(RATING_ATTEMPTS):
+            rated = await ratings.plan(self.ctx.store, loaded.row, outcome, now)
+            try:
+                return await commit(replace(change, rating=rated), rated)
+            except RatingConflict:
+                log.info("game %s: a rating changed under its end; computing again", loaded.id)
+        raise Refusal("refuse.position_changed", id=loaded.id)
 
     async def end(
         self,
@@ -91,24 +130,30 @@ class Endings:
         notify: tuple[str, ...] | None = None,
         **params: Any,
     ) -> Reply:
-        """Store ``outcome`` for the game (one commit) and say so, with the final picture."""
+        """Store ``outcome`` for the game (one commit) and say so, with the final picture and
+        the players' rating changes."""
         fields, results = finish_fields(loaded, outcome, self.ctx.now_ms())
         change = Change(loaded.id, loaded.row.version, fields=fields, results=results)
         extra: dict[str, Any] = {} if notify is None else {"notify": notify}
-        return await self.ctx.announce(
-            loaded,
-            change,
-            lambda new: [
-                present.reply(
-                    new,
-                    Event.ENDED,
-                    key,
-                    params={**params, "result": outcome.text},
-                    picture=True,
-                    **extra,
-                )
-            ],
-        )
+
+        async def commit(rated_change: Change, rated: RatedGame | None) -> Reply:
+            return await self.ctx.announce(
+                loaded,
+                rated_change,
+                lambda new: [
+                    present.reply(
+                        new,
+                        Event.ENDED,
+                        key,
+                        params={**params, "result": outcome.text},
+                        picture=True,
+                        lines=rating_lines(new, rated),
+                        **extra,
+                    )
+                ],
+            )
+
+        return await self.commit_end(loaded, change, outcome, commit)
 
     async def withdraw(self, loaded: Loaded, key: str, **params: Any) -> Reply:
         """A game that never started is withdrawn (cancelled, declined or lapsed)."""

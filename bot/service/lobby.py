@@ -53,6 +53,7 @@ class CreateOptions(TypedDict, total=False):
     creator_plays: bool
     seed: str | None
     daily_day: str | None
+    rated: bool | None
 
 
 class Lobby:
@@ -74,6 +75,7 @@ class Lobby:
     async def create(self, creator: User, game_type: str, **how: Unpack[CreateOptions]) -> Reply:
         """Create a game. ``invite``: users challenged (each gets a seat kept for them);
         ``seated``: users seated at once (imports, tests); ``open_seats``: seats anyone may take.
+        ``rated``: None (default) rates a game of two or more humans; False makes it casual.
         The game starts at once when every seat is filled."""
         guild_id = how.get("guild_id")
         invite = list(how.get("invite", ()))
@@ -101,6 +103,11 @@ class Lobby:
             raise Refusal("refuse.bad_option", reason=exc.text) from exc
         if len(ids) + host_seats > n:
             raise Refusal("refuse.too_many_players", game=present.title(game), players=n)
+        # Rated is the default for games between humans; a computer seat or a solitaire cannot be.
+        ratable = n >= 2 and host_seats == 0
+        rated = how.get("rated")
+        if rated and not ratable:
+            raise Refusal("refuse.cannot_rate", game=present.title(game))
         if clock is None and guild_id is not None:
             clock = (await self.ctx.guild(guild_id)).clock
         try:
@@ -138,6 +145,7 @@ class Lobby:
             daily_day=how.get("daily_day"),
             limits=await self.limits(humans, guild_id, new=True),
             expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
+            rated=ratable if rated is None else rated,
         )
         full = all(s.kind is not SeatKind.OPEN for s in seats)
         if full:

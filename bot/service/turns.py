@@ -11,15 +11,19 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.model import Change, GameStatus, MoveRow, SeatRow
+from bot.model import Change, GameStatus, MoveRow, RatedGame, SeatRow
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.endings import Endings, finish_fields
+from bot.service.endings import Endings, finish_fields, rating_lines
 from bot.service.lobby import resolve_chance
 from bot.service.timers import Timers, turn_fields
-from bot.service.values import Event, Refusal, Reply, User
+from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State, Text
+
+Announce = Callable[[Loaded, list[MoveRow], tuple[Line, ...]], Sequence[Reply]]
+"""What a move announces, made from the new game, its chance steps and the rating lines of a
+rated end (empty otherwise)."""
 
 
 def check_active(loaded: Loaded) -> None:
@@ -70,12 +74,13 @@ class Turns:
         after: State[Any],
         row: MoveRow,
         last_move: Any,
-        announce: Callable[[Loaded, list[MoveRow]], Sequence[Reply]] | None = None,
+        announce: Announce | None = None,
     ) -> tuple[Loaded, list[MoveRow], tuple[Reply, ...]]:
         """Commit ``row`` (played from ``loaded.state`` to ``after``): chance steps resolved,
-        the game finished or the next turn timed, what it announces kept in the outbox, one
-        transaction. ``announce`` makes the announcements from the new game and the chance
-        steps; the spectator's picture they show is drawn while the transaction commits."""
+        the game finished (with its rating changes) or the next turn timed, what it announces
+        kept in the outbox, one transaction. ``announce`` makes the announcements from the new
+        game, the chance steps and the lines of a rated end; the spectator's picture they show
+        is drawn while the transaction commits."""
         now = row.at_ms
         after, chance_rows = resolve_chance(
             after, loaded.row.seed, row.ply + 1, now, secret=after.hides_moves()
@@ -100,17 +105,34 @@ class Turns:
             seats=tuple(seats),
             results=tuple(results),
         )
-        made = (lambda new: announce(new, chance_rows)) if announce is not None else None
         drawing = None
         if announce is not None:
             drawing = asyncio.ensure_future(
                 # a spectator never sees which secret move was made
                 self.ctx.pictures.draw(loaded.id, after, None, None if row.secret else last_move)
             )
-        try:
-            new, replies = await self.ctx.games.commit_announcing(
-                loaded, change, after, last_move, announce=made, at_ms=now
+
+        async def commit(
+            final: Change, rated: RatedGame | None
+        ) -> tuple[Loaded, tuple[Reply, ...]]:
+            def made(new: Loaded) -> Sequence[Reply]:
+                assert announce is not None
+                return announce(new, chance_rows, rating_lines(new, rated))
+
+            return await self.ctx.games.commit_announcing(
+                loaded,
+                final,
+                after,
+                last_move,
+                announce=made if announce is not None else None,
+                at_ms=now,
             )
+
+        try:
+            if outcome is not None:
+                new, replies = await self.endings.commit_end(loaded, change, outcome, commit)
+            else:
+                new, replies = await commit(change, None)
         except BaseException:
             if drawing is not None:
                 drawing.cancel()
@@ -147,7 +169,9 @@ class Turns:
             )
             shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
 
-            def announce(new: Loaded, chance_rows: list[MoveRow]) -> list[Reply]:
+            def announce(
+                new: Loaded, chance_rows: list[MoveRow], rated: tuple[Line, ...]
+            ) -> list[Reply]:
                 return [
                     present.reply(
                         new,
@@ -161,7 +185,8 @@ class Turns:
                         picture=True,
                         lines=present.announcement_lines(after)
                         + present.chance_lines(after, chance_rows)
-                        + present.end_lines(new),
+                        + present.end_lines(new)
+                        + rated,
                     )
                 ]
 
@@ -192,7 +217,9 @@ class Turns:
                 len(loaded.entries), seat, state.format_move(move), user.id, True, self.ctx.now_ms()
             )
 
-            def announce(new: Loaded, chance_rows: list[MoveRow]) -> list[Reply]:
+            def announce(
+                new: Loaded, chance_rows: list[MoveRow], rated: tuple[Line, ...]
+            ) -> list[Reply]:
                 still_secret = (
                     new.status is GameStatus.ACTIVE and new.state.current_player() == SIMULTANEOUS
                 )
@@ -212,7 +239,9 @@ class Turns:
                         Event.REVEALED,
                         "setup.revealed",
                         picture=True,
-                        lines=present.chance_lines(after, chance_rows) + present.end_lines(new),
+                        lines=present.chance_lines(after, chance_rows)
+                        + present.end_lines(new)
+                        + rated,
                     )
                 ]
 

@@ -62,6 +62,10 @@ class Event(enum.StrEnum):
     STATS = "stats"
     SETTINGS = "settings"
     DAILY_BOARD = "daily_board"
+    RATING = "rating"
+    LEADERBOARD = "leaderboard"
+    """A leaderboard page (a page button replaces the message it is on)."""
+    RATINGS_REBUILT = "ratings_rebuilt"
 
 
 TURN_EVENTS = frozenset(
@@ -98,6 +102,28 @@ class File:
     data: bytes
 
 
+class Scope(enum.StrEnum):
+    """Whose ratings a leaderboard lists."""
+
+    SERVER = "server"
+    """Players who played rated games of that kind in this server."""
+    GLOBAL = "global"
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """Where a leaderboard page stands: adapters offer buttons for the pages either side, each
+    asking :meth:`GameService.leaderboard` for the same board at another ``number``."""
+
+    game_type: str
+    scope: Scope
+    number: int
+    """1-based."""
+    count: int
+    provisional: bool = False
+    """Provisional players are listed too."""
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     channel_id: str | None
@@ -131,6 +157,8 @@ class Reply:
     outbox: str | None = None
     """The key of the announcement this reply is (see :mod:`bot.service.outbox`): the adapter
     reports it delivered once posted, else the outbox posts it again."""
+    page: Page | None = None
+    """For a leaderboard: which page this is (adapters offer the others)."""
 
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's

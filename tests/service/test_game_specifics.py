@@ -86,8 +86,11 @@ async def test_three_player_resignation(real: GameService) -> None:
     await real.play(gid, ALICE, CHECK_LINE[0])
     reply = await real.resign(gid, BOB)
     assert reply.key == "game.resigned" and reply.notify == ()
-    assert reply.text("en") == (f"Game #{gid}: bob resigned: alice and carol share first place.")
-    assert reply.text("ja") == f"対局 #{gid}: bobさんの投了。aliceさんとcarolさんが同率一位。"
+    first_en, first_ja = reply.text("en").splitlines()[0], reply.text("ja").splitlines()[0]
+    assert first_en == f"Game #{gid}: bob resigned: alice and carol share first place."
+    assert first_ja == f"対局 #{gid}: bobさんの投了。aliceさんとcarolさんが同率一位。"
+    # the leaver is last, the two others share first (docs/ratings.md)
+    assert [line.params["name"] for line in reply.lines] == ["alice", "bob", "carol"]
     info = await real.game_info(gid)
     assert info.status == "finished" and info.result is not None
     assert info.result["ranks"] == [1, 3, 1] and info.result["winners"] == [0, 2]

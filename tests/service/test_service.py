@@ -131,7 +131,8 @@ async def test_play_to_the_end(service: GameService, db_path: str) -> None:
     await play_all(service, gid, "a1 b1 a2 b2")
     last = await service.play(gid, ALICE, "a3")
     assert last.key == "move.played"
-    assert last.lines[-1].key == "game.result"
+    # the result, then each player's rating change (a rated game between two humans)
+    assert [line.key for line in last.lines] == ["game.result", "rating.change", "rating.change"]
     assert last.notify == () and last.deadline is None
     assert "three in a row" in last.text("en") and "三目並び" in last.text("ja")
     info = await service.game_info(gid)
