@@ -3,6 +3,9 @@
 ``banmen sandbox [--db PATH] [--script FILE] [--out DIR] [--lang en|ja] [--user NAME] [--strict]``
 runs the terminal sandbox over the same store the bot uses.
 
+``banmen ratings rebuild [--db PATH]`` recomputes every rating from the finished games (the
+numbers must come out the same as the ones stored game by game; it says how many differed).
+
 ``banmen healthcheck`` exits 0 while the running bot's heartbeat file is fresh, else 1 (the
 Docker HEALTHCHECK). Without a token and with nothing to read on stdin (``docker run`` without
 ``-it``, a service manager: stdin is ``/dev/null`` or closed) ``banmen`` says why it stops and
@@ -52,6 +55,9 @@ def _parser() -> argparse.ArgumentParser:
     sb.add_argument("--lang", default="en", choices=("en", "ja"))
     sb.add_argument("--user", default="you", help="the user you start as")
     sb.add_argument("--strict", action="store_true", help="exit 2 on an unknown command")
+    rt = sub.add_parser("ratings", help="maintenance of the ratings")
+    rt.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the games")
+    rt.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
     sub.add_parser(
         "healthcheck",
         help="exit 0 if the running bot's heartbeat (BANMEN_HEARTBEAT) is fresh, else 1",
@@ -76,6 +82,30 @@ def sandbox(settings: Settings, args: argparse.Namespace) -> int:
             strict=getattr(args, "strict", False),
         )
     )
+
+
+def ratings(settings: Settings, args: argparse.Namespace) -> int:
+    """``banmen ratings rebuild``: every rating recomputed from the finished games."""
+    from dataclasses import replace
+
+    from bot.service import GameService, Refusal
+
+    if args.db:
+        settings = replace(settings, db_path=args.db)
+
+    async def rebuild() -> int:
+        service = await GameService.open(settings.db_path, settings=settings, render_images=False)
+        try:
+            reply = await service.rebuild_ratings()
+        except Refusal as exc:
+            print(f"banmen: {exc.text()}", file=sys.stderr)
+            return 1
+        finally:
+            await service.close()
+        print(reply.text())
+        return 0
+
+    return asyncio.run(rebuild())
 
 
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
@@ -134,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CONFIG
     if args.command == "healthcheck":
         return healthcheck(settings)
+    if args.command == "ratings":
+        return ratings(settings, args)
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 

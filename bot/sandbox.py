@@ -19,7 +19,7 @@ from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
 from bot.i18n import clean_text
-from bot.service import GameService, Refusal, Reply, User, catalogue
+from bot.service import GameService, Refusal, Reply, Scope, User, catalogue
 
 MAX_GAME_ID = 2**63
 """Game ids are SQLite integers (64-bit)."""
@@ -102,6 +102,11 @@ class Sandbox:
             self.say(self.t("sandbox.file", path=path))
         if reply.outbox is not None:
             self.shown.append(reply.outbox)
+        if reply.page is not None and reply.page.count > 1:
+            page = reply.page
+            more = " provisional" if page.provisional else ""
+            usage = f"/leaderboard {page.game_type} {page.scope.value} <1-{page.count}>{more}"
+            self.say(self.t("sandbox.pages", page=page.number, pages=page.count, usage=usage))
         if reply.game_id is not None:
             for uid in {self.user.id, *reply.to_move}:
                 self.current.setdefault(uid, reply.game_id)
@@ -207,6 +212,10 @@ class Sandbox:
             self.show(await s.list_games(me))
         elif command == "/stats":
             await self._stats(args)
+        elif command == "/rating":
+            await self._stats(args, rating=True)
+        elif command == "/leaderboard":
+            await self._leaderboard(args)
         elif command == "/daily":
             what = args[0].lower() if args else "play"
             if what == "board":
@@ -260,13 +269,40 @@ class Sandbox:
             return
         self.show(await self.service.replay_step(gid, self.user, int(ply)))
 
-    async def _stats(self, args: list[str]) -> None:
-        """``/stats [game] [user]``: a registered game id narrows to that game."""
+    async def _stats(self, args: list[str], *, rating: bool = False) -> None:
+        """``/stats [game] [user]`` and ``/rating [user] [game]``: a registered game id narrows
+        to that game."""
         games = {g.id for g in catalogue()}
         game_type = next((a for a in args if a in games), None)
         who = [a for a in args if a != game_type]
         user = self._user(who[0]) if who else self.user
-        self.show(await self.service.stats(user, game_type))
+        if rating:
+            self.show(await self.service.rating(user, game_type))
+        else:
+            self.show(await self.service.stats(user, game_type))
+
+    async def _leaderboard(self, args: list[str]) -> None:
+        """``/leaderboard <game> [server|global] [page] [provisional]`` (the sandbox is one
+        server: games played here have no server id)."""
+        usage = "/leaderboard <game> [server|global] [page] [provisional]"
+        if not args:
+            self.say(self.t("sandbox.usage", usage=usage))
+            return
+        scope, page, provisional = Scope.SERVER, 1, False
+        for a in args[1:]:
+            word = a.lower()
+            if word in ("server", "global"):
+                scope = Scope(word)
+            elif word in ("provisional", "provisional=true", "provisional:true"):
+                provisional = True
+            elif re.fullmatch(r"[0-9]{1,6}", word) and int(word) > 0:
+                page = int(word)
+            else:
+                self.say(self.t("sandbox.usage", usage=usage))
+                return
+        self.show(
+            await self.service.leaderboard(args[0], None, scope, page, provisional=provisional)
+        )
 
     async def _play(self, args: list[str]) -> None:
         if not args:
@@ -292,6 +328,11 @@ class Sandbox:
                     kw[{"open": "open_seats", "host": "host_seats"}.get(k, k)] = int(v)
                 elif k == "clock":
                     kw["clock"] = v
+                elif k == "rated":
+                    if v.lower() not in ("true", "false", "on", "off", "yes", "no"):
+                        self.say(self.t("sandbox.usage", usage="rated=true|false"))
+                        return
+                    kw["rated"] = v.lower() in ("true", "on", "yes")
                 else:
                     options[k] = v
             else:

@@ -19,8 +19,8 @@ import discord
 from bot.discord.format import MessageParts, refusal_text, reply_parts
 from bot.discord.host import Host, host_of
 from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import MoveModal, game_view, split_play
-from bot.service import LOBBY_EVENTS, Event, GameService, Refusal, Reply, User
+from bot.discord.views import MoveModal, game_view, page_view, split_play
+from bot.service import LOBBY_EVENTS, Event, GameService, Refusal, Reply, Scope, User
 
 log = logging.getLogger("banmen.discord.actions")
 
@@ -220,7 +220,13 @@ async def _deliver_one(
     if reply.event is Event.STARTED and reply.game_id is not None:
         await start_game_message(bot, responder, reply, public_lang)
         return
-    view = game_view(reply.game_id, reply.actions, public_lang)
+    view = game_view(reply.game_id, reply.actions, public_lang) or page_view(
+        reply.page, public_lang
+    )
+    if reply.event is Event.LEADERBOARD and responder.is_component:
+        # a page button: the page replaces the one it was pressed on
+        await responder.update(reply_parts(reply, public_lang, view=view))
+        return
     if reply.event in LOBBY_EVENTS and responder.is_component:
         if reply.event is Event.CANCELLED:
             view = None
@@ -349,6 +355,22 @@ async def play_daily(interaction: discord.Interaction[Any]) -> None:
     user = service_user(interaction.user)
     guild = str(interaction.guild_id) if interaction.guild_id else None
     await respond(interaction, lambda: service.daily(user, guild))
+
+
+async def show_leaderboard(
+    interaction: discord.Interaction[Any],
+    game_type: str,
+    scope: Scope,
+    page: int = 1,
+    provisional: bool = False,
+) -> None:
+    """A page of a leaderboard (``/leaderboard``, or a page button)."""
+    service = host_of(interaction).service
+    guild = str(interaction.guild_id) if interaction.guild_id else None
+    await respond(
+        interaction,
+        lambda: service.leaderboard(game_type, guild, scope, page, provisional=provisional),
+    )
 
 
 async def submit_text(

@@ -20,8 +20,8 @@ from bot.config import Settings
 from bot.discord import actions
 from bot.discord.errors import on_tree_error
 from bot.discord.translator import BanmenTranslator
-from bot.discord.views import GameButton, JumpSelect
-from bot.service import GameService
+from bot.discord.views import GameButton, JumpSelect, PageButton
+from bot.service import GameService, Scope
 
 log = logging.getLogger("banmen.discord")
 
@@ -31,6 +31,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.info",
     "bot.discord.cogs.rules",
     "bot.discord.cogs.stats",
+    "bot.discord.cogs.ratings",
     "bot.discord.cogs.admin",
     "bot.discord.cogs.timers",
 )
@@ -93,7 +94,7 @@ class BanmenBot(commands.Bot):
         await self.tree.set_translator(BanmenTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(GameButton, JumpSelect)
+        self.add_dynamic_items(GameButton, JumpSelect, PageButton)
         # Build every game's picture caches off the event loop while the bot connects.
         self._warm_up = asyncio.create_task(self.service.warm_up_pictures())
         await self.sync_commands()
@@ -130,6 +131,16 @@ class BanmenBot(commands.Bot):
         self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
     ) -> None:
         await actions.submit_text(interaction, game_id, text, setup=setup)
+
+    async def show_leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game_type: str,
+        scope: Scope,
+        page: int,
+        provisional: bool,
+    ) -> None:
+        await actions.show_leaderboard(interaction, game_type, scope, page, provisional)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("error in event %s", event_method)

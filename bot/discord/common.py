@@ -46,11 +46,12 @@ async def game_autocomplete(
     ]
 
 
-def game_type_choices() -> list[app_commands.Choice[str]]:
-    """Every registered game, for ``/rules`` and ``/stats`` (Discord allows 25 choices)."""
+def game_type_choices(*, rated: bool = False) -> list[app_commands.Choice[str]]:
+    """Every registered game, for ``/rules`` and ``/stats`` (Discord allows 25 choices); with
+    ``rated``, only the games that have ratings (not the solitaires)."""
+    games = [g for g in catalogue() if not rated or max(g.player_counts) >= 2]
     return [
-        app_commands.Choice(name=_(g.label[:100], ja=g.title.ja), value=g.id)
-        for g in catalogue()[:25]
+        app_commands.Choice(name=_(g.label[:100], ja=g.title.ja), value=g.id) for g in games[:25]
     ]
 
 

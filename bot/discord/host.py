@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.config import Settings
-from bot.service import GameService
+from bot.service import GameService, Scope
 
 
 @runtime_checkable
@@ -26,6 +26,16 @@ class Host(Protocol):
         self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
     ) -> None:
         """A move (or secret setup) was typed in the modal."""
+
+    async def show_leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game_type: str,
+        scope: Scope,
+        page: int,
+        provisional: bool,
+    ) -> None:
+        """A leaderboard page button was pressed."""
 
 
 def host_of(interaction: discord.Interaction[Any]) -> Host:

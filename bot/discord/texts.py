@@ -36,6 +36,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "select.goto": ("Jump to a move…", "手数を選ぶ…"),
     "select.start": ("The start", "開始局面"),
     "select.ply": ("Move {ply}", "{ply}手目"),
+    "button.previous": ("◀ Previous", "◀ 前へ"),
+    "button.next": ("Next ▶", "次へ ▶"),
     "modal.move.title": ("Your move in game #{game}", "対局 #{game} の指し手"),
     "modal.move.label": ("Move", "指し手"),
     "modal.move.placeholder": ("e.g. {example}", "例：{example}"),

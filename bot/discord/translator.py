@@ -33,6 +33,8 @@ JA: dict[str, str] = {
     "daily": "日替わり",
     "replay": "再生",
     "import": "取り込み",
+    "rating": "レーティング",
+    "leaderboard": "ランキング",
     "Join an open game (a lobby).": "募集中の対局に参加します。",
     "The game number (e.g. 12).": "対局番号（例：12）。",
     # command descriptions
@@ -81,6 +83,12 @@ JA: dict[str, str] = {
     "Play today's deal instead (the same for everyone, once a day, UTC).": (
         "代わりに今日の一局を遊びます（全員同じ配り、協定世界時で一日一回）。"
     ),
+    "Ratings: number, record and last rated games.": (
+        "レーティング：数値、成績、最近のレーティング対局。"
+    ),
+    "The best ratings of a game, here or everywhere.": (
+        "ゲームごとのレーティング上位（このサーバー、または全体）。"
+    ),
     # option names
     "game": "ゲーム",
     "opponent": "相手",
@@ -94,6 +102,9 @@ JA: dict[str, str] = {
     "user": "ユーザー",
     "day": "日付",
     "file": "ファイル",
+    "scope": "範囲",
+    "provisional": "暫定も表示",
+    "rated": "レーティング",
     # option descriptions
     "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
     "Which game.": "どのゲームか。",
@@ -112,6 +123,14 @@ JA: dict[str, str] = {
     "Whose statistics (default: yours).": "誰の成績か（省略すると自分）。",
     "The day, YYYY-MM-DD (default: today, UTC).": "日付 YYYY-MM-DD（省略すると今日、協定世界時）。",
     "The record file, as /record gives it.": "棋譜ファイル（/record で受け取れる形式）。",
+    "Whose ratings (default: yours).": "誰のレーティングか（省略すると自分）。",
+    "This server (default) or all servers.": "このサーバー（既定）か全サーバーか。",
+    "Also list provisional players (too few rated games).": (
+        "暫定の人（レーティング対局がまだ少ない人）も表示します。"
+    ),
+    "Rated (the default between people); false: a casual game.": (
+        "レーティング対局にするか（人同士では既定で対象）。false で非公式戦。"
+    ),
     # choice names
     "accept": "受ける",
     "decline": "断る",

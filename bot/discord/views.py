@@ -1,11 +1,13 @@
 """Persistent buttons, the replay's jump list and the move modal.
 
-Every button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries the action and
-the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a button;
-``banmen:step_next:12:5`` for a replay's step to ply 5). A replay's jump list is a
-:class:`JumpSelect` (``banmen-goto:12``, the ply is the value chosen). The bot registers both
-classes once, so they work for any game after any restart. A view is built
-from the ``actions`` of a service reply: the adapter knows labels, never rules.
+Every game button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries the
+action and the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a
+button; ``banmen:step_next:12:5`` for a replay's step to ply 5). A replay's jump list is a
+:class:`JumpSelect` (``banmen-goto:12``, the ply is the value chosen). A leaderboard's page
+buttons are each a :class:`PageButton`, whose ``custom_id`` carries the game, the scope, whether
+provisional players are listed and the page it leads to (``banmen-lb:rokumentai:server:0:2``).
+The bot registers the three classes once, so they work after any restart. A view is built from
+a service reply (its ``actions``, its ``page``): the adapter knows labels, never rules.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import discord
 from bot.discord.errors import on_view_error
 from bot.discord.host import host_of
 from bot.discord.texts import TEXTS, t
+from bot.service import Page, Scope
 
 log = logging.getLogger("banmen.discord.views")
 
@@ -186,6 +189,82 @@ def game_view(game_id: int | None, actions: Sequence[str], lang: str) -> GameVie
     if game_id is None or not actions:
         return None
     return GameView(game_id, actions, lang)
+
+
+PAGE_ID = re.compile(
+    r"banmen-lb:(?P<game>[a-z0-9-]{1,40}):(?P<scope>server|global):(?P<provisional>[01])"
+    r":(?P<page>\d{1,6})"
+)
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+    """A button that shows another page of a leaderboard (in place of the message it is on)."""
+
+    def __init__(
+        self,
+        game_type: str,
+        scope: Scope,
+        provisional: bool,
+        page: int,
+        *,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(page),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"banmen-lb:{game_type}:{scope.value}:{int(provisional)}:{page}",
+                disabled=disabled,
+            )
+        )
+        self.game_type = game_type
+        self.scope = scope
+        self.provisional = provisional
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PageButton:
+        return cls(
+            match["game"],
+            Scope(match["scope"]),
+            match["provisional"] == "1",
+            int(match["page"]),
+            label=getattr(item, "label", None),
+        )
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await host_of(interaction).show_leaderboard(
+                interaction, self.game_type, self.scope, self.page, self.provisional
+            )
+        except Exception as error:
+            await on_view_error(interaction, error, self)
+
+
+def page_view(page: Page | None, lang: str) -> discord.ui.View | None:
+    """Previous / next buttons for a leaderboard page (none when it has one page)."""
+    if page is None or page.count <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    for target, key in ((page.number - 1, "button.previous"), (page.number + 1, "button.next")):
+        view.add_item(
+            PageButton(
+                page.game_type,
+                page.scope,
+                page.provisional,
+                target,
+                label=t(key, lang),
+                disabled=not 1 <= target <= page.count,
+            )
+        )
+    return view
 
 
 class MoveModal(discord.ui.Modal):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.sandbox import run_sandbox
+from bot.sandbox import Sandbox, run_sandbox
+from bot.service import Page, Reply, Scope
 from engines.registry import all_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,6 +87,57 @@ async def test_unknown_command(fakes: None, tmp_path: Path) -> None:
     assert code == 0 and "Unknown command '/frobnicate'" in out and "no open" in out
     code, _ = await _run(tmp_path, "/help\n/frobnicate\n/games\n", strict=True)
     assert code == 2
+
+
+RATED_SCRIPT = """\
+/as alice
+/play ttt-test @bob
+/as bob
+/accept
+/resign
+/as alice
+/play ttt-test @carol rated=false
+/as carol
+/accept
+/resign
+/as alice
+/play ttt-test @dave rated=maybe
+/as carol
+/play ttt-test @erin
+/as erin
+/accept
+/resign
+/rating alice
+/rating bob ttt-test
+/leaderboard ttt-test
+/leaderboard ttt-test global provisional
+/leaderboard ttt-test sideways
+/leaderboard
+"""
+
+
+async def test_ratings_in_the_sandbox(fakes: None, tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, RATED_SCRIPT)
+    assert code == 0
+    assert "Rating: alice 1000? →" in out and "Rating: bob 1000? →" in out
+    assert out.count("Rating: ") == 4  # the casual game changed nothing
+    assert "Usage: rated=true|false" in out
+    assert "Ratings of alice:" in out and "1 rated games (1 wins, 0 losses, 0 draws)" in out
+    assert "vs bob: won" in out and "? = provisional" in out
+    assert "Ratings of bob:" in out and "vs alice: lost" in out
+    assert "Nobody is on the Noughts and crosses leaderboard (this server) yet" in out
+    assert "page 1 of 1; 4 players" in out and "1. alice " in out and "4. erin " in out
+    assert out.count("Usage: /leaderboard <game> [server|global] [page] [provisional]") == 2
+
+
+def test_sandbox_says_how_to_page(tmp_path: Path) -> None:
+    out = io.StringIO()
+    sandbox = Sandbox(service=None, out_dir=tmp_path, out=out)  # type: ignore[arg-type]
+    page = Page("rokumentai", Scope.GLOBAL, 2, 5, provisional=True)
+    sandbox.show(Reply("leaderboard.empty_all", {}, page=page))
+    assert "Page 2 of 5: /leaderboard rokumentai global <1-5> provisional for another." in (
+        out.getvalue()
+    )
 
 
 async def test_tick_moves_the_sandbox_clock(fakes: None, tmp_path: Path) -> None:

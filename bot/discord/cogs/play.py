@@ -69,6 +69,8 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
         str | None,
         _("Time per move: none, live:5 (minutes), corr:3 (days), bank:7d+1d/14d."),
     )
+    if max(game.player_counts) >= 2:
+        add("rated", bool | None, _("Rated (the default between people); false: a casual game."))
     daily = game.daily
     if daily:
         add(
@@ -94,7 +96,9 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
         }
         invite = [m for m in (values.get("opponent"), values.get("opponent2")) if m is not None]
         players = int(values["players"]) if values.get("players") else None
-        await cog.create(interaction, game, invite, players, values.get("clock"), options)
+        await cog.create(
+            interaction, game, invite, players, values.get("clock"), options, values.get("rated")
+        )
 
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     callback.__name__ = game.id.replace("-", "_")
@@ -145,6 +149,7 @@ class PlayCog(commands.Cog):
         players: int | None,
         clock: str | None,
         options: dict[str, str],
+        rated: bool | None = None,
     ) -> None:
         """A lobby (no opponent named) or a challenge: the service keeps a seat for each named
         player, and only they can accept or decline it."""
@@ -170,6 +175,7 @@ class PlayCog(commands.Cog):
                 players=players,
                 clock=clock,
                 options=options,
+                rated=rated,
             ),
         )
 
