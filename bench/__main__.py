@@ -11,6 +11,7 @@ SECTIONS = {
     "discord": "bench.discord_bench",
     "ai": "bench.ai_bench",
     "replay": "bench.replay_bench",
+    "ratings": "bench.ratings_bench",
 }
 
 

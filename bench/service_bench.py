@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.table import p50_p99, print_rows
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, User
@@ -41,11 +42,6 @@ def _pick_game() -> str:
 
     fakegame.install(_Patch())
     return "ttt-test"
-
-
-def _pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def _pair(i: int) -> tuple[User, User]:
@@ -170,12 +166,7 @@ async def _main() -> list[tuple[str, str]]:
             seconds, lat, replaced = await _play(db, game_type, ids, concurrency, cache, sync)
             label = f"{concurrency} at once, cache {cache}, sync {sync}"
             rows.append((label + ": moves/s", f"{len(lat) / seconds:.0f}"))
-            rows.append(
-                (
-                    label + ": p50 / p99",
-                    f"{_pct(lat, 0.5) * 1e3:.1f} / {_pct(lat, 0.99) * 1e3:.1f} ms",
-                )
-            )
+            rows.append((label + ": p50 / p99", p50_p99(lat)))
             if replaced:
                 rows.append((label + ": finished games replaced", str(replaced)))
         seconds, plies = await _rebuild(db, game_type)
@@ -184,12 +175,11 @@ async def _main() -> list[tuple[str, str]]:
 
 
 def main() -> None:
-    rows = asyncio.run(_main())
-    width = max(len(k) for k, _ in rows)
-    print("service benchmark (goal: p99 < 100 ms with the render, >= 200 moves/s)")
-    print(f"  ({MOVES} moves per row, round-robin over {GAMES} active games in one SQLite file)")
-    for key, value in rows:
-        print(f"  {key:<{width}}  {value}")
+    print_rows(
+        "service benchmark (goal: p99 < 100 ms with the render, >= 200 moves/s)",
+        f"{MOVES} moves per row, round-robin over {GAMES} active games in one SQLite file",
+        asyncio.run(_main()),
+    )
 
 
 if __name__ == "__main__":

@@ -388,6 +388,12 @@ class _SqliteRatings(_SqliteCommunity):
         await self._insert_history([replace(c, seq=seq) for c in rated.changes])
 
     async def _insert_history(self, changes: Sequence[RatingChange]) -> None:
+        """History rows, and their players as members of the server's boards."""
+        await self.db.executemany(
+            "INSERT INTO rating_members (guild_id, game_type, user_id) "
+            "VALUES (coalesce(?, ''), ?, ?) ON CONFLICT DO NOTHING",
+            [(c.guild_id, c.game_type, c.user_id) for c in changes],
+        )
         await self.db.executemany(
             "INSERT INTO rating_history (seq, game_id, user_id, game_type, guild_id, place, "
             "result, games_before, mu_before, sigma_before, mu_after, sigma_after, at_ms) "
@@ -485,21 +491,26 @@ class _SqliteRatings(_SqliteCommunity):
     ) -> tuple[int, list[RatingRow]]:
         """One page of a game's ratings, best first, of players with at least ``min_games``
         rated games (with ``server``: only those who played rated games in ``guild_id``), and
-        how many such players there are. A walk down ``ratings_board``; no game is read."""
-        where = "r.game_type = ? AND r.games >= ?"
-        params: list[Any] = [game_type, min_games]
+        how many such players there are. Index walks only (``ratings_board``, or the server's
+        ``rating_members``); no game is read, and names are read for the page's rows alone."""
         if server:
-            where += (
-                " AND EXISTS (SELECT 1 FROM rating_history h WHERE h.guild_id IS ? "
-                "AND h.game_type = r.game_type AND h.user_id = r.user_id)"
+            source = (
+                "rating_members m CROSS JOIN ratings r ON r.user_id = m.user_id "
+                "AND r.game_type = m.game_type "
+                "WHERE m.guild_id = coalesce(?, '') AND m.game_type = ? AND r.games >= ?"
             )
-            params.append(guild_id)
+            params: list[Any] = [guild_id, game_type, min_games]
+        else:
+            source = "ratings r WHERE r.game_type = ? AND r.games >= ?"
+            params = [game_type, min_games]
         async with self._lock:
-            count = await self._fetchall(f"SELECT count(*) FROM ratings r WHERE {where}", params)
+            count = await self._fetchall(f"SELECT count(*) FROM {source}", params)
             rows = await self._fetchall(
-                f"SELECT {_RATING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id "
-                f"WHERE {where} ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?",
-                (*params, limit, offset),
+                f"SELECT {_RATING_COLUMNS} FROM (SELECT r.user_id FROM {source} "
+                "ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?) p "
+                "JOIN ratings r ON r.user_id = p.user_id AND r.game_type = ? "
+                "JOIN users u ON u.id = r.user_id ORDER BY r.ordinal DESC, r.user_id",
+                (*params, limit, offset, game_type),
             )
         return int(count[0][0]), [_rating_row(r) for r in rows]
 
@@ -546,8 +557,8 @@ class _SqliteRatings(_SqliteCommunity):
                     row = await cur.fetchone()
                 if row is None or int(row[0]) != last_seq:
                     raise RatingConflict("a game was rated during the rebuild")
-                await self.db.execute("DELETE FROM rating_history")
-                await self.db.execute("DELETE FROM ratings")
+                for table in ("rating_members", "rating_history", "ratings"):
+                    await self.db.execute(f"DELETE FROM {table}")
                 await self.db.executemany(
                     "INSERT INTO ratings (user_id, game_type, mu, sigma, ordinal, games, wins, "
                     "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -41,5 +41,12 @@ CREATE TABLE rating_history (
 
 CREATE INDEX rating_history_seq ON rating_history (seq);
 CREATE INDEX rating_history_user ON rating_history (user_id, game_type, seq);
--- The server leaderboard: who played rated games of a kind in a server.
-CREATE INDEX rating_history_guild ON rating_history (guild_id, game_type, user_id);
+
+-- Who played rated games of a kind in a server (the server leaderboard walks these, so its cost
+-- grows with the server's players, not its games). Derived from rating_history; '' = no server.
+CREATE TABLE rating_members (
+    guild_id    TEXT NOT NULL,
+    game_type   TEXT NOT NULL,
+    user_id     TEXT NOT NULL REFERENCES users (id),
+    PRIMARY KEY (guild_id, game_type, user_id)
+) WITHOUT ROWID;

@@ -29,6 +29,7 @@ def rating_tables(db_path: str) -> dict[str, list[tuple[Any, ...]]]:
         return {
             "ratings": con.execute("SELECT * FROM ratings ORDER BY user_id, game_type").fetchall(),
             "history": con.execute("SELECT * FROM rating_history ORDER BY seq, user_id").fetchall(),
+            "members": con.execute("SELECT * FROM rating_members ORDER BY 1, 2, 3").fetchall(),
         }
     finally:
         con.close()
@@ -212,7 +213,7 @@ async def test_unrated_games(service: GameService, db_path: str) -> None:
     data = next(f.data for f in record.files if f.name.endswith(".json")).decode()
     imported = await service.import_record(CAROL, data, seats=[ALICE, BOB])
     assert (await service.game_info(imported.game_id or 0)).status == "finished"
-    assert rating_tables(db_path) == {"ratings": [], "history": []}
+    assert rating_tables(db_path) == {"ratings": [], "history": [], "members": []}
     # statistics still count the finished ones
     assert (await service.stats(ALICE)).key == "stats.show"
     # a seat the host plays (today's host seat, tomorrow's computer player) cannot be rated
@@ -305,6 +306,7 @@ async def test_rebuild_gives_identical_numbers(
     await service.resign(await race3(service, rated=False), CAROL)
     before = rating_tables(db_path)
     assert len(before["ratings"]) == 7 and len(before["history"]) == 27
+    assert {m[0] for m in before["members"]} == {"g0", "g1", ""}  # '' = no server
     reply = await service.rebuild_ratings()
     assert reply.key == "ratings.rebuilt"
     assert reply.params == {"games": 13, "ratings": 7, "differ": 0}
