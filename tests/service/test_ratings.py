@@ -94,6 +94,15 @@ async def test_two_player_win_is_rated_with_the_end(service: GameService, db_pat
     down = rt.shown(loss.mu, loss.sigma)
     assert f"Rating: alice 1000? → {up}? (+{up - 1000})" in last.text("en")
     assert f"レーティング: bob 1000? → {down}?（−{1000 - down}）" in last.text("ja")
+    # the announcement kept in the outbox (posted again after a crash) says it too
+    con = sqlite3.connect(db_path)
+    try:
+        (body,) = con.execute(
+            "SELECT body FROM outbox WHERE game_id = ? ORDER BY version DESC LIMIT 1", (gid,)
+        ).fetchone()
+    finally:
+        con.close()
+    assert "rating.change" in body and f"{up}?" in body
 
 
 async def test_two_player_draw_ties(service: GameService, db_path: str) -> None:
