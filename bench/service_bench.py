@@ -139,9 +139,9 @@ async def _rebuild(db: str, game_type: str) -> tuple[float, int]:
         assert reply.game_id is not None
         times = []
         for _ in range(5):
-            service._forget(reply.game_id)  # cold: read the log and replay it
+            service.ctx.games.forget(reply.game_id)  # cold: read the log and replay it
             t0 = time.perf_counter()
-            await service.warm(reply.game_id)
+            await service.ctx.games.read(reply.game_id)
             times.append(time.perf_counter() - t0)
         return statistics.median(times), len(record.entries)
     finally:

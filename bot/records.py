@@ -318,7 +318,7 @@ def read_record(text: str) -> ReadRecord:
     :class:`RecordError` naming the line of the first thing that does not fit."""
     if len(text) > MAX_RECORD_BYTES:
         raise too_large(len(text.encode("utf-8", "surrogatepass")))
-    if "\x00" in text:
+    if "\x00" in text or not _is_text(text):
         raise RecordError(0, "the file is not text", "テキストファイルではありません")
     if text.lstrip().startswith("{"):
         return _read_json(text)
@@ -333,9 +333,21 @@ def _line_of(text: str, pattern: str, nth: int = 0) -> int:
     return 0
 
 
+def _is_text(text: str) -> bool:
+    """False for a text holding what UTF-8 cannot (a lone surrogate, also as a JSON escape)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _read_json(text: str) -> ReadRecord:
     try:
-        json.loads(text)
+        data = json.loads(text)
+        if not _is_text(json.dumps(data, ensure_ascii=False)):
+            escaped = _line_of(text, r"\\u[dD][89a-fA-F]")
+            raise RecordError(escaped, "the file is not text", "テキストファイルではありません")
     except json.JSONDecodeError as exc:
         en, ja = f"not JSON: {exc.msg}", f"JSON として読めません: {exc.msg}"
         raise RecordError(exc.lineno, en, ja) from exc

@@ -138,3 +138,27 @@ def test_mutated_lines_through_the_sandbox(loop: asyncio.AbstractEventLoop, tmp_
         assert "Traceback" not in out.getvalue()
     finally:
         loop.run_until_complete(service.close())
+
+
+def test_a_record_with_a_lone_surrogate_is_refused(
+    loop: asyncio.AbstractEventLoop, tmp_path: Path
+) -> None:
+    """Found by the fuzzer: a JSON escape of half a character (a seed of "\\ud800") must not
+    reach the store, where it cannot be encoded."""
+    path = str(tmp_path / "fuzz.db")
+    service = _open(loop, path)
+    try:
+        created = loop.run_until_complete(
+            service.create_game(USERS[0], "rokumentai", seated=USERS[1:2])
+        )
+        assert created.game_id is not None
+        record = loop.run_until_complete(service.export_record(created.game_id)).to_json()
+        bad = record.replace('"seed": "', '"seed": "\\ud800', 1)
+        assert bad != record
+        before = snapshot(path)
+        with pytest.raises(Refusal) as refused:
+            loop.run_until_complete(service.import_record(USERS[0], bad))
+        assert "not text" in refused.value.text("en")
+        assert snapshot(path) == before
+    finally:
+        loop.run_until_complete(service.close())
