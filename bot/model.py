@@ -41,7 +41,8 @@ class SeatKind(enum.StrEnum):
     OPEN = "open"
     """Free; with ``invited_id`` set, kept for that user (a challenge)."""
     HOST = "host"
-    """Played by the host itself (a computer player)."""
+    """Played by the host itself: by its computer player when the seat has an ``ai_level``,
+    else by the host's own code acting as ``HOST_ID`` (tests, scripts)."""
 
 
 class Result(enum.StrEnum):
@@ -91,6 +92,13 @@ class SeatRow:
     bank_ms: int | None = None
     invited_id: str | None = None
     """For an open seat of a challenge: the only user who may take it."""
+    ai_level: int | None = None
+    """For a host seat: the strength (1-8) of the computer player that plays it."""
+
+    @property
+    def is_ai(self) -> bool:
+        """Played by the host's computer player (which moves by itself when it is due)."""
+        return self.kind is SeatKind.HOST and self.ai_level is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +156,11 @@ class GameRow:
     @property
     def is_challenge(self) -> bool:
         return any(s.invited_id for s in self.seats if s.kind is SeatKind.OPEN)
+
+    @property
+    def ai_levels(self) -> tuple[int, ...]:
+        """The levels of the computer players seated (empty: no AI in this game)."""
+        return ai_levels(self.seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -379,6 +392,12 @@ class GameSummary:
     seats: tuple[SeatRow, ...]
     created_ms: int
     deadline_ms: int | None
+
+
+def ai_levels(seats: Sequence[SeatRow]) -> tuple[int, ...]:
+    """The levels of the computer players among ``seats`` (an AI game when not empty; such a
+    game is marked as one wherever it is listed, and is never rated)."""
+    return tuple(s.ai_level for s in seats if s.is_ai and s.ai_level is not None)
 
 
 def with_fields(row: GameRow, fields: Mapping[str, Any], seats: Sequence[SeatRow] = ()) -> GameRow:

@@ -655,10 +655,18 @@ class SqliteStore(_SqliteRatings):
                 game_id = cur.lastrowid
                 assert game_id is not None
                 await self.db.executemany(
-                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms, invited_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms, invited_id, "
+                    "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, s.seat, str(s.kind), s.user_id, s.bank_ms, s.invited_id)
+                        (
+                            game_id,
+                            s.seat,
+                            str(s.kind),
+                            s.user_id,
+                            s.bank_ms,
+                            s.invited_id,
+                            s.ai_level,
+                        )
                         for s in game.seats
                     ],
                 )
@@ -704,15 +712,15 @@ class SqliteStore(_SqliteRatings):
             return {}
         marks = ",".join("?" * len(game_ids))
         rows = await self._fetchall(
-            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id "
-            "FROM seats s "
+            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id, "
+            "s.ai_level FROM seats s "
             f"LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id IN ({marks}) "
             "ORDER BY s.game_id, s.seat",
             list(game_ids),
         )
         out: dict[int, list[SeatRow]] = {}
         for r in rows:
-            seat = SeatRow(int(r[1]), SeatKind(r[2]), r[3], r[4], r[5], r[6])
+            seat = SeatRow(int(r[1]), SeatKind(r[2]), r[3], r[4], r[5], r[6], r[7])
             out.setdefault(int(r[0]), []).append(seat)
         return {k: tuple(v) for k, v in out.items()}
 
@@ -757,13 +765,14 @@ class SqliteStore(_SqliteRatings):
                     await self._insert_moves(change.game_id, change.append)
                 for s in change.seats:
                     await self.db.execute(
-                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ?, invited_id = ? "
-                        "WHERE game_id = ? AND seat = ?",
+                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ?, invited_id = ?, "
+                        "ai_level = ? WHERE game_id = ? AND seat = ?",
                         (
                             str(s.kind),
                             s.user_id,
                             s.bank_ms,
                             s.invited_id,
+                            s.ai_level,
                             change.game_id,
                             s.seat,
                         ),

@@ -180,3 +180,25 @@ async def test_user_names_and_counts(tmp_path: Path) -> None:
         assert [g.id for g in await store.user_games("u2", ("active",))] == [gid]
     finally:
         await store.close()
+
+
+async def test_ai_levels_are_kept_on_host_seats_only(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    store = SqliteStore(str(tmp_path / "ai.db"))
+    await store.open()
+    try:
+        await store.upsert_user("u1", "alice", 1)
+        game = _game()
+        ai_seat = SeatRow(1, SeatKind.HOST, None, None, ai_level=5)
+        gid = await store.create_game(replace(game, seats=(game.seats[0], ai_seat)))
+        row = await store.load_game(gid)
+        assert row is not None and row.ai_levels == (5,) and row.seats[1].is_ai
+        [summary] = await store.active_games()
+        assert summary.seats[1].ai_level == 5
+        # a level on a human seat, or out of 1-8, is refused by the schema itself
+        for bad in (SeatRow(1, SeatKind.HUMAN, "u1", ai_level=3), replace(ai_seat, ai_level=9)):
+            with pytest.raises(ConflictError):
+                await store.create_game(replace(game, seats=(game.seats[0], bad)))
+    finally:
+        await store.close()
