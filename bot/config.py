@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DB = "./data/banmen.db"
+AI_SECONDS_MAX = 60.0
+"""The longest time per AI move a server may configure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +51,12 @@ class Settings:
     reads its age); ``None``: ``heartbeat`` next to the database."""
     heartbeat_interval: int = 30
     """Seconds between two heartbeats; the healthcheck accepts one up to three intervals old."""
+    ai_seconds: float = 2.0
+    """The longest an AI move (and a hint) may think: level 8's time; lower levels take their
+    share of it (the levels table)."""
+    ai_workers: int = 1
+    """Processes the bot runs AI searches in (at most this many at once; on a 2-core machine
+    one leaves a core for everything else)."""
 
     @property
     def heartbeat_file(self) -> Path:
@@ -73,6 +81,19 @@ def _positive(env: Mapping[str, str], name: str, default: int) -> int:
     if value < 1:
         raise ValueError(f"{name} must be at least 1, not {value}")
     return value
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    value = env.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number of seconds, not {value!r}") from exc
+    if not 0 < seconds <= AI_SECONDS_MAX:
+        raise ValueError(f"{name} must be more than 0 and at most {AI_SECONDS_MAX:g}, not {value}")
+    return seconds
 
 
 def _opt(env: Mapping[str, str], name: str) -> str | None:
@@ -109,4 +130,6 @@ def load_settings(
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
+        ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
+        ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
     )

@@ -120,6 +120,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{game} is for {players} players: too many were named.",
         "{game}は{players}人用です。指名した人数が多すぎます。",
     ),
+    "refuse.bad_level": (
+        "There is no AI level {level}: choose a level from {low} (weakest) to {high} (strongest).",
+        "AIのレベル{level}はありません。{low}（最弱）〜{high}（最強）から選んでください。",
+    ),
+    "refuse.no_ai_solo": (
+        "{game} is a solitaire: it has no opponent to play. Use /hint for advice.",
+        "{game}は一人遊びなので、相手はいません。助言は /hint でどうぞ。",
+    ),
+    "refuse.no_hint": (
+        "Hints are for solitaires only (略式易双六): game #{id} has opponents.",
+        "ヒントは一人遊び（略式易双六）専用です。対局 #{id} には相手がいます。",
+    ),
     "refuse.not_full": (
         "Game #{id} still has {open} free seat(s).",
         "対局 #{id} にはまだ空席が{open}つあります。",
@@ -211,6 +223,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "game.timeout": ("Game #{id}: time is up. {result}", "対局 #{id}: 時間切れです。{result}"),
     "game.result": ("Result: {result}", "結果: {result}"),
+    "lobby.with_ai": (
+        "The computer (level {levels}) takes a seat: the game will not be rated.",
+        "コンピュータ（レベル{levels}）が参加します（レーティング対象外）。",
+    ),
+    "game.vs_ai": (
+        "A game against the computer (level {levels}): not rated.",
+        "コンピュータ（レベル{levels}）との対局です（レーティング対象外）。",
+    ),
+    "hint.show": (
+        "Hint for game #{id} (win chances from up to {samples} sampled futures, "
+        "never from the real deck):",
+        "対局 #{id} のヒント（勝率は最大{samples}通りの仮想の展開から推定。"
+        "実際の山札は見ていません）:",
+    ),
+    "hint.item": (
+        "{move}: {chance}% ({samples} samples)",
+        "{move}: {chance}%（{samples}回）",
+    ),
     "turn.next": ("{to_move} to move.", "手番: {to_move}"),
     "turn.deadline": ("Deadline: {deadline}", "期限: {deadline}"),
     # -- moves ------------------------------------------------------------------------------
@@ -443,25 +473,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "合計10年までにしてください。",
     ),
     "sandbox.help": (
-        "Commands: /play <game> [@user ...] [open=N] [clock=...] [rated=false] [opt=value ...], "
-        "/join <id>, "
+        "Commands: /play <game> [@user ...] [@ai:LEVEL ...] [open=N] [clock=...] [rated=false] "
+        "[opt=value ...], /join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
         "/takeback [accept|decline], /abort, /record [id], /replay [id] [at=<move>], "
         "/import <file>, /games, "
         "/stats [game] [user], /rating [user] [game], "
         "/leaderboard <game> [server|global] [page] [provisional], "
-        "/daily [board [day]] (or /play yosuko daily), /as <user>, "
+        "/daily [board [day]] (or /play yosuko daily), /hint [id], /as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit",
-        "コマンド: /play <ゲーム> [@ユーザー ...] [open=N] [clock=...] [rated=false] "
-        "[設定=値 ...]、/join <番号>、"
+        "コマンド: /play <ゲーム> [@ユーザー ...] [@ai:レベル ...] [open=N] [clock=...] "
+        "[rated=false] [設定=値 ...]、/join <番号>、"
         "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
         "/takeback [accept|decline]、/abort、/record [番号]、/replay [番号] [at=<手数>]、"
         "/import <ファイル>、/games、"
         "/stats [ゲーム] [ユーザー]、/rating [ユーザー] [ゲーム]、"
         "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
-        "/daily [board [日付]]（または /play yosuko daily）、"
+        "/daily [board [日付]]（または /play yosuko daily）、/hint [番号]、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
     ),
 }

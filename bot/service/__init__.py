@@ -14,7 +14,9 @@ over the use-case modules (see docs/architecture.md):
   autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
   the daily deal), :mod:`~bot.service.outbox` (announcements committed with their change and
   delivered at least once, recognised by their key), :mod:`~bot.service.ratings` (ratings,
-  leaderboards, the rebuild).
+  leaderboards, the rebuild), :mod:`~bot.service.computer` (AI seats moving by themselves, hints;
+  the search runs in an injected :mod:`~bot.service.thinking` thinker, so the service starts no
+  process).
 
 Each use case returns presentation-neutral replies or raises :class:`Refusal` (nothing written).
 """
@@ -32,6 +34,7 @@ from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
 from bot.records import MAX_RECORD_BYTES
 from bot.service.cache import GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
+from bot.service.computer import Computer
 from bot.service.context import Context
 from bot.service.directory import Directory
 from bot.service.endings import Endings
@@ -42,9 +45,12 @@ from bot.service.present import Pictures
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
 from bot.service.turns import Turns
 from bot.service.values import (
+    AI_DEFAULT_LEVEL,
+    AI_LEVELS,
     HOST_ID,
     LOBBY_EVENTS,
     Event,
@@ -66,6 +72,8 @@ from engines.core import State
 from engines.record import Record
 
 __all__ = [
+    "AI_DEFAULT_LEVEL",
+    "AI_LEVELS",
     "HOST_ID",
     "LOBBY_EVENTS",
     "MAX_RECORD_BYTES",
@@ -75,14 +83,18 @@ __all__ = [
     "GameInfo",
     "GameService",
     "GuildSettings",
+    "InlineThinker",
     "Lang",
     "Line",
     "Location",
     "OptionInfo",
     "Page",
+    "ProcessThinker",
     "Refusal",
     "Reply",
     "Scope",
+    "StepClock",
+    "Thinker",
     "User",
     "catalogue",
     "parse_outbox_key",
@@ -99,6 +111,7 @@ class GameService:
         settings: Settings | None = None,
         *,
         render_images: bool = True,
+        thinker: Thinker | None = None,
     ) -> None:
         settings = settings or Settings()
         self.clock: Clock = clock or SystemClock()
@@ -116,6 +129,7 @@ class GameService:
         self.community = Community(ctx, self.lobby, self.records)
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
+        self.computer = Computer(ctx, self.turns, thinker or InlineThinker())
 
     @classmethod
     async def open(
@@ -125,21 +139,27 @@ class GameService:
         clock: Clock | None = None,
         settings: Settings | None = None,
         render_images: bool = True,
+        thinker: Thinker | None = None,
     ) -> GameService:
-        """Open (and migrate) the store at ``path`` and restore every pending deadline."""
+        """Open (and migrate) the store at ``path`` and restore every pending deadline and AI
+        turn. ``thinker``: where AI searches run (default: inline, on the calling thread; the
+        bot passes a :class:`ProcessThinker`)."""
         settings = settings or Settings(db_path=path)
         store = SqliteStore(path, synchronous=settings.sqlite_synchronous)
         await store.open()
-        service = cls(store, clock, settings, render_images=render_images)
+        service = cls(store, clock, settings, render_images=render_images, thinker=thinker)
         await service.restore()
         return service
 
     async def restore(self) -> None:
-        """Read the live games and every pending deadline from the store (at start-up)."""
+        """Read the live games, every pending deadline and every running AI game from the store
+        (at start-up)."""
         await self.ctx.games.restore()
         await self.timers.restore()
+        await self.computer.restore()
 
     async def close(self) -> None:
+        await self.computer.thinker.close()
         await self.ctx.store.close()
 
     @property
@@ -176,6 +196,32 @@ class GameService:
         """Posting it failed: it is handed out again later."""
         await self.outbox.failed(key)
         self.timers.changed.set()  # the delivery loop recomputes when to look again
+
+    # -- the computer player ------------------------------------------------------------------
+    @property
+    def ai_changed(self) -> asyncio.Event:
+        """Set when a game may have become a computer player's turn (a driver waits on it)."""
+        return self.computer.changed
+
+    def due_ai_games(self) -> list[int]:
+        """Games where a computer player may be due; hand each to :meth:`play_ai`."""
+        return self.computer.due()
+
+    async def play_ai(self, game_id: int) -> list[Reply]:
+        """The computer player's turn in ``game_id`` if it is due: the replies to announce."""
+        return await self.computer.play(game_id)
+
+    async def settle_ai(self) -> list[Reply]:
+        """Play every due AI turn one after another (drivers that run one command at a time)."""
+        return await self.computer.settle()
+
+    async def warm_up_ai(self) -> None:
+        """Start the thinker's workers (so no first AI move pays for their start-up)."""
+        await self.computer.thinker.warm_up()
+
+    async def hint(self, game_id: int, user: User) -> Reply:
+        """略式易双六: each choice with its estimated win chance (private to the player)."""
+        return await self.computer.hint(game_id, user)
 
     # -- lobbies and challenges ----------------------------------------------------------------
     async def create_game(

@@ -27,7 +27,7 @@ from bot.model import (
     outbox_key,
     with_fields,
 )
-from bot.service.values import HOST_ID, Location, Refusal, Reply
+from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
 from bot.store import ConflictError, Store
 from engines.core import CHANCE, EngineError, Game, State
 from engines.registry import get_game
@@ -94,7 +94,7 @@ class Loaded:
     def name(self, seat: int) -> str:
         row = self.row.seats[seat]
         if row.kind is SeatKind.HOST:
-            return "Banmen"
+            return "Banmen" if row.ai_level is None else ai_name(row.ai_level)
         return row.name or row.user_id or "?"
 
     def hidden_from(self, viewer_seats: Sequence[int]) -> set[int]:

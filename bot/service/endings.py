@@ -147,7 +147,7 @@ class Endings:
                         key,
                         params={**params, "result": outcome.text},
                         picture=True,
-                        lines=rating_lines(new, rated),
+                        lines=rating_lines(new, rated) + present.ai_lines(new),
                         **extra,
                     )
                 ],

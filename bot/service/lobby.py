@@ -19,7 +19,7 @@ from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
 from bot.service.timers import banks, clock_of, deadline
-from bot.service.values import HOST_ID, Event, Refusal, Reply, User
+from bot.service.values import AI_LEVELS, HOST_ID, Event, Refusal, Reply, User, ai_name
 from bot.store import ConflictError, LimitError
 from engines.core import CHANCE, EngineError, Game, State, chance_pick
 from engines.registry import get_game
@@ -47,6 +47,7 @@ class CreateOptions(TypedDict, total=False):
     seated: Sequence[User]
     open_seats: int
     host_seats: int
+    ai: Sequence[int]
     players: int | None
     options: Mapping[str, str] | None
     clock: str | ClockSpec | None
@@ -74,7 +75,8 @@ class Lobby:
 
     async def create(self, creator: User, game_type: str, **how: Unpack[CreateOptions]) -> Reply:
         """Create a game. ``invite``: users challenged (each gets a seat kept for them);
-        ``seated``: users seated at once (imports, tests); ``open_seats``: seats anyone may take.
+        ``seated``: users seated at once (imports, tests); ``open_seats``: seats anyone may take;
+        ``ai``: the level (1-8) of each computer player seated (such a game is never rated).
         ``rated``: None (default) rates a game of two or more humans; False makes it casual.
         The game starts at once when every seat is filled."""
         guild_id = how.get("guild_id")
@@ -82,6 +84,7 @@ class Lobby:
         seated = list(how.get("seated", ()))
         open_seats = how.get("open_seats", 0)
         host_seats = how.get("host_seats", 0)
+        ai = list(how.get("ai", ()))
         players = how.get("players")
         clock = how.get("clock")
         seed = how.get("seed")
@@ -89,6 +92,12 @@ class Lobby:
             game = get_game(game_type)
         except EngineError as exc:
             raise Refusal("refuse.unknown_game_type", reason=exc.text) from exc
+        bad_level = next((lv for lv in ai if lv not in AI_LEVELS), None)
+        if bad_level is not None:
+            raise Refusal("refuse.bad_level", level=bad_level, low=AI_LEVELS[0], high=AI_LEVELS[-1])
+        if ai and max(game.player_counts) == 1:
+            raise Refusal("refuse.no_ai_solo", game=present.title(game))
+        host_seats += len(ai)
         humans = ([creator] if how.get("creator_plays", True) else []) + seated
         ids = [u.id for u in humans + invite]
         if len(set(ids)) != len(ids):
@@ -121,8 +130,10 @@ class Lobby:
             seats.append(SeatRow(len(seats), SeatKind.HUMAN, u.id, u.name))
         for u in invite:
             seats.append(SeatRow(len(seats), SeatKind.OPEN, invited_id=u.id))
-        for _ in range(host_seats):
+        for _ in range(host_seats - len(ai)):
             seats.append(SeatRow(len(seats), SeatKind.HOST, None, "Banmen"))
+        for lv in ai:
+            seats.append(SeatRow(len(seats), SeatKind.HOST, None, ai_name(lv), ai_level=lv))
         while len(seats) < n:
             seats.append(SeatRow(len(seats), SeatKind.OPEN))
         if spec.kind == "bank":
@@ -168,6 +179,7 @@ class Lobby:
                 "challenge.created" if invite else "game.created",
                 params={"open": _open_count(loaded), "invited": _invited_names(invite)},
                 notify=tuple(u.id for u in invite),
+                lines=present.ai_lines(loaded),
             )
 
     def _started(self, new: NewGame, game: Game[Any], now: int) -> NewGame:
@@ -228,6 +240,7 @@ class Lobby:
                 Event.JOINED,
                 "game.joined",
                 params={"name": user.name, "open": _open_count(loaded)},
+                lines=present.ai_lines(loaded),
             )
 
     async def _start(

@@ -1,7 +1,8 @@
 """Draw offers and takebacks (引き分けの提案と待った).
 
 A takeback is immediate while nobody has replied and within the grace time (or in a solitaire,
-or when one user holds every seat); otherwise it is an offer the others accept or decline.
+or when every other seat is the user's or the computer's); otherwise it is an offer the others
+accept or decline.
 """
 
 from __future__ import annotations
@@ -126,10 +127,15 @@ class Offers:
             seats = seats_of(loaded, user)
             index = takeback_point(loaded, seats)
             last = loaded.entries[-1]
-            quick = index == len(loaded.entries) - 1 and (
-                self.ctx.now_ms() - last.at_ms <= self.ctx.settings.takeback_grace * 1000
-                or loaded.row.players == 1
-                or all(s.seat in seats for s in loaded.row.seats)
+            # Nobody else to ask: every other seat is the user's or the computer's (which
+            # agrees to every takeback, its own replies included).
+            alone = all(s.seat in seats or s.is_ai for s in loaded.row.seats)
+            quick = alone or (
+                index == len(loaded.entries) - 1
+                and (
+                    self.ctx.now_ms() - last.at_ms <= self.ctx.settings.takeback_grace * 1000
+                    or loaded.row.players == 1
+                )
             )
             if quick:
                 seat = loaded.entries[index].actor

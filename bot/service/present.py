@@ -169,7 +169,19 @@ def announcement_lines(state: State[Any]) -> tuple[Line, ...]:
 def end_lines(loaded: Loaded) -> tuple[Line, ...]:
     result = loaded.row.result
     if loaded.status.is_over and result:
-        return (Line("game.result", {"result": result_text(result)}),)
+        return (Line("game.result", {"result": result_text(result)}), *ai_lines(loaded))
+    return ()
+
+
+def ai_lines(loaded: Loaded) -> tuple[Line, ...]:
+    """A game with the computer says so while it waits for players and at its end (such a game
+    is never rated)."""
+    levels = loaded.row.ai_levels
+    shown = {"levels": ", ".join(str(lv) for lv in levels)}
+    if levels and loaded.status is GameStatus.OPEN:
+        return (Line("lobby.with_ai", shown),)
+    if levels and loaded.status.is_over:
+        return (Line("game.vs_ai", shown),)
     return ()
 
 

@@ -194,14 +194,21 @@ class Turns:
             return replies[0]
 
     async def setup(
-        self, game_id: int, user: User, text: str, *, ply: int | None = None
+        self,
+        game_id: int,
+        user: User,
+        text: str,
+        *,
+        ply: int | None = None,
+        only_seat: int | None = None,
     ) -> list[Reply]:
         """A secret move (a hidden setup): nothing of it is shown to others until all are in.
-        Returns the private answer for its owner and the public one for the thread."""
+        Returns the private answer for its owner and the public one for the thread.
+        ``only_seat``: the seat it is for, when the user holds several (the computer player)."""
         check_length(text)
         async with self.ctx.games.lock(game_id):
             loaded = await self.open_active(game_id, ply)
-            seats = seats_of(loaded, user)
+            seats = [s for s in seats_of(loaded, user) if only_seat in (None, s)]
             state = loaded.state
             if state.current_player() != SIMULTANEOUS:
                 raise Refusal("refuse.not_setup", id=game_id)

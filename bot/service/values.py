@@ -21,6 +21,15 @@ from engines.core import Text
 
 HOST_ID = "host"
 """The user id that plays host-controlled seats (computer players)."""
+AI_LEVELS = range(1, 9)
+"""The computer player's strengths, shown as a level number."""
+AI_DEFAULT_LEVEL = 4
+"""The level of a computer player when none is named."""
+
+
+def ai_name(level: int) -> str:
+    """The computer player's name at a level, the same in every language."""
+    return f"Banmen AI Lv.{level}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +75,8 @@ class Event(enum.StrEnum):
     LEADERBOARD = "leaderboard"
     """A leaderboard page (a page button replaces the message it is on)."""
     RATINGS_REBUILT = "ratings_rebuilt"
+    HINT = "hint"
+    """A solitaire's choices with their estimated win chances (private)."""
 
 
 TURN_EVENTS = frozenset(

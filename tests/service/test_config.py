@@ -32,3 +32,15 @@ def test_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BANMEN_DB", "placeholder")  # so the teardown removes what dotenv sets
     monkeypatch.delenv("BANMEN_DB")
     assert load_settings(env_file).db_path == "/from/dotenv.db"
+
+
+def test_computer_player_settings() -> None:
+    s = load_settings(env={})
+    assert (s.ai_seconds, s.ai_workers) == (2.0, 1)
+    s = load_settings(env={"BANMEN_AI_SECONDS": "0.5", "BANMEN_AI_WORKERS": "2"})
+    assert (s.ai_seconds, s.ai_workers) == (0.5, 2)
+    for bad in ("0", "-1", "61", "nan", "inf", "soon"):
+        with pytest.raises(ValueError, match="BANMEN_AI_SECONDS"):
+            load_settings(env={"BANMEN_AI_SECONDS": bad})
+    with pytest.raises(ValueError, match="BANMEN_AI_WORKERS"):
+        load_settings(env={"BANMEN_AI_WORKERS": "0"})

@@ -1,0 +1,198 @@
+"""The computer player (コンピュータ対局): AI seats that move by themselves, and hints.
+
+A host seat with an ``ai_level`` is played by the host's AI. Whenever a commit leaves a running
+game with such a seat (a move, a start, a takeback; at start-up every running AI game), the game
+is marked due and :attr:`Computer.changed` is set. A driver (the Discord cog, the sandbox, a
+test) takes the due games and calls :meth:`Computer.play` for each: the AI is shown only what its
+seat may see (``state.observe(seat)``), thinks through the injected :class:`Thinker` without
+holding the game's lock, and its move then goes through the very use case a human's goes through
+(``Turns.play`` / ``Turns.setup``: validation, the log-length guard, clocks, the reply with the
+board and the ping of the next human). A move refused because the position changed meanwhile
+(a resignation, a takeback) is dropped; the change itself marks the game due again.
+
+略式易双六 has no opponent: :meth:`Computer.hint` estimates each choice's win chance from
+sampled draws (the thinker sees the observed state, never the real talon).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+
+from bot.model import GameRow, GameStatus, ai_levels
+from bot.service.context import Context
+from bot.service.thinking import Thinker, ThinkRequest
+from bot.service.turns import Turns, seats_of
+from bot.service.values import HOST_ID, Event, Line, Refusal, Reply, User
+from engines.ai import LEVELS
+from engines.core import SIMULTANEOUS, EngineError, State, Text
+
+log = logging.getLogger("banmen.computer")
+
+AI_USER = User(HOST_ID, "Banmen")
+"""Who the computer player's moves are made as (the host, which holds every host seat)."""
+HINT_SAMPLES = 200
+"""Sampled futures per choice for a hint (fewer when the time runs out first)."""
+
+
+def ai_seed(row: GameRow, ply: int, seat: int) -> int:
+    """The AI's own randomness for one decision: reproducible from the game (a replay of an AI
+    game can be re-searched), and telling nothing of the game's seed (a one-way hash)."""
+    digest = hashlib.sha256(f"banmen-ai:{row.seed}:{ply}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class Computer:
+    """Which AI games are due, playing their turns, and hints."""
+
+    def __init__(self, ctx: Context, turns: Turns, thinker: Thinker) -> None:
+        self.ctx = ctx
+        self.turns = turns
+        self.thinker = thinker
+        self.changed = asyncio.Event()
+        """Set when a game may have become an AI's turn (the driver waits on it)."""
+        self._pending: set[int] = set()
+        self._busy: set[int] = set()
+        ctx.games.listeners.append(self.track)
+
+    @property
+    def seconds(self) -> float:
+        """The hard time limit of one AI move (level 8's budget; lower levels use less)."""
+        return self.ctx.settings.ai_seconds
+
+    @property
+    def budget_scale(self) -> float:
+        return self.seconds / LEVELS[max(LEVELS)].budget
+
+    def track(self, row: GameRow) -> None:
+        if row.status is GameStatus.ACTIVE and row.ai_levels:
+            self._pending.add(row.id)
+            self.changed.set()
+
+    async def restore(self) -> None:
+        """Every running game with an AI seat is due after a restart (its turn may be now)."""
+        for game in await self.ctx.store.active_games():
+            if game.status is GameStatus.ACTIVE and ai_levels(game.seats):
+                self._pending.add(game.id)
+        if self._pending:
+            self.changed.set()
+
+    def due(self) -> list[int]:
+        """The games where an AI may be due, each handed out once (not while it is thinking
+        there); a later commit marks a game due again."""
+        ready = sorted(self._pending - self._busy)
+        self._pending.difference_update(ready)
+        return ready
+
+    async def play(self, game_id: int) -> list[Reply]:
+        """Play the AI's turn in ``game_id`` if one is due: the public replies to announce
+        (none when no AI is due, or when the position changed while it thought)."""
+        self._busy.add(game_id)
+        try:
+            return await self._play(game_id)
+        finally:
+            self._busy.discard(game_id)
+            if game_id in self._pending:
+                self.changed.set()
+
+    async def _play(self, game_id: int) -> list[Reply]:
+        async with self.ctx.games.lock(game_id):
+            try:
+                loaded = await self.turns.open_active(game_id)
+            except Refusal:  # over, or gone: nothing to play
+                return []
+            row = loaded.row
+            seat = next((s for s in loaded.acting_seats() if row.seats[s].is_ai), None)
+            if seat is None:
+                return []
+            level = row.seats[seat].ai_level or 1
+            ply = len(loaded.entries)
+            secret = loaded.state.current_player() == SIMULTANEOUS
+            request = ThinkRequest(
+                game_id,
+                loaded.state.observe(seat),
+                seat,
+                level,
+                self.seconds,
+                self.budget_scale,
+                ai_seed(row, ply, seat),
+            )
+        text = await self.thinker.choose(request)
+        try:
+            if secret:
+                # A secret setup depends on nothing the other seats did meanwhile.
+                replies = await self.turns.setup(game_id, AI_USER, text, only_seat=seat)
+                return [r for r in replies if r.public]
+            return [await self.turns.play(game_id, AI_USER, text, ply=ply)]
+        except Refusal as refusal:
+            if refusal.key in ("refuse.position_changed", "refuse.game_over"):
+                log.debug("game %s moved on while the AI thought", game_id)
+            else:
+                log.error("the AI's move %r in game %s was refused: %s", text, game_id, refusal)
+            return []
+
+    async def settle(self, limit: int = 1000) -> list[Reply]:
+        """Play every due AI turn, one after another, until none is due (at most ``limit``
+        turns): for drivers that run one command at a time (the sandbox, tests)."""
+        out: list[Reply] = []
+        for _ in range(limit):
+            due = self.due()
+            if not due:
+                break
+            for game_id in due:
+                out += await self.play(game_id)
+        self.changed.clear()
+        return out
+
+    async def hint(self, game_id: int, user: User) -> Reply:
+        """A solitaire's choices with their estimated win chances, privately for its player."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.turns.open_active(game_id)
+            seats = seats_of(loaded, user)
+            if loaded.row.players != 1:
+                raise Refusal("refuse.no_hint", id=game_id)
+            seat = seats[0]
+            if seat not in loaded.acting_seats():
+                to_move = ", ".join(loaded.name(s) for s in loaded.acting_seats())
+                raise Refusal("refuse.not_your_turn", id=game_id, to_move=to_move)
+            view = loaded.state.observe(seat)
+            request = ThinkRequest(
+                game_id,
+                view,
+                seat,
+                max(LEVELS),
+                self.seconds,
+                self.budget_scale,
+                ai_seed(loaded.row, len(loaded.entries), seat),
+            )
+        choices = await self.thinker.hint(request, HINT_SAMPLES)
+        lines = tuple(
+            Line(
+                "hint.item",
+                {
+                    "move": _shown(view, c.move),
+                    "chance": round(c.win_chance * 100),
+                    "samples": c.samples,
+                },
+            )
+            for c in choices
+        )
+        return Reply(
+            "hint.show",
+            {"id": game_id, "samples": max((c.samples for c in choices), default=0)},
+            event=Event.HINT,
+            game_id=game_id,
+            public=False,
+            audience=user.id,
+            lines=lines,
+        )
+
+
+def _shown(view: State[object], text: str) -> Text | str:
+    """A move as the game displays it in each language (its notation if it does not parse)."""
+    try:
+        move = view.parse_move(text)
+    except EngineError:
+        return text
+    return Text(view.display_move(move, "en"), view.display_move(move, "ja"))
