@@ -19,7 +19,7 @@ from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
 from bot.i18n import clean_text
-from bot.service import GameService, Refusal, Reply, Scope, User, catalogue
+from bot.service import AI_DEFAULT_LEVEL, GameService, Refusal, Reply, Scope, User, catalogue
 
 MAX_GAME_ID = 2**63
 """Game ids are SQLite integers (64-bit)."""
@@ -28,6 +28,8 @@ TICK_RANGE = (1, 366 * 86400)
 MAX_OFFSET = timedelta(days=3653)
 """The sandbox clock never runs more than about 10 years ahead."""
 _GAME_ID = re.compile(r"#?[0-9]+")
+_AI = re.compile(r"@ai(?::([0-9]{1,3}))?", re.IGNORECASE)
+"""``@ai`` or ``@ai:4``: a computer player (at that level) takes a seat."""
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
@@ -40,6 +42,7 @@ SIMPLE: dict[str, UseCase] = {
     "/resign": GameService.resign,
     "/abort": lambda s, gid, me: s.abort(gid, me),
     "/record": GameService.record,
+    "/hint": GameService.hint,
 }
 """Commands that are one use case of a game: ``/join [id]`` and the like."""
 
@@ -147,6 +150,8 @@ class Sandbox:
         except Refusal as exc:
             self.say("✗ " + exc.text(self.lang))
         for reply in await self.service.process_due():
+            self.show(reply)
+        for reply in await self.service.settle_ai():  # the computer players' turns
             self.show(reply)
         await self.report()
 
@@ -316,8 +321,11 @@ class Sandbox:
             return
         game_type, invite, options = args[0], [], {}
         kw: dict[str, Any] = {}
+        ai: list[int] = []
         for a in args[1:]:
-            if a.startswith("@"):
+            if match := _AI.fullmatch(a):
+                ai.append(int(match[1]) if match[1] else AI_DEFAULT_LEVEL)
+            elif a.startswith("@"):
                 invite.append(self._user(a))
             elif "=" in a:
                 k, _, v = a.partition("=")
@@ -338,7 +346,7 @@ class Sandbox:
             else:
                 invite.append(self._user(a))
         reply = await self.service.create_game(
-            self.user, game_type, invite=invite, options=options, **kw
+            self.user, game_type, invite=invite, options=options, ai=ai, **kw
         )
         self.show(reply)
         if reply.game_id is not None:  # each invited player's commands now default to it

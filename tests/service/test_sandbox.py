@@ -329,3 +329,23 @@ async def test_replay_to_a_file_and_import_of_a_kif(tmp_path: Path) -> None:
     assert "Usage: /replay [id] [at=<move number>]" in out
     assert "Imported as game #2 (2 moves; unrated)." in out
     assert "line 1: I cannot read this line" in out  # the script is no record
+
+
+async def test_the_computer_plays_in_the_sandbox(tmp_path: Path) -> None:
+    script = tmp_path / "ai.txt"
+    script.write_text(
+        "/play rokumentai @ai:2\n一01占\n/takeback\n/play rokumentai @ai:9\n"
+        "/play yosuko\n/hint\n/play sangokushi @ai @ai:7\n",
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    settings = Settings(db_path=str(tmp_path / "sandbox.db"), ai_seconds=0.1)
+    code = await run_sandbox(settings, script=str(script), out_dir=str(tmp_path / "out"), out=out)
+    text = out.getvalue()
+    assert code == 0
+    assert "Black: you, White: Banmen AI Lv.2" in text
+    assert "#1 2. Banmen AI Lv.2: △" in text  # the AI answered the move at once
+    assert "taken back" in text.lower()
+    assert "There is no AI level 9" in text
+    assert "Hint for game #2" in text and "%" in text
+    assert "Banmen AI Lv.4" in text and "Banmen AI Lv.7" in text  # @ai: the default level
