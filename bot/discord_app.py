@@ -27,7 +27,7 @@ import discord
 from bot.clock import SystemClock
 from bot.config import Settings, load_settings
 from bot.discord.client import BanmenBot, point_at
-from bot.service import GameService
+from bot.service import GameService, ProcessThinker
 
 log = logging.getLogger("banmen")
 
@@ -231,7 +231,11 @@ async def run_bot(settings: Settings, *, sync_global: bool = False) -> str | Non
                 loop.add_signal_handler(sig, on_signal, sig)
                 installed.append(sig)
         _remove(beat_file)  # a heartbeat left by an earlier run says nothing about this one
-        service = await GameService.open(settings.db_path, clock=SystemClock(), settings=settings)
+        # The computer player searches in worker processes: the event loop never waits on it.
+        thinker = ProcessThinker(settings.ai_workers)
+        service = await GameService.open(
+            settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
+        )
         try:
             if not received:
                 await _run_until_stopped(

@@ -152,8 +152,16 @@ class Responder:
 async def respond(
     interaction: discord.Interaction[Any], work: Work, *, keep_components: bool = False
 ) -> None:
-    """Run ``work`` (a service call) and deliver what it returns, deferring if it is slow."""
+    """Run ``work`` (a service call) and deliver what it returns, deferring if it is slow.
+    The channel is marked in flight meanwhile (the computer's reply waits for this one)."""
     bot = host_of(interaction)
+    async with bot.flights.flying(interaction.channel_id):
+        await _respond(bot, interaction, work, keep_components=keep_components)
+
+
+async def _respond(
+    bot: Host, interaction: discord.Interaction[Any], work: Work, *, keep_components: bool
+) -> None:
     responder = Responder(interaction)
     task = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({task}, timeout=BUDGET)

@@ -2,7 +2,8 @@
 
 ``setup_hook`` loads the explicit extension list, registers the persistent buttons
 (``DynamicItem``), installs the Japanese translator, syncs the commands to the development guild
-(global sync only on request) and starts the delivery of reminders and timeouts.
+(global sync only on request) and starts the delivery of reminders and timeouts and the computer
+player.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.discord import actions
 from bot.discord.errors import on_tree_error
+from bot.discord.flights import Flights
 from bot.discord.translator import BanmenTranslator
 from bot.discord.views import GameButton, JumpSelect, PageButton
 from bot.service import GameService, Scope
@@ -34,6 +36,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.ratings",
     "bot.discord.cogs.admin",
     "bot.discord.cogs.timers",
+    "bot.discord.cogs.computer",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 
@@ -88,6 +91,7 @@ class BanmenBot(commands.Bot):
         self.settings = settings
         self.sync_global = sync_global
         self.synced = asyncio.Event()
+        self.flights = Flights()
 
     async def setup_hook(self) -> None:
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
@@ -97,6 +101,7 @@ class BanmenBot(commands.Bot):
         self.add_dynamic_items(GameButton, JumpSelect, PageButton)
         # Build every game's picture caches off the event loop while the bot connects.
         self._warm_up = asyncio.create_task(self.service.warm_up_pictures())
+        self._warm_up_ai = asyncio.create_task(self.service.warm_up_ai())
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:

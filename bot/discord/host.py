@@ -1,6 +1,7 @@
-"""What the buttons and cogs need of the bot, as a protocol: the service, the settings and the
-two entry points a component hands its interaction to. The client implements it; nothing here
-imports the client, so the adapter's modules import each other in one direction only."""
+"""What the buttons and cogs need of the bot, as a protocol: the service, the settings, the
+interactions in flight and the two entry points a component hands its interaction to. The client
+implements it; nothing here imports the client, so the adapter's modules import each other in one
+direction only."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.config import Settings
+from bot.discord.flights import Flights
 from bot.service import GameService, Scope
 
 
@@ -16,6 +18,7 @@ from bot.service import GameService, Scope
 class Host(Protocol):
     service: GameService
     settings: Settings
+    flights: Flights
 
     async def run_action(
         self, interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None

@@ -35,6 +35,7 @@ JA: dict[str, str] = {
     "import": "取り込み",
     "rating": "レーティング",
     "leaderboard": "ランキング",
+    "hint": "ヒント",
     "Join an open game (a lobby).": "募集中の対局に参加します。",
     "The game number (e.g. 12).": "対局番号（例：12）。",
     # command descriptions
@@ -80,6 +81,9 @@ JA: dict[str, str] = {
         "今日の一局を遊びます（協定世界時の一日ごとに全員同じ配り）。"
     ),
     "This server's results for a day's deal.": "このサーバーのその日の一局の結果。",
+    "The solitaire's choices with their estimated win chances (only for you).": (
+        "一人遊びの選択肢と推定勝率を表示します（自分だけに表示）。"
+    ),
     "Play today's deal instead (the same for everyone, once a day, UTC).": (
         "代わりに今日の一局を遊びます（全員同じ配り、協定世界時で一日一回）。"
     ),
@@ -105,13 +109,23 @@ JA: dict[str, str] = {
     "scope": "範囲",
     "provisional": "暫定も表示",
     "rated": "レーティング",
+    "level": "レベル",
+    "ai_seats": "ai席",
     # option descriptions
     "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
     "Which game.": "どのゲームか。",
     "Your move, in the game's notation.": "指し手（そのゲームの表記）。",
-    "The player you challenge (none: an open lobby).": "挑戦する相手（省略すると募集）。",
+    "The player you challenge (none: an open lobby; this bot: the computer).": (
+        "挑戦する相手（省略すると募集。このボットを選ぶとコンピュータ対局）。"
+    ),
     "The third player (three-player games).": "三人目の相手（三人用ゲーム）。",
     "How many players.": "人数。",
+    "Play the computer at this level, 1 (weakest) to 8 (strongest).": (
+        "このレベルのコンピュータと対局します。1（最弱）〜8（最強）。"
+    ),
+    "How many seats the computer takes (the others: players).": (
+        "コンピュータが座る席の数（残りは人の席）。"
+    ),
     "Time per move: none, live:5 (minutes), corr:3 (days), bank:7d+1d/14d.": (
         "持ち時間：none、live:5（分）、corr:3（日）、bank:7d+1d/14d。"
     ),

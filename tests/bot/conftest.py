@@ -13,7 +13,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.discord.client import BanmenBot
-from bot.service import GameService
+from bot.service import GameService, InlineThinker, StepClock, Thinker
 from tests.discord_double import DiscordDouble
 
 
@@ -30,7 +30,10 @@ class Harness:
             dev_guild_id=str(double.guild_id),
             discord_api_base=double.api_base,
             discord_gateway_url=double.gateway_url,
+            ai_seconds=0.05,
         )
+        self.thinker: Thinker = InlineThinker(StepClock(0.005))
+        """Where the computer player searches (deterministic and instant by default)."""
         self.service: GameService | None = None
         self.bot: BanmenBot | None = None
         self.task: asyncio.Task[None] | None = None
@@ -38,7 +41,7 @@ class Harness:
     async def start(self) -> BanmenBot:
         identifies = self.double.identifies
         self.service = await GameService.open(
-            str(self.db_path), clock=self.clock, settings=self.settings
+            str(self.db_path), clock=self.clock, settings=self.settings, thinker=self.thinker
         )
         self.bot = BanmenBot(self.service, self.settings, guild_ready_timeout=0.05)
         self.task = asyncio.create_task(self.bot.start(self.double.token))

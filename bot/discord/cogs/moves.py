@@ -1,4 +1,5 @@
-"""Playing: ``/move`` (legal-move autocomplete), ``/setup``, ``/resign``, ``/draw``, ``/takeback``.
+"""Playing: ``/move`` (legal-move autocomplete), ``/setup``, ``/resign``, ``/draw``, ``/takeback``,
+and ``/hint`` (略式易双六's choices with their estimated win chances, privately).
 
 Autocomplete reads the service's cached legal moves (no database, no rendering), so it answers
 at once; it is only a suggestion: the submitted text is parsed and checked again by the engine.
@@ -146,6 +147,18 @@ class MovesCog(commands.Cog):
             "decline": service.decline_takeback,
         }[answer]
         await respond(interaction, lambda: method(game_id, user))
+
+    @app_commands.command(
+        name=_("hint"),
+        description=_("The solitaire's choices with their estimated win chances (only for you)."),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def hint(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.hint(game_id, user))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -3,7 +3,8 @@
 ``/play <game>`` has one subcommand per registered game, built from the engine registry at load
 time, so a new game appears without touching this file; each game's options are choices. With
 no opponent the bot opens a lobby (Join / Start / Cancel); naming opponents sends them a challenge
-with Accept / Decline buttons that only they can use.
+with Accept / Decline buttons that only they can use. Naming the bot itself as an opponent (or
+giving ``level``, or ``ai_seats`` in a three-player game) seats the computer player at that level.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from discord.ext import commands
 from bot.discord.actions import play_daily, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.texts import lang_of_locale, t
-from bot.service import GameInfo, OptionInfo, catalogue
+from bot.service import AI_DEFAULT_LEVEL, AI_LEVELS, GameInfo, OptionInfo, catalogue
 
 log = logging.getLogger("banmen.discord.play")
 
@@ -56,9 +57,27 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
         params.append(_P(name, _P.KEYWORD_ONLY, annotation=annotation, default=None))
         describe[name] = description
 
-    add("opponent", discord.Member | None, _("The player you challenge (none: an open lobby)."))
+    add(
+        "opponent",
+        discord.Member | None,
+        _("The player you challenge (none: an open lobby; this bot: the computer)."),
+    )
     if max(game.player_counts) >= 3:
         add("opponent2", discord.Member | None, _("The third player (three-player games)."))
+    if max(game.player_counts) >= 2:
+        level = app_commands.Range[int, AI_LEVELS[0], AI_LEVELS[-1]]
+        add(
+            "level",
+            level | None,
+            _("Play the computer at this level, 1 (weakest) to 8 (strongest)."),
+        )
+    if max(game.player_counts) >= 3:
+        seats = app_commands.Range[int, 1, max(game.player_counts) - 1]
+        add(
+            "ai_seats",
+            seats | None,
+            _("How many seats the computer takes (the others: players)."),
+        )
     if len(game.player_counts) > 1:
         add("players", str | None, _("How many players."))
         choices["players"] = [
@@ -96,8 +115,16 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
         }
         invite = [m for m in (values.get("opponent"), values.get("opponent2")) if m is not None]
         players = int(values["players"]) if values.get("players") else None
+        computer = Computer(values.get("level"), values.get("ai_seats"))
         await cog.create(
-            interaction, game, invite, players, values.get("clock"), options, values.get("rated")
+            interaction,
+            game,
+            invite,
+            players,
+            values.get("clock"),
+            options,
+            values.get("rated"),
+            computer,
         )
 
     callback.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -113,6 +140,20 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
         description=_(game.label[:100], ja=game.title.ja[:100]),
         callback=fn,
     )
+
+
+class Computer:
+    """What ``/play`` asked of the computer player: its ``level`` and ``ai_seats``."""
+
+    def __init__(self, level: int | None = None, seats: int | None = None) -> None:
+        self.level = level
+        self.seats = seats or 0
+
+    def levels(self, named_bot: int) -> list[int]:
+        """One level per computer seat: the bot named as an opponent, ``ai_seats``, or, with
+        only a ``level`` given, one."""
+        count = named_bot + self.seats or (1 if self.level is not None else 0)
+        return [self.level or AI_DEFAULT_LEVEL] * count
 
 
 class PlayCog(commands.Cog):
@@ -150,17 +191,23 @@ class PlayCog(commands.Cog):
         clock: str | None,
         options: dict[str, str],
         rated: bool | None = None,
+        computer: Computer | None = None,
     ) -> None:
         """A lobby (no opponent named) or a challenge: the service keeps a seat for each named
-        player, and only they can accept or decline it."""
+        player, and only they can accept or decline it. Computer seats are filled at once."""
+        me_bot = self.bot.user
+        named_bot = sum(1 for m in invite if me_bot is not None and m.id == me_bot.id)
+        invite = [m for m in invite if me_bot is None or m.id != me_bot.id]
         if any(m.bot for m in invite):
             lang = lang_of_locale(interaction.locale)
             await interaction.response.send_message(t("error.bad_opponent", lang), ephemeral=True)
             return
+        ai = (computer or Computer()).levels(named_bot)
         service = self.bot.service
         me = service_user(interaction.user)
         invited = [service_user(m) for m in invite]
-        need = players if players is not None else max(game.player_counts[0], len(invite) + 1)
+        seated = len(invite) + 1 + len(ai)
+        need = players if players is not None else max(game.player_counts[0], seated)
         guild = str(interaction.guild_id) if interaction.guild_id else None
         channel = str(interaction.channel_id) if interaction.channel_id else None
         await respond(
@@ -171,7 +218,8 @@ class PlayCog(commands.Cog):
                 guild_id=guild,
                 channel_id=channel,
                 invite=invited,
-                open_seats=max(0, need - 1 - len(invited)),
+                open_seats=max(0, need - seated),
+                ai=ai,
                 players=players,
                 clock=clock,
                 options=options,

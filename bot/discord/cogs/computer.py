@@ -1,0 +1,76 @@
+"""The computer player's turns (コンピュータの手番).
+
+The service marks a game due whenever a move, a start or a restart may have made it a computer
+player's turn. This loop takes the due games and plays each in its own task, so one game's search
+never delays another's (the searches themselves run in the service's thinker, off the event
+loop), then posts each reply in the game's thread like a human move (the board, and the ping of
+the next human) through the timers cog's :meth:`~bot.discord.cogs.timers.TimersCog.post`, which
+reports it to the outbox: an AI move whose post fails (or whose host dies first) is posted again
+by the outbox. It never dies on one game's failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from discord.ext import commands
+
+from bot.discord.client import BanmenBot
+from bot.discord.cogs.timers import TimersCog
+
+log = logging.getLogger("banmen.discord.computer")
+
+
+class ComputerCog(commands.Cog):
+    def __init__(self, bot: BanmenBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task[None] | None = None
+        self.turns: set[asyncio.Task[None]] = set()
+        self.posted = asyncio.Event()
+        """Set after each AI turn has been played and posted (tests wait on it)."""
+
+    async def cog_load(self) -> None:
+        self.task = asyncio.create_task(self.run(), name="banmen-computer")
+
+    async def cog_unload(self) -> None:
+        tasks = [t for t in (self.task, *self.turns) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run(self) -> None:
+        await self.bot.wait_until_ready()
+        service = self.bot.service
+        while not self.bot.is_closed():
+            service.ai_changed.clear()
+            for game_id in service.due_ai_games():
+                task = asyncio.create_task(self.turn(game_id), name=f"banmen-ai-{game_id}")
+                self.turns.add(task)
+                task.add_done_callback(self.turns.discard)
+            await service.ai_changed.wait()
+
+    async def turn(self, game_id: int) -> None:
+        """Play the computer's turn in one game and post what it says."""
+        try:
+            replies = await self.bot.service.play_ai(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer's turn in game %s failed", game_id)
+            return
+        poster = self.bot.get_cog(TimersCog.__cog_name__)
+        for reply in replies:
+            if isinstance(poster, TimersCog):
+                await poster.post(reply)  # logs and reports a failure to the outbox itself
+            else:  # no delivery loaded: the outbox keeps the announcement for later
+                log.warning("no delivery for %s of game %s", reply.key, game_id)
+        self.posted.set()
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, BanmenBot)
+    await bot.add_cog(ComputerCog(bot))

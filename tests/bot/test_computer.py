@@ -1,0 +1,134 @@
+"""The computer player through the Discord double: ``/play … opponent:@Banmen level:N``, a
+computer seat in a three-player lobby, its moves posted in the thread after the human reply they
+answer (pinging the next human), a pending AI turn played after a restart, and ``/hint``."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.service import InlineThinker, StepClock
+from bot.service.thinking import ThinkRequest
+from tests.bot.conftest import Harness
+from tests.discord_double import DiscordDouble
+from tests.discord_double.payloads import User, snowflake
+
+
+def _says(text: str) -> Any:
+    return lambda m: text in str(m["embeds"]) + m["content"]
+
+
+async def _thread(double: DiscordDouble, before: set[str]) -> int:
+    threads = await double.wait_for(lambda: [t for t in double.threads() if t["id"] not in before])
+    return int(threads[0]["id"])
+
+
+async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDouble) -> None:
+    started = await double.slash(
+        double.alice, "play", {"rokumentai": {"opponent": double.bot_user, "level": 2}}
+    )
+    assert not started.ephemeral
+    thread = await _thread(double, set())
+    turn = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
+    assert "Banmen AI Lv.2" in str(turn["embeds"])
+    assert double.alice.mention in turn["content"]
+
+    moved = await double.slash(double.alice, "move", {"move": "一01占"}, channel=thread)
+    assert not moved.ephemeral and moved.message is not None
+    # The computer's answer comes after alice's move, in the thread, with the board, and pings
+    # only alice (whose turn it is again).
+    answer = await double.wait_for_message(
+        thread, _says("Banmen AI Lv.2: △"), after=int(moved.message["id"])
+    )
+    assert answer["attachments"]
+    assert answer["content"] == double.alice.mention
+    assert {int(u) for u in answer["allowed_mentions"].get("users", [])} == {double.alice.id}
+
+    # Resigning ends it; the end message says it was a game against the computer.
+    resigned = await double.slash(double.alice, "resign", channel=thread)
+    assert "against the computer (level 2)" in resigned.text
+
+
+async def test_other_bots_are_still_refused(harness: Harness, double: DiscordDouble) -> None:
+    robot = User(snowflake(), "robot", bot=True)
+    refused = await double.slash(double.alice, "play", {"rokumentai": {"opponent": robot}})
+    assert refused.ephemeral and "not a bot" in refused.text
+
+
+async def test_a_computer_seat_in_a_three_player_lobby(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    lobby = await double.slash(double.alice, "play", {"sangokushi": {"ai_seats": 1, "level": 3}})
+    assert lobby.message is not None and not lobby.ephemeral
+    assert "computer (level 3)" in lobby.text
+    await double.click(double.bob, lobby.message, double.buttons(lobby.message)["Join"])
+    thread = await _thread(double, set())
+    first = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
+    assert double.alice.mention in first["content"]  # seats: alice, the computer, bob
+    typed = await double.autocomplete(double.alice, "move", {"move": ""}, "move", channel=thread)
+    moved = await double.slash(
+        double.alice, "move", {"move": typed.choices[0]["value"]}, channel=thread
+    )
+    assert moved.message is not None
+    answer = await double.wait_for_message(
+        thread, _says("Banmen AI Lv.3"), after=int(moved.message["id"])
+    )
+    assert answer["content"] == double.bob.mention
+
+
+class Silent(InlineThinker):
+    """A computer player that never finishes thinking (the host stops first)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = asyncio.Event()
+
+    async def choose(self, request: ThinkRequest) -> str:
+        self.asked.set()
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+
+async def test_a_pending_ai_turn_is_played_after_a_restart(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    silent = Silent()
+    harness.thinker = silent
+    await harness.restart()
+    await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bot_user}})
+    thread = await _thread(double, set())
+    moved = await double.slash(double.alice, "move", {"move": "一01占"}, channel=thread)
+    assert moved.message is not None
+    await silent.asked.wait()  # the AI is thinking when the host stops
+    harness.thinker = InlineThinker(StepClock(0.005))
+    await harness.restart()
+    answer = await double.wait_for_message(
+        thread, _says("Banmen AI Lv.4: △"), after=int(moved.message["id"])
+    )
+    assert answer["content"] == double.alice.mention
+    assert harness.service is not None
+    assert len(await harness.service.entries(1)) == 2
+
+
+async def test_hint_for_the_solitaire(harness: Harness, double: DiscordDouble) -> None:
+    await double.slash(double.alice, "play", {"yosuko": {}})
+    thread = await _thread(double, set())
+    hint = await double.slash(double.alice, "hint", channel=thread)
+    assert hint.ephemeral and "%" in hint.text
+    other = await double.slash(double.bob, "hint", {"game": 1}, channel=thread)
+    assert other.ephemeral and "対局者ではありません" in other.text  # bob reads Japanese
+
+
+async def test_the_computers_first_answer_waits_for_the_thread(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # 数字将棋 starts with a secret setup: the computer sends its arrangement at once, while the
+    # bot is still opening the game's thread; its message belongs in that thread.
+    started = await double.slash(
+        double.alice, "play", {"suji-shogi": {"opponent": double.bot_user, "level": 1}}
+    )
+    assert not started.ephemeral
+    thread = await _thread(double, set())
+    waiting = await double.wait_for_message(thread, _says("Banmen AI Lv.1 has sent"))
+    assert waiting["content"] == double.alice.mention
+    assert not [m for m in double.channel_messages(double.channel_id) if _says("has sent")(m)]
