@@ -118,7 +118,13 @@ class Computer:
                 self.budget_scale,
                 ai_seed(row, ply, seat),
             )
-        text = await self.thinker.choose(request)
+        try:
+            text = await self.thinker.choose(request)
+        except Exception:
+            # A failing search must not stop the driver (nor the sandbox): the game waits for
+            # its next change (or its clock), and the failure is logged with the game's id.
+            log.exception("the AI could not think in game %s (seat %s)", game_id, seat)
+            return []
         try:
             if secret:
                 # A secret setup depends on nothing the other seats did meanwhile.

@@ -250,6 +250,27 @@ async def test_others_play_while_the_ai_thinks_and_a_stale_answer_is_dropped(
         await service.close()
 
 
+class Broken(InlineThinker):
+    async def choose(self, request: ThinkRequest) -> str:
+        raise ValueError("a bug in the search")
+
+
+async def test_a_failing_search_is_logged_and_changes_nothing(
+    db_path: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = await _open(db_path, clock, Broken())
+    try:
+        gid = (await service.create_game(ALICE, "rokumentai", ai=[3])).game_id
+        assert gid is not None
+        await service.play(gid, ALICE, "一01占")
+        before = snapshot(db_path)
+        assert await service.settle_ai() == []
+        assert snapshot(db_path) == before
+        assert f"the AI could not think in game {gid}" in caplog.text
+    finally:
+        await service.close()
+
+
 async def test_a_takeback_against_the_computer_needs_no_consent(ai: GameService) -> None:
     gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
     assert gid is not None
