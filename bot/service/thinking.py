@@ -206,12 +206,13 @@ class ProcessThinker:
         """``call(deadline)`` in a worker; ``TimeoutError`` past the deadline + grace."""
         async with self._slots:
             loop = asyncio.get_running_loop()
+            pool = self._executor()
             deadline = time.monotonic() + seconds
-            future = loop.run_in_executor(self._executor(), call(deadline))
+            future = loop.run_in_executor(pool, call(deadline))
             try:
                 return await asyncio.wait_for(future, seconds + self.grace)
             except (TimeoutError, BrokenProcessPool):
-                self._replace()
+                self._replace(pool)
                 raise
 
     async def choose(self, request: ThinkRequest) -> str:
@@ -248,12 +249,12 @@ class ProcessThinker:
             log.error("hint for game %s failed (%r): a brief sample", request.game_id, exc)
             return await asyncio.to_thread(search_hint, request, 1, time.monotonic())
 
-    def _replace(self) -> None:
-        """Stop the pool whose worker overran or died (its processes are ended: a search that
-        ignores its deadline must not hold a core); the next search starts a fresh one."""
-        pool, self._pool = self._pool, None
-        if pool is None:
-            return
+    def _replace(self, pool: ProcessPoolExecutor) -> None:
+        """Stop ``pool``, whose worker overran or died (its processes are ended: a search that
+        ignores its deadline must not hold a core); the next search starts a fresh one. (Other
+        searches in it fail over to a quick move; a newer pool is left alone.)"""
+        if self._pool is pool:
+            self._pool = None
         processes: dict[int, Any] = dict(getattr(pool, "_processes", None) or {})
         for process in processes.values():
             process.terminate()
