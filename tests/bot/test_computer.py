@@ -43,6 +43,12 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
     assert answer["attachments"]
     assert answer["content"] == double.alice.mention
     assert {int(u) for u in answer["allowed_mentions"].get("users", [])} == {double.alice.id}
+    # It was reported to the outbox as posted: never posted again.
+    assert harness.service is not None and harness.bot is not None
+    cog: Any = harness.bot.get_cog("ComputerCog")  # (the extension's own module: no isinstance)
+    await asyncio.wait_for(cog.posted.wait(), 10)
+    harness.clock.advance(minutes=5)
+    assert await harness.service.pending_announcements() == []
 
     # Resigning ends it; the end message says it was a game against the computer.
     resigned = await double.slash(double.alice, "resign", channel=thread)

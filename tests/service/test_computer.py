@@ -195,6 +195,21 @@ async def test_the_ai_moves_after_a_restart(
         await second.close()
 
 
+async def test_an_ai_move_is_an_outbox_announcement(ai: GameService, clock: FakeClock) -> None:
+    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    assert gid is not None
+    await ai.play(gid, ALICE, "一01占")
+    [answer] = await ai.settle_ai()
+    assert answer.outbox is not None  # committed with the move, claimed by the driver
+    # A driver that dies before posting it: the outbox hands it out again once the claim ends.
+    clock.advance(minutes=3)
+    again = await ai.pending_announcements()
+    assert answer.outbox in [r.outbox for r in again]
+    await ai.announced(answer.outbox)
+    clock.advance(minutes=3)
+    assert answer.outbox not in [r.outbox for r in await ai.pending_announcements()]
+
+
 async def test_the_ai_respects_its_deadline(
     db_path: str, clock: FakeClock, step: StepClock
 ) -> None:

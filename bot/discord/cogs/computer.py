@@ -14,13 +14,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Protocol, runtime_checkable
 
 from discord.ext import commands
 
 from bot.discord.client import BanmenBot
-from bot.discord.cogs.timers import TimersCog
+from bot.service import Reply
 
 log = logging.getLogger("banmen.discord.computer")
+
+POSTER = "TimersCog"
+"""The cog that posts replies the bot sends by itself and reports them to the outbox."""
+
+
+@runtime_checkable
+class Poster(Protocol):
+    async def post(self, reply: Reply) -> None: ...
 
 
 class ComputerCog(commands.Cog):
@@ -62,9 +71,9 @@ class ComputerCog(commands.Cog):
         except Exception:
             log.exception("the computer's turn in game %s failed", game_id)
             return
-        poster = self.bot.get_cog(TimersCog.__cog_name__)
+        poster = self.bot.get_cog(POSTER)
         for reply in replies:
-            if isinstance(poster, TimersCog):
+            if isinstance(poster, Poster):
                 await poster.post(reply)  # logs and reports a failure to the outbox itself
             else:  # no delivery loaded: the outbox keeps the announcement for later
                 log.warning("no delivery for %s of game %s", reply.key, game_id)
