@@ -24,9 +24,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "model": (("bot.model",), ("bot.model",)),
     "store": (("bot.store",), ("bot.store", "bot.model", "aiosqlite")),
     "service": (
-        ("bot.service", "bot.clock", "bot.config", "bot.i18n", "bot.records", "bot"),
+        ("bot.service", "bot.clock", "bot.config", "bot.i18n", "bot.records", "bot.worker", "bot"),
         (
             "bot.service",
+            "bot.worker",
             "bot.clock",
             "bot.config",
             "bot.i18n",

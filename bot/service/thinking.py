@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any, Protocol
 
+from bot.worker import follow_parent
 from engines import ai
 from engines.core import State
 
@@ -190,7 +191,9 @@ class ProcessThinker:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn")
+                self.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=follow_parent,  # a killed bot leaves no search behind
             )
         return self._pool
 

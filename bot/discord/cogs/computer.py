@@ -73,11 +73,20 @@ class ComputerCog(commands.Cog):
             return
         poster = self.bot.get_cog(POSTER)
         for reply in replies:
+            await self.after_interactions(game_id)
             if isinstance(poster, Poster):
                 await poster.post(reply)  # logs and reports a failure to the outbox itself
             else:  # no delivery loaded: the outbox keeps the announcement for later
                 log.warning("no delivery for %s of game %s", reply.key, game_id)
         self.posted.set()
+
+    async def after_interactions(self, game_id: int) -> None:
+        """Wait while an interaction in the game's channel or thread is still being answered:
+        the human move this answers, or a new game's thread (数字将棋's computer sends its
+        arrangement the moment the game starts), must be posted first."""
+        loc = await self.bot.service.place(game_id)
+        if loc is not None:
+            await self.bot.flights.clear((loc.channel_id, loc.thread_id))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,5 +1,4 @@
-"""Delivery of reminders, timeouts and every announcement left pending (催促・時間切れ・告知);
-:meth:`TimersCog.post` also posts the computer player's moves (``cogs/computer.py``).
+"""Delivery of reminders, timeouts and every announcement left pending (催促・時間切れ・告知).
 
 The service keeps every deadline (restored from the store at start-up) and hands out what is due;
 this loop waits for the next one, posts each reply in its game's thread (a reminder pings the
@@ -106,11 +105,6 @@ class TimersCog(commands.Cog):
         if reply.game_id is None:
             return
         loc = await self.bot.service.place(reply.game_id)
-        if loc is not None and self.bot.flights.busy((loc.channel_id, loc.thread_id)):
-            # An interaction there is still being answered (the human move this answers, a new
-            # game's thread): a reply the bot posts by itself must not overtake it.
-            await self.bot.flights.clear((loc.channel_id, loc.thread_id))
-            loc = await self.bot.service.place(reply.game_id)
         target = None if loc is None else (loc.thread_id or loc.channel_id)
         if target is None:
             log.warning("game %s has no place to post %s", reply.game_id, reply.key)
