@@ -124,6 +124,7 @@ async def test_the_ai_plays_legal_moves_seeing_only_its_seat(
     assert gid is not None
     info = await ai.game_info(gid)
     assert info.ai_levels == tuple(levels)
+    assert not info.rated  # a game with the computer is never rated
     assert [s.kind for s in info.seats] == [SeatKind.HUMAN] + [SeatKind.HOST] * len(levels)
     names = {f"Banmen AI Lv.{lv}" for lv in levels}
     assert all(n in reply.text() for n in names)
@@ -331,6 +332,7 @@ async def test_hint_shows_each_choice_with_its_win_chance(ai: GameService, db_pa
 @pytest.mark.parametrize(
     ("how", "key"),
     [
+        ({"game_type": "rokumentai", "ai": [3], "rated": True}, "refuse.cannot_rate"),
         ({"game_type": "rokumentai", "ai": [0]}, "refuse.bad_level"),
         ({"game_type": "rokumentai", "ai": [9]}, "refuse.bad_level"),
         ({"game_type": "yosuko", "ai": [3]}, "refuse.no_ai_solo"),
