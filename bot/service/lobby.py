@@ -197,15 +197,7 @@ class Lobby:
         )
 
     async def _started_reply(self, loaded: Loaded) -> Reply:
-        start = loaded.game.new_game(loaded.row.players, loaded.row.options)
-        return present.reply(
-            loaded,
-            Event.STARTED,
-            "game.started",
-            params={"players": present.seat_list(loaded)},
-            image=await self.ctx.pictures.of(loaded, None),
-            lines=present.chance_lines(start, loaded.entries) + present.end_lines(loaded),
-        )
+        return replace(started(loaded), image=await self.ctx.pictures.of(loaded, None))
 
     async def join(self, game_id: int, user: User) -> Reply:
         """Take a free seat (a seat kept for ``user`` first); the last seat starts the game."""
@@ -266,8 +258,8 @@ class Lobby:
             seats=seats,
             limits=limits,
         )
-        loaded = await self.ctx.games.commit(loaded, change, state)
-        return await self._started_reply(loaded)
+        # the start (its first ping) is announced through the outbox, like a move
+        return await self.ctx.announce(loaded, change, lambda new: [started(new)], state)
 
     async def start(self, game_id: int, user: User) -> Reply:
         """Start a game whose seats are all taken (normally automatic)."""
@@ -325,6 +317,19 @@ class Lobby:
             if not any(s.invited_id == user.id for s in loaded.row.seats):
                 raise Refusal("refuse.not_invited", id=game_id)
             return await self.endings.withdraw(loaded, "challenge.declined", name=user.name)
+
+
+def started(loaded: Loaded) -> Reply:
+    """The message of a game that has just started (the spectator's picture goes with it)."""
+    start = loaded.game.new_game(loaded.row.players, loaded.row.options)
+    return present.reply(
+        loaded,
+        Event.STARTED,
+        "game.started",
+        params={"players": present.seat_list(loaded)},
+        picture=True,
+        lines=present.chance_lines(start, loaded.entries) + present.end_lines(loaded),
+    )
 
 
 def limit_refusal(error: LimitError, users: Sequence[User]) -> Refusal:

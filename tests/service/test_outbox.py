@@ -200,3 +200,24 @@ async def test_results_reminders_and_offers_are_announced_through_the_outbox(
         assert pending[-1].image is not None  # the final position, with the result
     finally:
         await second.close()
+
+
+async def test_a_game_that_starts_on_a_join_is_announced_through_the_outbox(
+    db_path: str,
+) -> None:
+    """The first ping of a game (the challenge accepted, the lobby full) is not lost either."""
+    clock = FakeClock()
+    first = await _open(db_path, clock)
+    created = await first.create_game(ALICE, "rokumentai", invite=[BOB])
+    assert created.game_id is not None
+    started = await first.join(created.game_id, BOB)
+    assert started.event is Event.STARTED and started.outbox is not None
+    assert started.image is not None and started.notify
+    await first.close()
+    second = await _open(db_path, clock)
+    try:
+        (again,) = await second.pending_announcements()
+        assert again.outbox == started.outbox and again.notify == started.notify
+        assert again.text("ja") == started.text("ja") and again.image == started.image
+    finally:
+        await second.close()
