@@ -184,12 +184,26 @@ DRAW_TEXTS: dict[Termination, Text] = {
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One game option: its allowed values (strings, as typed) and default."""
+    """One game option: its allowed values (strings, as typed) and default.
+
+    ``label`` is the option's name as players read it (``千日手`` for ``repetition``) and
+    ``value_labels`` each value's (``("off", Text("off", "なし"))``); a value without one reads
+    as itself in both languages."""
 
     name: str
     values: tuple[str, ...]
     default: str
     help: Text
+    label: Text | None = None
+    value_labels: tuple[tuple[str, Text], ...] = ()
+
+    def title(self) -> Text:
+        """The option's name in both languages (its ``name`` when no label is given)."""
+        return self.label or Text(self.name, self.name)
+
+    def value_label(self, value: str) -> Text:
+        """How ``value`` reads in both languages (the value itself when it has no label)."""
+        return next((t for v, t in self.value_labels if v == value), Text(value, value))
 
 
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
@@ -201,12 +215,26 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
             "Draw when a position occurs for this many times.",
             "同一局面がこの回数現れたら引き分け。",
         ),
+        Text("repetition", "千日手"),
+        (
+            ("3", Text("3 times", "3回")),
+            ("4", Text("4 times", "4回")),
+            ("5", Text("5 times", "5回")),
+            ("off", Text("off", "なし")),
+        ),
     ),
     OptionSpec(
         "cap",
         ("600", "300", "1000", "off"),
         "600",
         Text("Draw after this many plies.", "この手数で引き分け。"),
+        Text("cap", "手数上限"),
+        (
+            ("300", Text("300 plies", "300手")),
+            ("600", Text("600 plies", "600手")),
+            ("1000", Text("1000 plies", "1000手")),
+            ("off", Text("off", "なし")),
+        ),
     ),
 )
 

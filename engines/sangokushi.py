@@ -805,7 +805,12 @@ _SPEAR = OptionSpec(
     Text(
         "Spear (槍兵): one step to any of the 4 oblique cells (oblique), or only the 2 "
         "forward-oblique ones (forward); it always slides sideways.",
-        "槍兵の斜め1マス：斜め4方向（oblique）か前斜め2方向のみ（forward）。横には何マスでも。",
+        "槍兵の斜め1マス：斜め4方向か前斜め2方向のみ。横には何マスでも。",
+    ),
+    Text("spear", "槍兵"),
+    (
+        ("oblique", Text("oblique (4 cells)", "斜め4方向")),
+        ("forward", Text("forward (2 cells)", "前斜め2方向")),
     ),
 )
 _ARCHER = OptionSpec(
@@ -815,7 +820,12 @@ _ARCHER = OptionSpec(
     Text(
         "Archer (弓兵): leaps to the 6 cells two away between the lines (corner) or along the "
         "lines (line).",
-        "弓兵の跳ぶ先：線と線の間の2マス先6か所（corner）か、6方向の直線上2マス先（line）。",
+        "弓兵の跳ぶ先：線と線の間の2マス先6か所か、6方向の直線上2マス先。",
+    ),
+    Text("archer", "弓兵"),
+    (
+        ("corner", Text("corner (between the lines)", "線と線の間")),
+        ("line", Text("line (along the lines)", "直線上")),
     ),
 )
 

@@ -839,8 +839,13 @@ class SujiShogi(Game[SujiState]):
             Text(
                 "Directions of pieces 3 and 4: default (3 = F, BL, BR; 4 = diagonals) or sample "
                 "(3 = F, FL, FR; 4 = F, B, L, R, as in the 2009 sample game).",
-                "3と4の移動方向：default（3＝前・左後ろ・右後ろ、4＝斜め4方向）または sample"
+                "3と4の移動方向：標準（3＝前・左後ろ・右後ろ、4＝斜め4方向）または実戦譜"
                 "（3＝前・左前・右前、4＝前後左右。2009年の実戦譜の動き）。",
+            ),
+            Text("directions", "3と4の動き"),
+            (
+                ("default", Text("default", "標準")),
+                ("sample", Text("sample (2009 game)", "実戦譜（2009年）")),
             ),
         ),
         OptionSpec(
@@ -850,8 +855,10 @@ class SujiShogi(Game[SujiState]):
             Text(
                 "on: a piece reaching the far rank may turn over to 8; off: no promotion "
                 "(the 2014 versions).",
-                "on：一番奥の段に進んだ駒は8に成れる。off：成りなし（2014年版）。",
+                "あり：一番奥の段に進んだ駒は8に成れる。なし：成りなし（2014年版）。",
             ),
+            Text("promotion", "成り"),
+            (("on", Text("on", "あり")), ("off", Text("off", "なし"))),
         ),
         OptionSpec(
             "setup",
@@ -860,8 +867,10 @@ class SujiShogi(Game[SujiState]):
             Text(
                 "secret: each player arranges their pieces unseen; random: the host shuffles "
                 "them (the 2014 versions).",
-                "secret：各自が相手に見せずに配置する。random：配置をランダムに決める（2014年版）。",
+                "秘密：各自が相手に見せずに配置する。ランダム：配置をランダムに決める（2014年版）。",
             ),
+            Text("setup", "初期配置"),
+            (("secret", Text("secret", "秘密")), ("random", Text("random", "ランダム"))),
         ),
     )
 

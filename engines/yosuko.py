@@ -958,6 +958,8 @@ class Yosuko(Game[YosukoState]):
                 "Multiply the majors' numbers (rounded up); 2 is The JRF Tarot's doubling.",
                 "大アルカナの数値の倍率（切り上げ）。2 は The JRF Tarot の 2 倍。",
             ),
+            Text("influence", "倍率"),
+            tuple((v, Text(f"×{v}", f"{v}倍")) for v in INFLUENCES),
         ),
         OptionSpec(
             "compare",
@@ -965,7 +967,12 @@ class Yosuko(Game[YosukoState]):
             "gt",
             Text(
                 "Judgement: From must be greater (gt) or greater or equal (ge).",
-                "判定式：From が大きい（gt）か、以上（ge）で移動。",
+                "判定式：From が大きい時か、以上の時に移動。",
+            ),
+            Text("compare", "判定"),
+            (
+                ("gt", Text("greater (gt)", "より大きい")),
+                ("ge", Text("greater or equal (ge)", "以上")),
             ),
         ),
         OptionSpec(
@@ -978,6 +985,7 @@ class Yosuko(Game[YosukoState]):
                 "コートカードの値：K14 はペイジ11・ナイト12・クイーン13・キング14、"
                 "K13a 11/12/12/13、K13b 11/11/12/13、K10 はすべて 10。",
             ),
+            Text("court", "コートカード"),
         ),
         OptionSpec(
             "rounds",
@@ -988,6 +996,8 @@ class Yosuko(Game[YosukoState]):
                 "discards are shuffled back.",
                 "終了札が何回出たら終わるか。最後以外は捨て札を混ぜ直して続ける。",
             ),
+            Text("rounds", "回数"),
+            tuple((v, Text(v, f"{v}回")) for v in ("1", "2", "3")),
         ),
     )
 

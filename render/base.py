@@ -203,6 +203,10 @@ def name_sprite(
     return img
 
 
+SAMPLE_NAMES = ("Aoi", "Ren", "Sora")
+"""The players' names in the sample pictures (docs/images), as the bot shows Discord names."""
+
+
 def seat_names(names: Sequence[str] | None, players: int) -> tuple[str, ...] | None:
     """``names`` as one entry per seat (missing ones empty), or ``None`` for no names."""
     if names is None:

@@ -37,6 +37,7 @@ from render.base import (
     HIGHLIGHT,
     MUTED,
     PANEL,
+    SAMPLE_NAMES,
     TEXT,
     Canvas,
     encode_png,
@@ -372,4 +373,7 @@ def _sample_positions() -> list[tuple[str, RokumentaiState, Move | None]]:
 
 def samples() -> dict[str, bytes]:
     """A few meaningful positions, for docs/images (file stem -> PNG)."""
-    return {stem: render(state, None, last) for stem, state, last in _sample_positions()}
+    return {
+        stem: render(state, None, last, None, SAMPLE_NAMES)
+        for stem, state, last in _sample_positions()
+    }

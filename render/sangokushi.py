@@ -38,6 +38,7 @@ from render.base import (
     CHECK,
     HIGHLIGHT,
     MUTED,
+    SAMPLE_NAMES,
     TEXT,
     Canvas,
     draw_text,
@@ -486,6 +487,6 @@ def _sample_positions() -> list[_Sample]:
 def samples() -> dict[str, bytes]:
     """Sample pictures for the rules page: the start, a check, each player's view."""
     return {
-        stem: encode_png(_image(state, viewer, last, marks), _palette())
+        stem: encode_png(_image(state, viewer, last, marks, names=SAMPLE_NAMES), _palette())
         for stem, state, viewer, last, marks in _sample_positions()
     }

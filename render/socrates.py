@@ -47,6 +47,7 @@ from render.base import (
     CHECK,
     HIGHLIGHT,
     MUTED,
+    SAMPLE_NAMES,
     TEXT,
     WHITE_PIECE,
     Canvas,
@@ -455,6 +456,6 @@ def _sample_positions() -> list[_Sample]:
 def samples() -> dict[str, bytes]:
     """A few positions that show each game's rules (file stem -> PNG)."""
     return {
-        stem: render_socrates(state, viewer, last)
+        stem: render_socrates(state, viewer, last, None, SAMPLE_NAMES)
         for stem, state, viewer, last in _sample_positions()
     }

@@ -36,6 +36,7 @@ from render.base import (
     HIGHLIGHT,
     MUTED,
     PANEL,
+    SAMPLE_NAMES,
     TEXT,
     Canvas,
     encode_png,
@@ -376,4 +377,7 @@ def _sample_positions() -> list[tuple[str, SujiState, int | None, Any]]:
 
 def samples() -> dict[str, bytes]:
     """A few meaningful positions for the rules page (file stem -> PNG)."""
-    return {stem: render(state, viewer, last) for stem, state, viewer, last in _sample_positions()}
+    return {
+        stem: render(state, viewer, last, None, SAMPLE_NAMES)
+        for stem, state, viewer, last in _sample_positions()
+    }

@@ -45,6 +45,7 @@ from render.base import (
     HIGHLIGHT,
     MUTED,
     PANEL,
+    SAMPLE_NAMES,
     TEXT,
     Canvas,
     encode_png,
@@ -707,7 +708,7 @@ def _sample_positions() -> list[tuple[str, YosukoState]]:
 
 def samples() -> dict[str, bytes]:
     """A few meaningful tables, for docs/images (file stem -> PNG)."""
-    return {stem: render(state) for stem, state in _sample_positions()}
+    return {stem: render(state, names=SAMPLE_NAMES) for stem, state in _sample_positions()}
 
 
 def _names(state: YosukoState) -> list[str]:

@@ -202,9 +202,11 @@ class TwoThree(SocratesGame):
             Text(
                 "When a piece may go back: only when none of your pieces can go forward (all), "
                 "or when that piece cannot (piece).",
-                "後退できる時：自分のどの駒も前進できない時だけ（all）、その駒が前進できない時"
-                "（piece）。",
+                "後退できる時：自分のどの駒も前進できない時だけ（全駒）、その駒が前進できない時"
+                "（その駒）。",
             ),
+            Text("retreat", "後退"),
+            (("all", Text("all", "全駒")), ("piece", Text("piece", "その駒"))),
         ),
     )
     summary: ClassVar[Text] = Text(

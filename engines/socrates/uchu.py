@@ -186,8 +186,10 @@ class Uchu(SocratesGame):
             Text(
                 "How a plain piece steps: up/down/left/right (cross) or all 8 ways (king, the "
                 "Miracle 5 rule).",
-                "普通の駒の動き：上下左右1マス（cross）か8方向1マス（king、ミラクル5の規則）。",
+                "普通の駒の動き：上下左右1マス（十字）か8方向1マス（8方向、ミラクル5の規則）。",
             ),
+            Text("plain", "普通の駒"),
+            (("cross", Text("cross", "十字")), ("king", Text("king (8 ways)", "8方向"))),
         ),
     )
     summary: ClassVar[Text] = Text(
