@@ -99,7 +99,7 @@ async def _run(
             while len(move_answers) < moves:
                 user = players[turn % 2]
                 typed = await double.autocomplete(
-                    user, "move", {"move": ""}, "move", channel=thread
+                    user, "move", {"notation": ""}, "notation", channel=thread
                 )
                 completions.append(typed)
                 if not typed.choices:  # the game ended: start another
@@ -107,7 +107,7 @@ async def _run(
                     turn = 0
                     continue
                 pick = typed.choices[len(move_answers) % len(typed.choices)]["value"]
-                answer = await double.slash(user, "move", {"move": pick}, channel=thread)
+                answer = await double.slash(user, "move", {"notation": pick}, channel=thread)
                 if answer.ephemeral:
                     thread = await _new_game(double)
                     turn = 0

@@ -59,7 +59,16 @@ def from_ms(ms: int) -> datetime:
 
 
 class ClockError(ValueError):
-    """A clock text that cannot be read."""
+    """A clock text that cannot be read. ``part`` names the value out of range (``live``,
+    ``corr``, ``bank``, ``bonus`` or ``cap``) and ``bounds`` its allowed range in seconds; both
+    are ``None`` when the text is no clock at all."""
+
+    def __init__(
+        self, message: str, *, part: str | None = None, bounds: tuple[int, int] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.part = part
+        self.bounds = bounds
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -76,18 +85,29 @@ BONUS_RANGE = (1, 30 * DAY)
 """A time bank's bonus per move (seconds): 1 second to 30 days."""
 
 
-def human_duration(seconds: int) -> str:
-    """``3600`` -> ``"1 hour"``, ``120`` -> ``"2 minutes"`` (for the allowed ranges)."""
-    for unit, name in ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute"), (1, "second")):
+_UNIT_NAMES = (
+    (DAY, "day", "日"),
+    (HOUR, "hour", "時間"),
+    (MINUTE, "minute", "分"),
+    (1, "second", "秒"),
+)
+
+
+def human_duration(seconds: int, lang: str = "en") -> str:
+    """``3600`` -> ``"1 hour"`` (``"1時間"``), ``120`` -> ``"2 minutes"`` (for the ranges)."""
+    for unit, name, ja in _UNIT_NAMES:
         if seconds % unit == 0:
             n = seconds // unit
+            if lang.startswith("ja"):
+                return f"{n}{ja}"
             return f"{n} {name}" + ("" if n == 1 else "s")
     return f"{seconds} seconds"  # pragma: no cover - the unit 1 always divides
 
 
-def range_text(bounds: tuple[int, int]) -> str:
-    """``(60, 7200)`` -> ``"1 minute to 2 hours"``."""
-    return f"{human_duration(bounds[0])} to {human_duration(bounds[1])}"
+def range_text(bounds: tuple[int, int], lang: str = "en") -> str:
+    """``(60, 7200)`` -> ``"1 minute to 2 hours"`` (``"1分〜2時間"``)."""
+    low, high = human_duration(bounds[0], lang), human_duration(bounds[1], lang)
+    return f"{low}〜{high}" if lang.startswith("ja") else f"{low} to {high}"
 
 
 def parse_duration(text: str, default_unit: str, bounds: tuple[int, int] | None = None) -> int:
@@ -103,7 +123,9 @@ def parse_duration(text: str, default_unit: str, bounds: tuple[int, int] | None 
     if seconds <= 0:
         raise ClockError(f"a duration must be positive: {text!r}")
     if bounds is not None and not bounds[0] <= seconds <= bounds[1]:
-        raise ClockError(f"{text.strip()!r} is out of range: allowed {range_text(bounds)}")
+        raise ClockError(
+            f"{text.strip()!r} is out of range: allowed {range_text(bounds)}", bounds=bounds
+        )
     return seconds
 
 
@@ -158,20 +180,24 @@ def parse_clock(text: str | None) -> ClockSpec:
         return ClockSpec()
     kind, _, rest = raw.partition(":")
     if kind == "live":
-        per = _bounded("a live clock's time per move", rest or "5", "m", LIVE_RANGE)
+        per = _bounded("live", rest or "5", "m", LIVE_RANGE)
         return ClockSpec("live", per_move=per, reminders=_points(LIVE_REMINDERS, per))
     if kind in ("corr", "correspondence"):
-        per = _bounded("a correspondence clock's time per move", rest or "3", "d", CORR_RANGE)
+        per = _bounded("corr", rest or "3", "d", CORR_RANGE)
         return ClockSpec("corr", per_move=per, reminders=_points(CORR_REMINDERS, per))
     if kind == "bank":
         m = re.match(r"^([^+/]+)\+([^+/]+)/([^+/]+)$", rest)
         if not m:
             raise ClockError(f"a time bank is written bank:7d+1d/14d, not {text!r}")
-        bank = _bounded("a time bank", m.group(1), "d", BANK_RANGE)
-        bonus = _bounded("a time bank's bonus per move", m.group(2), "d", BONUS_RANGE)
-        cap = _bounded("a time bank's cap", m.group(3), "d", BANK_RANGE)
+        bank = _bounded("bank", m.group(1), "d", BANK_RANGE)
+        bonus = _bounded("bonus", m.group(2), "d", BONUS_RANGE)
+        cap = _bounded("cap", m.group(3), "d", BANK_RANGE)
         if cap < bank:
-            raise ClockError("the cap of a time bank cannot be below its initial bank")
+            raise ClockError(
+                "the cap of a time bank cannot be below its initial bank",
+                part="cap",
+                bounds=(bank, BANK_RANGE[1]),
+            )
         return ClockSpec(
             "bank",
             bank=bank,
@@ -182,12 +208,26 @@ def parse_clock(text: str | None) -> ClockSpec:
     raise ClockError(f"unknown clock {text!r}")
 
 
-def _bounded(what: str, text: str, default_unit: str, bounds: tuple[int, int]) -> int:
+CLOCK_PARTS = {
+    "live": "a live clock's time per move",
+    "corr": "a correspondence clock's time per move",
+    "bank": "a time bank",
+    "bonus": "a time bank's bonus per move",
+    "cap": "a time bank's cap",
+}
+"""What each bounded part of a clock is (for :class:`ClockError` messages)."""
+
+
+def _bounded(part: str, text: str, default_unit: str, bounds: tuple[int, int]) -> int:
     try:
         return parse_duration(text, default_unit, bounds)
     except ClockError as exc:
         shown = text.strip() if len(text.strip()) <= 24 else text.strip()[:21] + "..."
-        raise ClockError(f"{what} must be {range_text(bounds)}, not {shown!r}") from exc
+        raise ClockError(
+            f"{CLOCK_PARTS[part]} must be {range_text(bounds)}, not {shown!r}",
+            part=part,
+            bounds=bounds,
+        ) from exc
 
 
 def _points(points: tuple[int, ...], allowed: int) -> tuple[int, ...]:

@@ -3,6 +3,9 @@
 :func:`t` renders a key with parameters. Parameters may be plain values, an
 ``engines.core.Text`` (resolved to the language), a ``datetime`` (shown in UTC), a ``timedelta``
 (a short duration) or a list (joined).
+
+A count picks its noun in the template: ``{open} {open:seat|seats}`` reads "1 seat" or "2 seats"
+(Japanese templates need no plural).
 """
 
 from __future__ import annotations
@@ -30,6 +33,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} は現在のルール実装では再現できません。管理者に報告しました。",
     ),
     "refuse.game_over": ("Game #{id} is over.", "対局 #{id} は終了しています。"),
+    "refuse.not_finished": (
+        "Game #{id} has no result to play again: a rematch follows a finished game.",
+        "対局 #{id} には結果がありません。再戦は終局した対局のあとにできます。",
+    ),
+    "refuse.rematch_waiting": (
+        "The rematch is already asked for: game #{id} waits for the others.",
+        "再戦はすでに申し込まれています。対局 #{id} が相手の返事を待っています。",
+    ),
     "refuse.not_started": (
         "Game #{id} has not started yet: it is waiting for players.",
         "対局 #{id} はまだ始まっていません（参加者を待っています）。",
@@ -92,11 +103,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "あなたはすでに対局 #{id} に参加しています。",
     ),
     "refuse.limit_user": (
-        "{name} already has {limit} open or running games (the limit).",
+        "{name} already has {limit} open or running {limit:game|games} (the limit).",
         "{name}さんはすでに上限の{limit}局を対局中・募集中です。",
     ),
     "refuse.limit_guild": (
-        "This server already has {limit} open or running games (the limit).",
+        "This server already has {limit} open or running {limit:game|games} (the limit).",
         "このサーバーの対局数が上限（{limit}局）に達しています。",
     ),
     "refuse.bad_option": ("{reason}", "{reason}"),
@@ -109,12 +120,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} では少し前に引き分けを提案しています。{at}手目からもう一度提案できます。",
     ),
     "refuse.bad_clock": (
-        "I cannot use the clock {clock!r}: use none, live:5 (minutes per move, 1 minute to "
-        "2 hours), corr:3 (days per move, 1 hour to 30 days) or bank:7d+1d/14d (bank and cap "
-        "1 minute to 60 days, bonus per move 1 second to 30 days).",
-        "持ち時間「{clock}」は使えません。none、live:5（1手の分数、1分〜2時間）、"
-        "corr:3（1手の日数、1時間〜30日）、bank:7d+1d/14d（持ち時間と上限は1分〜60日、"
-        "1手ごとの加算は1秒〜30日）のように書いてください。",
+        "That is not a clock: write none, live:5 (minutes per move), corr:3 (days per move) "
+        "or bank:7d+1d/14d (a bank, plus a bonus per move, up to a cap).",
+        "持ち時間として読めません。none、live:5（1手の分数）、corr:3（1手の日数）、"
+        "bank:7d+1d/14d（持ち時間＋1手ごとの加算／上限）のように書いてください。",
+    ),
+    "refuse.clock_range": (
+        "That clock cannot be used: {part} must be {range}.",
+        "その持ち時間は使えません。{part}は{range}にしてください。",
     ),
     "refuse.too_many_players": (
         "{game} is for {players} players: too many were named.",
@@ -133,7 +146,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ヒントは一人遊び（略式易双六）専用です。対局 #{id} には相手がいます。",
     ),
     "refuse.not_full": (
-        "Game #{id} still has {open} free seat(s).",
+        "Game #{id} still has {open} free {open:seat|seats}.",
         "対局 #{id} にはまだ空席が{open}つあります。",
     ),
     "refuse.creator_leaves": (
@@ -190,11 +203,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # -- games ------------------------------------------------------------------------------
     "game.created": (
-        "Game #{id} of {game} is open: {open} seat(s) free. Join with /join {id}.",
+        "Game #{id} of {game} is open: {open} {open:seat|seats} free. Join with /join {id}.",
         "{game}の対局 #{id} を募集中です（空席{open}）。/join {id} で参加できます。",
     ),
     "game.joined": (
-        "{name} joined game #{id} ({open} seat(s) still free).",
+        "{name} joined game #{id} ({open} {open:seat|seats} still free).",
         "{name}さんが対局 #{id} に参加しました（残りの空席{open}）。",
     ),
     "game.left": ("{name} left game #{id}.", "{name}さんが対局 #{id} から退出しました。"),
@@ -207,6 +220,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{invited}: you are challenged to game #{id} of {game}. Accept or decline.",
         "{invited}さん、{game}の対局 #{id} への挑戦状が届きました。"
         "受けるか断るかを選んでください。",
+    ),
+    "rematch.created": (
+        "{name} asks for a rematch of game #{old}: game #{id} of {game}, seats turned. "
+        "{invited}: accept or decline.",
+        "{name}さんが対局 #{old} の再戦を申し込みました（{game}の対局 #{id}、席を入れ替え）。"
+        "{invited}さん、受けるか断るかを選んでください。",
     ),
     "challenge.declined": (
         "{name} declined the challenge: game #{id} is withdrawn.",
@@ -223,6 +242,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "game.timeout": ("Game #{id}: time is up. {result}", "対局 #{id}: 時間切れです。{result}"),
     "game.result": ("Result: {result}", "結果: {result}"),
+    "game.winner": ("Winner: {names}", "勝者: {names}"),
+    "game.winners": ("Winners: {names}", "勝者: {names}"),
     "lobby.with_ai": (
         "The computer (level {levels}) takes a seat: the game will not be rated.",
         "コンピュータ（レベル{levels}）が参加します（レーティング対象外）。",
@@ -283,8 +304,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id}: {name}さんの最後の手を戻しました。",
     ),
     "clock.reminder": (
-        "Game #{id}: {to_move}, your move is due in {left} ({deadline}).",
-        "対局 #{id}: {to_move}さん、手番の期限まであと{left}です（{deadline}）。",
+        "Game #{id}: {to_move}, your move is due in {left}.",
+        "対局 #{id}: {to_move}さん、手番の期限まであと{left}です。",
     ),
     # -- looking ----------------------------------------------------------------------------
     "board.open": (
@@ -292,7 +313,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{game}の対局 #{id}（参加者募集中）。{players}",
     ),
     "board.active": (
-        "Game #{id} of {game}, {ply} moves. {players}",
+        "Game #{id} of {game}, {ply} {ply:move|moves}. {players}",
         "{game}の対局 #{id}、{ply}手。{players}",
     ),
     "board.finished": (
@@ -336,7 +357,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id}（{game}）：{ply}手目（全{total}手）{move}。",
     ),
     "record.imported": (
-        "Imported as game #{id} ({count} moves; unrated).",
+        "Imported as game #{id} ({count} {count:move|moves}; unrated).",
         "対局 #{id} として取り込みました（{count}手、レーティング対象外）。",
     ),
     "games.list": ("Your games ({count}):", "あなたの対局（{count}）:"),
@@ -345,7 +366,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "▶ #{id} {game} — your move {deadline} · {players}",
         "▶ #{id} {game} — あなたの手番 {deadline} · {players}",
     ),
-    "games.item_active": ("  #{id} {game} · {players}", "  #{id} {game} · {players}"),
+    "games.item_active": (
+        "  #{id} {game} — {to_move} to move · {players}",
+        "  #{id} {game} — 手番: {to_move} · {players}",
+    ),
     "games.item_open": (
         "  #{id} {game} (waiting) · {players}",
         "  #{id} {game}（募集中）· {players}",
@@ -356,7 +380,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}さんの終局した対局はまだありません。",
     ),
     "stats.item": (
-        "{game}: {games} games, {wins} wins, {losses} losses, {draws} draws ({rate}); "
+        "{game}: {games} {games:game|games}, {wins} {wins:win|wins}, "
+        "{losses} {losses:loss|losses}, {draws} {draws:draw|draws} ({rate}); "
         "streak {streak}, best {best}",
         "{game}: {games}局 {wins}勝 {losses}敗 {draws}分（勝率{rate}）連勝{streak}・最多{best}",
     ),
@@ -422,7 +447,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Nobody has played the deal of {day} yet.",
         "{day} の一局はまだ誰も遊んでいません。",
     ),
-    "daily.item": ("{name} (#{id}, {ply} moves): {result}", "{name}（#{id}、{ply}手）: {result}"),
+    "daily.item": (
+        "{name} (#{id}, {ply} {ply:move|moves}): {result}",
+        "{name}（#{id}、{ply}手）: {result}",
+    ),
     # -- outcome texts made by the host -----------------------------------------------------
     "outcome.timeout": ("{names} ran out of time: {rest}", "{names}さんの時間切れ。{rest}"),
     "outcome.timeout_all": (
@@ -462,6 +490,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Page {page} of {pages}: {usage} for another.",
         "{page}/{pages}ページ。ほかのページは {usage}。",
     ),
+    "sandbox.which_game": (
+        "Which game? It is your turn in {games}: name one (e.g. /move {example} <move>, or "
+        "game={example}).",
+        "どの対局ですか。{games} であなたの手番です。番号を付けてください（例: /move {example} "
+        "<指し手>、または game={example}）。",
+    ),
+    "sandbox.to_game": ("→ game #{id}", "→ 対局 #{id}"),
+    "sandbox.legal_more": (
+        "({shown} of {total} shown: type the start of a move to see the others, e.g. /legal 12)",
+        "（{total}手のうち{shown}手を表示。続きは指し手の先頭を入力して絞り込めます。"
+        "例: /legal 12）",
+    ),
     "sandbox.cannot_read": (
         "I cannot read {path}: {reason}.",
         "{path} を読めません: {reason}。",
@@ -474,25 +514,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sandbox.help": (
         "Commands: /play <game> [@user ...] [@ai:LEVEL ...] [open=N] [clock=...] [rated=false] "
-        "[opt=value ...], /join <id>, "
+        "[seats=random|listed] [opt=value ...], /join <id>, "
         "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
         "/takeback [accept|decline], /abort, /record [id], /replay [id] [at=<move>], "
-        "/import <file>, /games, "
+        "/rematch [id], /import <file>, /games, "
         "/stats [game] [user], /rating [user] [game], "
         "/leaderboard <game> [server|global] [page] [provisional], "
         "/daily [board [day]] (or /play yosuko daily), /hint [id], /as <user>, "
-        "/lang en|ja, /tick [duration], /help, /quit",
+        "/lang en|ja, /tick [duration], /help, /quit. A game command goes to the game it names "
+        "([id], or game=<id> anywhere), else to yours (for a move: the one where it is your "
+        "turn), and says which when you have several.",
         "コマンド: /play <ゲーム> [@ユーザー ...] [@ai:レベル ...] [open=N] [clock=...] "
-        "[rated=false] [設定=値 ...]、/join <番号>、"
+        "[rated=false] [seats=random|listed] [設定=値 ...]、/join <番号>、"
         "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
         "/takeback [accept|decline]、/abort、/record [番号]、/replay [番号] [at=<手数>]、"
-        "/import <ファイル>、/games、"
+        "/rematch [番号]、/import <ファイル>、/games、"
         "/stats [ゲーム] [ユーザー]、/rating [ユーザー] [ゲーム]、"
         "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
         "/daily [board [日付]]（または /play yosuko daily）、/hint [番号]、"
-        "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit",
+        "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit。対局のコマンドは番号"
+        "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
+        "対局）へ送られ、対局が複数あればどれかを表示します。",
     ),
 }
 
@@ -519,9 +563,32 @@ def fmt_value(value: Any, lang: str) -> str:
     return str(value)
 
 
+class Count(int):
+    """A number in a message; ``format(n, "seat|seats")`` is the noun for it."""
+
+    def __format__(self, spec: str) -> str:
+        one, bar, other = spec.partition("|")
+        if bar:
+            return one if self == 1 else other
+        return int.__format__(self, spec)
+
+
+def _param(value: Any, lang: str) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return Count(value)
+    return fmt_value(value, lang)
+
+
+class _Missing(str):
+    """A parameter the caller did not give: shown as its placeholder, whatever its format."""
+
+    def __format__(self, spec: str) -> str:
+        return str(self)
+
+
 class _Params(dict[str, Any]):
     def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+        return _Missing("{" + key + "}")
 
 
 def t(key: str, lang: str = "en", /, **params: Any) -> str:
@@ -531,5 +598,5 @@ def t(key: str, lang: str = "en", /, **params: Any) -> str:
     except KeyError:
         return key
     template = ja if lang.startswith("ja") else en
-    values = _Params({k: fmt_value(v, lang) for k, v in params.items()})
+    values = _Params({k: _param(v, lang) for k, v in params.items()})
     return clean_text(template.format_map(values))  # user text may hold lone surrogates

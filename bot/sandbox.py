@@ -27,9 +27,13 @@ TICK_RANGE = (1, 366 * 86400)
 """One ``/tick`` moves the sandbox clock by 1 second to 366 days."""
 MAX_OFFSET = timedelta(days=3653)
 """The sandbox clock never runs more than about 10 years ahead."""
+LEGAL_SHOWN = 200
+"""``/legal`` lists at most this many moves (and says how many more there are)."""
 _GAME_ID = re.compile(r"#?[0-9]+")
 _AI = re.compile(r"@ai(?::([0-9]{1,3}))?", re.IGNORECASE)
 """``@ai`` or ``@ai:4``: a computer player (at that level) takes a seat."""
+_GAME_OPTION = re.compile(r"game[=:](.*)", re.IGNORECASE)
+_PICTURE = re.compile(r"game-[0-9]+-([0-9]{4,9})-.*\.[a-z]{3,4}")
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
@@ -43,8 +47,17 @@ SIMPLE: dict[str, UseCase] = {
     "/abort": lambda s, gid, me: s.abort(gid, me),
     "/record": GameService.record,
     "/hint": GameService.hint,
+    "/rematch": GameService.rematch,
 }
 """Commands that are one use case of a game: ``/join [id]`` and the like."""
+
+
+def _game_id(token: str) -> int:
+    """A game id as typed; only a plain ASCII number below 2**63 can be one ("²" or "١" are
+    digits too)."""
+    if not _GAME_ID.fullmatch(token) or not 0 < int(token.lstrip("#")) < MAX_GAME_ID:
+        raise Refusal("refuse.unknown_game", id=token.lstrip("#"))
+    return int(token.lstrip("#"))
 
 
 class OffsetClock:
@@ -73,7 +86,10 @@ class Sandbox:
     out: IO[str] = field(default_factory=lambda: sys.stdout)
     clock: OffsetClock | None = None
     current: dict[str, int] = field(default_factory=dict)
-    images: int = 0
+    images: int | None = None
+    """The number of the last picture written (``None``: not yet read from ``out_dir``)."""
+    target: int | None = None
+    """The game the command being run went to (refusals name it)."""
     shown: list[str] = field(default_factory=list)
     """Announcements printed since the outbox was last told (see :meth:`report`)."""
 
@@ -91,11 +107,8 @@ class Sandbox:
         if reply.notify:
             self.say("  @" + " @".join(reply.notify))
         if reply.image is not None:
-            self.images += 1
-            self.out_dir.mkdir(parents=True, exist_ok=True)
             view = "spectator" if reply.image_viewer is None else f"seat{reply.image_viewer}"
-            name = f"game-{reply.game_id}-{self.images:04d}-{view}.{reply.image_format}"
-            path = self.out_dir / name
+            path = self._picture_path(reply.game_id, view, reply.image_format)
             path.write_bytes(reply.image)
             self.say(self.t("sandbox.image", path=path))
         for f in reply.files:
@@ -115,22 +128,52 @@ class Sandbox:
                 self.current.setdefault(uid, reply.game_id)
             self.current[self.user.id] = reply.game_id
 
+    def _picture_path(self, game_id: int | None, view: str, ext: str = "png") -> Path:
+        """A new file for a picture: numbered after every picture already in ``out_dir`` (an
+        earlier session's included), so nothing is ever overwritten."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        if self.images is None:
+            numbers = (_PICTURE.fullmatch(p.name) for p in self.out_dir.glob("game-*"))
+            self.images = max((int(m[1]) for m in numbers if m), default=0)
+        while True:
+            self.images += 1
+            path = self.out_dir / f"game-{game_id}-{self.images:04d}-{view}.{ext}"
+            if not path.exists():
+                return path
+
     # -- parsing ---------------------------------------------------------------------------
     @staticmethod
     def _user(token: str) -> User:
         name = clean_text(token.lstrip("@").strip())
         return User(name, name)
 
-    def _game_and_rest(self, args: list[str], min_rest: int = 0) -> tuple[int, list[str]]:
+    async def _game_and_rest(
+        self, args: list[str], min_rest: int = 0, *, to_play: bool = False
+    ) -> tuple[int, list[str]]:
+        """The game a command names (``/move 3 …``, ``/move #3 …`` or ``game=3`` anywhere),
+        else the user's game: for a move, the one game where it is their turn (the current one
+        first), else the last game they used. The command's output then says which it was."""
+        named = [m[1] for a in args if (m := _GAME_OPTION.fullmatch(a))]
+        if named:
+            args = [a for a in args if not _GAME_OPTION.fullmatch(a)]
+            self.target = _game_id(named[-1])
+            return self.target, args
         if args and len(args) > min_rest and args[0].lstrip("#").isdigit():
-            # only a plain ASCII number below 2**63 can be a game ("²" or "١" are digits too)
-            token = args[0]
-            if not _GAME_ID.fullmatch(token) or not 0 < int(token.lstrip("#")) < MAX_GAME_ID:
-                raise Refusal("refuse.unknown_game", id=token.lstrip("#"))
-            return int(token.lstrip("#")), args[1:]
+            self.target = _game_id(args[0])
+            return self.target, args[1:]
         gid = self.current.get(self.user.id)
+        if to_play:
+            waiting = await self.service.games_to_play(self.user.id)
+            if gid not in waiting and len(waiting) == 1:
+                gid = waiting[0]
+            elif gid not in waiting and len(waiting) > 1:
+                games = ", ".join(f"#{g}" for g in waiting)
+                raise Refusal("sandbox.which_game", games=games, example=waiting[0])
         if gid is None:
             raise Refusal("sandbox.no_game")
+        self.target = gid
+        if len(self.service.game_choices(self.user.id, limit=2)) > 1:
+            self.say(self.t("sandbox.to_game", id=gid))
         return gid, args
 
     async def handle(self, line: str) -> None:
@@ -145,10 +188,14 @@ class Sandbox:
         command, args = parts[0].lower(), parts[1:]
         if not command.startswith("/"):
             command, args = "/move", parts
+        self.target = None
         try:
             await self._dispatch(command, args)
         except Refusal as exc:
-            self.say("✗ " + exc.text(self.lang))
+            text = exc.text(self.lang)
+            if self.target is not None and f"#{self.target}" not in text:
+                text = f"#{self.target}: {text}"  # which game refused it
+            self.say("✗ " + text)
         for reply in await self.service.process_due():
             self.show(reply)
         for reply in await self.service.settle_ai():  # the computer players' turns
@@ -183,10 +230,10 @@ class Sandbox:
         elif command == "/play":
             await self._play(args)
         elif command in SIMPLE:
-            gid, _ = self._game_and_rest(args)
+            gid, _ = await self._game_and_rest(args)
             self.show(await SIMPLE[command](s, gid, me))
         elif command in ("/move", "/setup"):
-            gid, rest = self._game_and_rest(args, min_rest=1)
+            gid, rest = await self._game_and_rest(args, min_rest=1, to_play=True)
             if not rest:
                 self.say(self.t("sandbox.usage", usage=f"{command} [id] <move>"))
                 return
@@ -197,14 +244,17 @@ class Sandbox:
                 for reply in await s.setup(gid, me, text):
                     self.show(reply)
         elif command in ("/board", "/moves"):
-            gid, _ = self._game_and_rest(args)
+            gid, _ = await self._game_and_rest(args)
             fn2 = s.board if command == "/board" else s.moves
             self.show(await fn2(gid, me))
         elif command == "/legal":
-            gid, rest = self._game_and_rest(args)
-            self.say(", ".join(await s.legal_move_choices(gid, me.id, " ".join(rest), 200)) or "-")
+            gid, rest = await self._game_and_rest(args, to_play=True)
+            found = await s.legal_moves(gid, me.id, " ".join(rest), LEGAL_SHOWN, self.lang)
+            self.say(", ".join(found.moves) or "-")
+            if found.total > len(found.moves):
+                self.say(self.t("sandbox.legal_more", shown=len(found.moves), total=found.total))
         elif command in ("/draw", "/takeback"):
-            gid, rest = self._game_and_rest(args)
+            gid, rest = await self._game_and_rest(args)
             what = rest[0].lower() if rest else ""
             if command == "/draw":
                 fn3 = {"accept": s.accept_draw, "decline": s.decline_draw}.get(what, s.offer_draw)
@@ -264,7 +314,7 @@ class Sandbox:
         """``/replay [id]``: the GIF, written to a file; ``/replay [id] at=N``: the picture after
         move N (0: the start)."""
         at = [a for a in args if a.startswith("at=")]
-        gid, _ = self._game_and_rest([a for a in args if not a.startswith("at=")])
+        gid, _ = await self._game_and_rest([a for a in args if not a.startswith("at=")])
         if not at:
             self.show(await self.service.replay(gid, self.user))
             return
@@ -284,7 +334,7 @@ class Sandbox:
         if rating:
             self.show(await self.service.rating(user, game_type))
         else:
-            self.show(await self.service.stats(user, game_type))
+            self.show(await self.service.stats(user, game_type, self.user))
 
     async def _leaderboard(self, args: list[str]) -> None:
         """``/leaderboard <game> [server|global] [page] [provisional]`` (the sandbox is one
@@ -341,6 +391,11 @@ class Sandbox:
                         self.say(self.t("sandbox.usage", usage="rated=true|false"))
                         return
                     kw["rated"] = v.lower() in ("true", "on", "yes")
+                elif k == "seats":
+                    if v not in ("random", "listed"):
+                        self.say(self.t("sandbox.usage", usage="seats=random|listed"))
+                        return
+                    kw["seating"] = v
                 else:
                     options[k] = v
             else:
@@ -351,7 +406,7 @@ class Sandbox:
         self.show(reply)
         if reply.game_id is not None:  # each invited player's commands now default to it
             for u in invite:
-                self.current.setdefault(u.id, reply.game_id)
+                self.current[u.id] = reply.game_id
 
     async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
         """Run every line; returns the exit status (2: unknown command under ``strict``)."""

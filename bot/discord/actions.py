@@ -16,10 +16,10 @@ from typing import Any
 
 import discord
 
-from bot.discord.format import MessageParts, refusal_text, reply_parts
+from bot.discord.format import MessageParts, announcement_parts, refusal_text, reply_parts
 from bot.discord.host import Host, host_of
 from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import MoveModal, game_view, page_view, split_play
+from bot.discord.views import MoveModal, page_view, reply_view, split_play
 from bot.service import LOBBY_EVENTS, Event, GameService, Refusal, Reply, Scope, User
 
 log = logging.getLogger("banmen.discord.actions")
@@ -55,6 +55,7 @@ def button_use_cases(service: GameService) -> dict[str, UseCase]:
         "board": service.board,
         "moves": service.moves,
         "record": service.record,
+        "rematch": service.rematch,
     }
 
 
@@ -190,7 +191,9 @@ async def deliver(
     *,
     keep_components: bool = False,
 ) -> None:
-    """Send each reply where it belongs: public ones to everyone, private ones to their user."""
+    """Send each reply where it belongs: public ones to everyone, private ones to their user.
+    A lobby or challenge has one message, changed in place whatever changed it (a button on it,
+    ``/join``, the clock): it is never posted twice."""
     inter = responder.interaction
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = lang_of_locale(inter.locale, public_lang)
@@ -226,27 +229,73 @@ async def _deliver_one(
         await responder.send(reply_parts(reply, user_lang, ephemeral=True))
         return
     if reply.event is Event.STARTED and reply.game_id is not None:
-        await start_game_message(bot, responder, reply, public_lang)
+        await start_game_message(bot, responder, reply, public_lang, user_lang)
         return
-    view = game_view(reply.game_id, reply.actions, public_lang) or page_view(
-        reply.page, public_lang
-    )
+    view = reply_view(reply, public_lang) or page_view(reply.page, public_lang)
     if reply.event is Event.LEADERBOARD and responder.is_component:
         # a page button: the page replaces the one it was pressed on
         await responder.update(reply_parts(reply, public_lang, view=view))
         return
-    if reply.event in LOBBY_EVENTS and responder.is_component:
+    if reply.event in LOBBY_EVENTS and on_lobby(bot, responder, reply.game_id):
         if reply.event is Event.CANCELLED:
             view = None
         parts = reply_parts(reply, public_lang, view=view)
         keep = keep_components and reply.event is not Event.CANCELLED
         await responder.update(parts, keep_components=keep)
         return
+    if reply.event in LOBBY_EVENTS and await edit_lobby(bot, reply, public_lang):
+        # a command changed the lobby: its message now says so; the command is answered
+        # privately (a second copy of the lobby would be stale at once)
+        await responder.send(reply_parts(reply, user_lang, ephemeral=True))
+        return
     message = await responder.send(reply_parts(reply, public_lang, view=view))
     if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
-        await bot.service.set_game_location(
-            reply.game_id, str(message.channel.id), None, str(message.id)
+        await place_created(bot, reply.game_id, message)
+
+
+def on_lobby(bot: Host, responder: Responder, game_id: int | None) -> bool:
+    """True when the interaction is a button on the game's lobby or challenge message itself
+    (not, say, a Rematch button on the previous game's end message)."""
+    message = responder.interaction.message
+    if not responder.is_component or message is None or game_id is None:
+        return False
+    loc = bot.service.location(game_id)
+    return loc is not None and loc.message_id == str(message.id)
+
+
+def lobby_message(bot: Host, game_id: int) -> discord.PartialMessage | None:
+    """The message a lobby or challenge was posted as (until the game starts, the game's
+    place is that message, in a channel or a thread), or None."""
+    loc = bot.service.location(game_id)
+    where = None if loc is None else (loc.thread_id or loc.channel_id)
+    if loc is None or where is None or not loc.message_id:
+        return None
+    return bot.get_partial_messageable(int(where)).get_partial_message(int(loc.message_id))
+
+
+async def edit_lobby(bot: Host, reply: Reply, lang: str, parts: MessageParts | None = None) -> bool:
+    """Show ``reply`` on the game's lobby message (buttons as the reply offers, none once the
+    game is withdrawn); False when there is no such message to change."""
+    if reply.game_id is None:
+        return False
+    message = lobby_message(bot, reply.game_id)
+    if message is None:
+        return False
+    if parts is None:
+        view = None if reply.event is Event.CANCELLED else reply_view(reply, lang)
+        parts = reply_parts(reply, lang, view=view)
+    try:
+        await message.edit(
+            content=parts.content,
+            embed=parts.embed,
+            attachments=parts.files,
+            view=parts.view,
+            allowed_mentions=parts.allowed_mentions,
         )
+    except discord.HTTPException:
+        log.warning("could not change the lobby message of game %s", reply.game_id)
+        return False
+    return True
 
 
 async def deliver_replay(
@@ -262,7 +311,7 @@ async def deliver_replay(
     if not reply.public and reply.audience not in (None, str(inter.user.id)):
         return
     lang = user_lang if private else public_lang
-    view = game_view(reply.game_id, reply.actions, lang)
+    view = reply_view(reply, lang)
     parts = reply_parts(reply, lang, ephemeral=private, view=view)
     if message is not None and (reply.public or own):
         await responder.update(parts)
@@ -270,42 +319,69 @@ async def deliver_replay(
         await responder.send(parts)
 
 
-async def start_game_message(bot: Host, responder: Responder, reply: Reply, lang: str) -> None:
-    """A game just started: open its thread (unless the server keeps games in the channel)."""
+async def place_created(bot: Host, game_id: int, message: discord.Message) -> None:
+    """Remember where a lobby or challenge was posted (a channel, or a game's thread)."""
+    channel = message.channel
+    if isinstance(channel, discord.Thread):
+        parent = str(channel.parent_id) if channel.parent_id else str(channel.id)
+        await bot.service.set_game_location(game_id, parent, str(channel.id), str(message.id))
+    else:
+        await bot.service.set_game_location(game_id, str(channel.id), None, str(message.id))
+
+
+async def start_game_message(
+    bot: Host, responder: Responder, reply: Reply, lang: str, user_lang: str = "en"
+) -> None:
+    """A game just started: its lobby or challenge message (if any) becomes the announcement,
+    without buttons, and the game opens its thread from it (unless the server keeps games in
+    the channel, or the lobby was in a thread: then the game lives there)."""
     assert reply.game_id is not None
     inter = responder.interaction
+    turn = reply_parts(reply, lang, view=reply_view(reply, lang))
+    announce = announcement_parts(reply, lang)
+    lobby_place = bot.service.location(reply.game_id)  # before the game's place moves
+    here = on_lobby(bot, responder, reply.game_id)
+    lobby = None if here else lobby_message(bot, reply.game_id)
+    if here:
+        await responder.update(announce)
+    elif lobby is not None and not await edit_lobby(bot, reply, lang, announce):
+        lobby = None
+    if lobby is not None:
+        # the interaction came from elsewhere (/join, a Rematch button): answered privately
+        await responder.send(reply_parts(reply, user_lang, ephemeral=True, with_image=False))
     channel = inter.channel
-    view = game_view(reply.game_id, reply.actions, lang)
-    in_thread = isinstance(channel, discord.Thread)
-    if in_thread or not isinstance(channel, discord.TextChannel):
-        message = await responder.send(reply_parts(reply, lang, view=view))
+    thread_id = lobby_place.thread_id if lobby_place is not None and lobby else None
+    if thread_id is None and isinstance(channel, discord.Thread) and lobby is None:
+        thread_id = str(channel.id)
+    if thread_id is not None or not isinstance(channel, discord.TextChannel):
+        # the game lives where it was started: a thread (or a channel that takes no threads)
+        if lobby is not None:
+            target = bot.get_partial_messageable(int(thread_id or lobby.channel.id))
+            message: discord.Message | None = await target.send(**turn.send_kwargs())
+        else:
+            message = await responder.send(turn)
         if message is not None:
-            await bot.service.set_game_location(
-                reply.game_id,
-                str(message.channel.id),
-                str(message.channel.id) if in_thread else None,
-                str(message.id),
-            )
+            place = str(message.channel.id)
+            await bot.service.set_game_location(reply.game_id, place, thread_id, str(message.id))
         return
     if not await guild_threads(bot, inter.guild_id):
-        message = await responder.send(reply_parts(reply, lang, view=view))
-        if message is not None:
-            await bot.service.set_game_location(
-                reply.game_id, str(channel.id), None, str(message.id)
-            )
+        if lobby is not None:
+            sent = await channel.send(**turn.send_kwargs())
+        else:
+            sent_or_none = await responder.send(turn)
+            if sent_or_none is None:
+                return
+            sent = sent_or_none
+        await bot.service.set_game_location(reply.game_id, str(channel.id), None, str(sent.id))
         return
     # The announcement in the channel (text only); the board and buttons go to the thread.
-    announce = MessageParts(content=None, embed=reply_parts(reply, lang).embed)
-    assert announce.embed is not None
-    announce.embed.set_image(url=None)
-    starter = inter.message if responder.is_component else None
-    if starter is not None:
-        await responder.update(announce)  # the lobby becomes the announcement
-    else:
+    starter: discord.Message | discord.PartialMessage | None = lobby
+    if here:
+        starter = inter.message
+    elif starter is None:
         starter = await responder.send(announce)
     title = reply.params["game"]
     name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
-    turn = reply_parts(reply, lang, view=view)
     try:
         if starter is not None:
             thread = await starter.create_thread(name=name, auto_archive_duration=10080)

@@ -74,7 +74,9 @@ def timestamp(when: datetime, style: str = "R") -> str:
 
 
 def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.Embed:
-    text = reply.text(lang)
+    """The reply as an embed. The deadline is shown once, as a field of Discord timestamps
+    (each reader sees their own time zone); times in the text are timestamps too."""
+    text = reply.text(lang, deadline=False, times=timestamp)
     embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
     if reply.to_move:
         embed.add_field(name=t("to_move", lang), value=" ".join(mention(u) for u in reply.to_move))
@@ -126,10 +128,12 @@ def reply_parts(
     *,
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
+    with_image: bool = True,
 ) -> MessageParts:
-    """One service reply as one message: pings in the content, the rest in the embed."""
+    """One service reply as one message: pings in the content, the rest in the embed (the
+    picture left out with ``with_image=False``)."""
     files = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
-    if reply.image is not None:
+    if with_image and reply.image is not None:
         files.insert(
             0,
             discord.File(
@@ -140,7 +144,7 @@ def reply_parts(
     content = " ".join(mention(u) for u in pings) or None
     return MessageParts(
         content=content,
-        embed=reply_embed(reply, lang),
+        embed=reply_embed(reply, lang, with_image=with_image),
         files=files,
         view=view,
         allowed_mentions=allowed_mentions_for(pings),
@@ -148,11 +152,23 @@ def reply_parts(
     )
 
 
+def announcement_parts(reply: Reply, lang: str) -> MessageParts:
+    """A game that starts in a thread, as its channel shows it: what began and who plays, no
+    turn, deadline, picture, buttons or pings (they belong to the thread, and would go stale
+    in the channel)."""
+    text = reply.text(lang, turn=False)
+    embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
+    if reply.game_id is not None:
+        embed.set_footer(text=f"#{reply.game_id}")
+    return MessageParts(content=None, embed=embed)
+
+
 def refusal_text(refusal: Refusal, lang: str) -> str:
     """What was wrong and, for a move, the closest legal moves."""
     text = refusal.text(lang)
-    if refusal.suggestions and refusal.suggestions[0] not in text:
-        moves = ", ".join(f"`{s}`" for s in refusal.suggestions[:10])
+    suggested = refusal.suggested(lang)
+    if suggested and suggested[0] not in text:
+        moves = ", ".join(f"`{s}`" for s in suggested[:10])
         text += "\n" + t("suggestions", lang, moves=moves)
     return _clip(text, MAX_CONTENT)
 

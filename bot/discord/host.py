@@ -25,6 +25,12 @@ class Host(Protocol):
     ) -> None:
         """A game button was pressed."""
 
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable:
+        """A channel to send to or edit in by id (``discord.Client`` has it)."""
+        ...
+
     async def submit_text(
         self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
     ) -> None:

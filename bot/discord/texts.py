@@ -38,6 +38,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "select.ply": ("Move {ply}", "{ply}手目"),
     "button.previous": ("◀ Previous", "◀ 前へ"),
     "button.next": ("Next ▶", "次へ ▶"),
+    "button.rematch": ("Rematch", "再戦"),
     "modal.move.title": ("Your move in game #{game}", "対局 #{game} の指し手"),
     "modal.move.label": ("Move", "指し手"),
     "modal.move.placeholder": ("e.g. {example}", "例：{example}"),

@@ -103,6 +103,7 @@ JA: dict[str, str] = {
     "key": "項目",
     "value": "値",
     "text": "内容",
+    "notation": "指し手",
     "user": "ユーザー",
     "day": "日付",
     "file": "ファイル",
@@ -114,7 +115,9 @@ JA: dict[str, str] = {
     # option descriptions
     "The game (default: the game of this thread).": "対局（省略時はこのスレッドの対局）。",
     "Which game.": "どのゲームか。",
-    "Your move, in the game's notation.": "指し手（そのゲームの表記）。",
+    "Your move, as the game writes it (any spelling is read).": (
+        "指し手（盤面や棋譜と同じ表記。ほかの書き方も読めます）。"
+    ),
     "The player you challenge (none: an open lobby; this bot: the computer).": (
         "挑戦する相手（省略すると募集。このボットを選ぶとコンピュータ対局）。"
     ),

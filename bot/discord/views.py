@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
@@ -22,7 +22,7 @@ import discord
 from bot.discord.errors import on_view_error
 from bot.discord.host import host_of
 from bot.discord.texts import TEXTS, t
-from bot.service import Page, Scope
+from bot.service import Page, Reply, Scope, Text
 
 log = logging.getLogger("banmen.discord.views")
 
@@ -41,6 +41,7 @@ _STYLES: dict[str, discord.ButtonStyle] = {
     "accept": discord.ButtonStyle.success,
     "decline": discord.ButtonStyle.secondary,
     "accept_draw": discord.ButtonStyle.success,
+    "rematch": discord.ButtonStyle.primary,
     "accept_takeback": discord.ButtonStyle.success,
     "decline_draw": discord.ButtonStyle.secondary,
     "decline_takeback": discord.ButtonStyle.secondary,
@@ -66,7 +67,14 @@ def split_play(arg: str | None) -> tuple[int | None, str]:
     return None, arg or ""
 
 
-def button_label(action: str, lang: str, arg: str | None = None) -> str:
+def button_label(
+    action: str, lang: str, arg: str | None = None, labels: Mapping[str, Text] | None = None
+) -> str:
+    """A button's label: the service's own for the action (a move as the game writes it), else
+    the adapter's word for it."""
+    full = f"{action}:{arg}" if arg is not None else action
+    if labels and full in labels:
+        return labels[full].get(lang)[:80]
     key = f"button.{action}"
     if key in TEXTS:
         return t(key, lang)
@@ -164,13 +172,20 @@ class GameView(discord.ui.View):
     """The buttons of one reply (and a replay's jump list); persistent (no timeout), errors go
     to the shared handler."""
 
-    def __init__(self, game_id: int, actions: Sequence[str], lang: str) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        actions: Sequence[str],
+        lang: str,
+        labels: Mapping[str, Text] | None = None,
+    ) -> None:
         super().__init__(timeout=None)
         split = [split_action(action) for action in actions]
         jumps = [int(arg) for name, arg in split if name == "goto" and arg and arg.isdigit()]
         buttons = [(name, arg) for name, arg in split if name != "goto"]
         for name, arg in buttons[: MAX_BUTTONS - (5 if jumps else 0)]:  # a select takes a row
-            self.add_item(GameButton(name, game_id, arg, label=button_label(name, lang, arg)))
+            label = button_label(name, lang, arg, labels)
+            self.add_item(GameButton(name, game_id, arg, label=label))
         if jumps:
             self.add_item(JumpSelect(game_id, jumps[:25], lang))
 
@@ -184,11 +199,21 @@ class GameView(discord.ui.View):
         await on_view_error(interaction, error, item)
 
 
-def game_view(game_id: int | None, actions: Sequence[str], lang: str) -> GameView | None:
-    """The view for a reply, or None when it offers no action."""
+def game_view(
+    game_id: int | None,
+    actions: Sequence[str],
+    lang: str,
+    labels: Mapping[str, Text] | None = None,
+) -> GameView | None:
+    """The view for a reply's actions, or None when it offers none."""
     if game_id is None or not actions:
         return None
-    return GameView(game_id, actions, lang)
+    return GameView(game_id, actions, lang, labels)
+
+
+def reply_view(reply: Reply, lang: str) -> GameView | None:
+    """The buttons of a service reply (its actions, labelled as the service says)."""
+    return game_view(reply.game_id, reply.actions, lang, reply.labels)
 
 
 PAGE_ID = re.compile(

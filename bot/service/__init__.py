@@ -32,11 +32,12 @@ from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
 from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
 from bot.records import MAX_RECORD_BYTES
+from bot.service import context
 from bot.service.cache import GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
 from bot.service.computer import Computer
-from bot.service.context import Context
-from bot.service.directory import Directory
+from bot.service.context import Context, Shuffle
+from bot.service.directory import Directory, MoveChoices
 from bot.service.endings import Endings
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
@@ -44,6 +45,7 @@ from bot.service.outbox import Outbox
 from bot.service.present import Pictures
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
+from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
@@ -68,7 +70,7 @@ from bot.service.values import (
     User,
 )
 from bot.store import SqliteStore, Store
-from engines.core import State
+from engines.core import State, Text
 from engines.record import Record
 
 __all__ = [
@@ -87,13 +89,16 @@ __all__ = [
     "Lang",
     "Line",
     "Location",
+    "MoveChoices",
     "OptionInfo",
     "Page",
     "ProcessThinker",
     "Refusal",
     "Reply",
     "Scope",
+    "Shuffle",
     "StepClock",
+    "Text",
     "Thinker",
     "User",
     "catalogue",
@@ -112,15 +117,18 @@ class GameService:
         *,
         render_images: bool = True,
         thinker: Thinker | None = None,
+        shuffle: Shuffle | None = None,
     ) -> None:
         settings = settings or Settings()
         self.clock: Clock = clock or SystemClock()
         games = GameCache(store, settings.state_cache_size)
-        ctx = Context(store, self.clock, settings, games, Pictures(render_images))
+        shuffle = shuffle or context.draw_seats
+        ctx = Context(store, self.clock, settings, games, Pictures(render_images), shuffle)
         self.ctx = ctx
         endings = Endings(ctx)
         self.timers = Timers(ctx, endings)
         self.lobby = Lobby(ctx, endings)
+        self.rematches = Rematches(ctx, self.lobby)
         self.turns = Turns(ctx, self.timers, endings)
         self.offers = Offers(ctx, self.turns, endings)
         self.records = Records(ctx, self.timers)
@@ -140,14 +148,23 @@ class GameService:
         settings: Settings | None = None,
         render_images: bool = True,
         thinker: Thinker | None = None,
+        shuffle: Shuffle | None = None,
     ) -> GameService:
         """Open (and migrate) the store at ``path`` and restore every pending deadline and AI
         turn. ``thinker``: where AI searches run (default: inline, on the calling thread; the
-        bot passes a :class:`ProcessThinker`)."""
+        bot passes a :class:`ProcessThinker`). ``shuffle`` draws the seats (by default from the
+        operating system's randomness)."""
         settings = settings or Settings(db_path=path)
         store = SqliteStore(path, synchronous=settings.sqlite_synchronous)
         await store.open()
-        service = cls(store, clock, settings, render_images=render_images, thinker=thinker)
+        service = cls(
+            store,
+            clock,
+            settings,
+            render_images=render_images,
+            thinker=thinker,
+            shuffle=shuffle,
+        )
         await service.restore()
         return service
 
@@ -245,6 +262,11 @@ class GameService:
     async def decline(self, game_id: int, user: User) -> Reply:
         return await self.lobby.decline(game_id, user)
 
+    async def rematch(self, game_id: int, user: User) -> Reply:
+        """A player of a finished game asks the others for the same game again, seats turned
+        (a challenge); if they already asked, this accepts theirs."""
+        return await self.rematches.rematch(game_id, user)
+
     # -- playing -------------------------------------------------------------------------------
     async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
         return await self.turns.play(game_id, user, text, ply=ply)
@@ -325,9 +347,21 @@ class GameService:
         return self.directory.game_choices(user_id, typed, limit)
 
     async def legal_move_choices(
-        self, game_id: int, user_id: str, typed: str, limit: int = 25
+        self, game_id: int, user_id: str, typed: str, limit: int = 25, lang: str = "en"
     ) -> list[str]:
-        return await self.directory.legal_move_choices(game_id, user_id, typed, limit)
+        """The user's legal moves matching ``typed``, as the game writes them in ``lang``."""
+        found = await self.directory.legal_moves(game_id, user_id, typed, limit, lang)
+        return list(found.moves)
+
+    async def legal_moves(
+        self, game_id: int, user_id: str, typed: str, limit: int = 25, lang: str = "en"
+    ) -> MoveChoices:
+        """Like :meth:`legal_move_choices`, with how many moves matched in all."""
+        return await self.directory.legal_moves(game_id, user_id, typed, limit, lang)
+
+    async def games_to_play(self, user_id: str) -> list[int]:
+        """The user's running games where it is their turn now (newest first)."""
+        return await self.directory.games_to_play(user_id)
 
     async def game_at(self, user_id: str, channel_id: str, thread_id: str | None) -> int | None:
         return await self.directory.game_at(user_id, channel_id, thread_id)
@@ -359,8 +393,11 @@ class GameService:
         """Build every game's picture caches in a worker thread (so no first move waits)."""
         await asyncio.to_thread(Pictures.warm_up)
 
-    async def stats(self, user: User, game_type: str | None = None) -> Reply:
-        return await self.community.stats(user, game_type)
+    async def stats(
+        self, user: User, game_type: str | None = None, asker: User | None = None
+    ) -> Reply:
+        """``user``'s statistics, privately for ``asker`` (default: the user)."""
+        return await self.community.stats(user, game_type, asker)
 
     async def rating(self, user: User, game_type: str | None = None) -> Reply:
         """``user``'s ratings (in one game, or all), record and last rated games."""

@@ -50,8 +50,9 @@ class Loaded:
     entries: list[MoveRow]
     state: State[Any]
     last_move: Any = None
-    choices: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
-    """Per seat, the legal moves as (folded, shown) pairs (autocomplete; filled lazily)."""
+    choices: dict[tuple[int, str], list[tuple[tuple[str, ...], str]]] = field(default_factory=dict)
+    """Per seat and language, the legal moves as (folded spellings, shown) pairs
+    (autocomplete; filled lazily)."""
 
     @property
     def id(self) -> int:

@@ -37,7 +37,17 @@ def info_of(game: Game[Any]) -> GameInfo:
         title=present.title(game),
         summary=game.summary,
         player_counts=tuple(game.player_counts),
-        options=tuple(OptionInfo(o.name, o.values, o.default, o.help) for o in game.options),
+        options=tuple(
+            OptionInfo(
+                o.name,
+                o.values,
+                o.default,
+                o.help,
+                o.title(),
+                tuple(o.value_label(v) for v in o.values),
+            )
+            for o in game.options
+        ),
         rules_doc=game.rules_doc,
         daily=game.id == DAILY_GAME,
     )
@@ -69,7 +79,10 @@ class Community:
             raise Refusal("refuse.unknown_game_type", reason=exc.text) from exc
         return await self.ctx.pictures.start_position(game)
 
-    async def stats(self, user: User, game_type: str | None = None) -> Reply:
+    async def stats(
+        self, user: User, game_type: str | None = None, asker: User | None = None
+    ) -> Reply:
+        """``user``'s statistics, answered privately to ``asker`` (default: the user)."""
         lines = [
             Line(
                 "stats.item",
@@ -90,6 +103,8 @@ class Community:
             "stats.show" if lines else "stats.none",
             {"name": user.name},
             event=Event.STATS,
+            public=False,
+            audience=(asker or user).id,
             lines=tuple(lines),
         )
 

@@ -3,6 +3,8 @@ server settings. One :class:`Context` per service; the use-case modules take it.
 
 from __future__ import annotations
 
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,6 +31,14 @@ def clean_name(user: User) -> User:
     return user if name == user.name else replace(user, name=name)
 
 
+Shuffle = Callable[[list[Any]], None]
+"""Puts a list in a random order, in place (like ``random.shuffle``): how seats are drawn."""
+
+draw_seats: Shuffle = secrets.SystemRandom().shuffle
+"""The default seat draw: the operating system's randomness, so nobody can predict who sits
+where (tests inject their own)."""
+
+
 @dataclass
 class Context:
     store: Store
@@ -36,6 +46,7 @@ class Context:
     settings: Settings
     games: GameCache
     pictures: Pictures
+    shuffle: Shuffle = draw_seats
     _guilds: dict[str, GuildSettings] = field(default_factory=dict)
 
     def now_ms(self) -> int:

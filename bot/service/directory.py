@@ -4,6 +4,8 @@ moves and games offered by autocomplete (answered from memory, never writing).""
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
+from typing import Any
 
 from bot.clock import from_ms
 from bot.model import LIVE_STATUSES, Change, GameStatus
@@ -11,7 +13,7 @@ from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.values import Event, Line, Location, Refusal, Reply, User
-from engines.core import MAX_INPUT, EngineError, normalise
+from engines.core import MAX_INPUT, EngineError, State, normalise
 from engines.registry import get_game
 
 
@@ -83,18 +85,34 @@ class Directory:
                 break
         return out
 
-    async def legal_move_choices(
-        self, game_id: int, user_id: str, typed: str, limit: int = 25
-    ) -> list[str]:
-        """Legal moves of ``user_id`` matching ``typed`` (prefix first, then substring),
-        from memory; a game not in memory is loaded once. Nothing for an unknown game."""
+    async def legal_moves(
+        self, game_id: int, user_id: str, typed: str, limit: int = 25, lang: str = "en"
+    ) -> MoveChoices:
+        """Legal moves of ``user_id`` matching ``typed`` (prefix first, then substring), as
+        the game writes them in ``lang`` (``▲2三5``: what the thread, /moves and the picture
+        show; each parses back), with how many match in all. From memory; a game not in memory
+        is loaded once. Nothing for an unknown game."""
         loaded = self.ctx.games.cached(game_id)
         if loaded is None:
             try:
                 loaded = await self.ctx.games.read(game_id)
             except Refusal:
-                return []
-        return move_choices(loaded, user_id, typed, limit)
+                return MoveChoices((), 0)
+        return move_choices(loaded, user_id, typed, limit, lang)
+
+    async def games_to_play(self, user_id: str) -> list[int]:
+        """The user's running games where they are due to act now, newest first."""
+        out: list[int] = []
+        for gid in sorted(self.ctx.games.live, reverse=True):
+            if user_id not in self.ctx.games.live[gid].users:
+                continue
+            try:
+                loaded = await self.ctx.games.read(gid)
+            except Refusal:
+                continue
+            if any(seat in loaded.acting_seats() for seat in loaded.seats_of(user_id)):
+                out.append(gid)
+        return out
 
     # -- lists -------------------------------------------------------------------------------
     async def list_games(self, user: User, guild_id: str | None = None) -> Reply:
@@ -118,6 +136,7 @@ class Directory:
                         "id": loaded.id,
                         "game": present.title(loaded.game),
                         "players": present.seat_list(loaded),
+                        "to_move": ", ".join(loaded.name(s) for s in loaded.acting_seats()),
                         "deadline": deadline or "",
                     },
                 )
@@ -132,26 +151,56 @@ class Directory:
         )
 
 
-def move_choices(loaded: Loaded, user_id: str, typed: str, limit: int) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class MoveChoices:
+    """Some legal moves (at most the limit asked for) and how many matched in all."""
+
+    moves: tuple[str, ...]
+    total: int
+
+
+def spellings(state: State[Any], move: Any) -> tuple[str, ...]:
+    """The folded spellings autocomplete matches a move by: as shown in either language
+    (with and without the seat mark) and the canonical notation."""
+    shown = present.display(state, move)
+    out: list[str] = []
+    for text in (shown.en, shown.ja, state.format_move(move)):
+        for variant in (text, text.lstrip(SEAT_MARKS)):
+            if (key := fold(variant)) and key not in out:
+                out.append(key)
+    return tuple(out)
+
+
+SEAT_MARKS = "▲△☗☖ "
+"""Marks before a move in kifu (``▲2三5``): typing ``2三`` finds it as a prefix."""
+
+
+def move_choices(
+    loaded: Loaded, user_id: str, typed: str, limit: int, lang: str = "en"
+) -> MoveChoices:
     if loaded.status is not GameStatus.ACTIVE:
-        return []
+        return MoveChoices((), 0)
     acting = loaded.state.acting_players()
     seats = [s for s in loaded.seats_of(user_id) if s in acting]
     if not seats:
-        return []
+        return MoveChoices((), 0)
     seat = seats[0]
-    names = loaded.choices.get(seat)
+    lang = "ja" if lang.startswith("ja") else "en"
+    names = loaded.choices.get((seat, lang))
     if names is None:
         state = loaded.state
         names = [
-            (fold(state.format_move(m)), state.format_move(m)) for m in state.legal_moves(seat)
+            (spellings(state, m), state.display_move(m, lang)) for m in state.legal_moves(seat)
         ]
-        loaded.choices[seat] = names
+        loaded.choices[(seat, lang)] = names
     key = fold(typed[:MAX_INPUT])
     if not key:
-        return [n for _, n in names[:limit]]
-    prefix = [n for k, n in names if k.startswith(key)]
-    if len(prefix) >= limit:
-        return prefix[:limit]
-    inner = [n for k, n in names if key in k and not k.startswith(key)]
-    return (prefix + inner)[:limit]
+        return MoveChoices(tuple(n for _, n in names[:limit]), len(names))
+    prefix = [n for keys, n in names if any(k.startswith(key) for k in keys)]
+    inner = [
+        n
+        for keys, n in names
+        if any(key in k for k in keys) and not any(k.startswith(key) for k in keys)
+    ]
+    found = prefix + inner
+    return MoveChoices(tuple(found[:limit]), len(found))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, TypedDict, Unpack
+from typing import Any, Literal, TypedDict, Unpack
 
-from bot.clock import ClockError, ClockSpec, parse_clock
+from bot.clock import ClockError, ClockSpec, parse_clock, range_text
 from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow
 from bot.service import present
 from bot.service.cache import Loaded
@@ -21,7 +21,7 @@ from bot.service.endings import Endings
 from bot.service.timers import banks, clock_of, deadline
 from bot.service.values import AI_LEVELS, HOST_ID, Event, Refusal, Reply, User, ai_name
 from bot.store import ConflictError, LimitError
-from engines.core import CHANCE, EngineError, Game, State, chance_pick
+from engines.core import CHANCE, EngineError, Game, State, Text, chance_pick
 from engines.registry import get_game
 
 
@@ -36,6 +36,11 @@ def resolve_chance(
         rows.append(MoveRow(start + len(rows), CHANCE, state.format_move(move), None, secret, now))
         state = state.apply(move)
     return state, rows
+
+
+Seating = Literal["random", "listed"]
+"""How the people named when a game is made sit: drawn at random, or in the order listed
+(creator, ``seated``, ``invite``, host seats)."""
 
 
 class CreateOptions(TypedDict, total=False):
@@ -55,6 +60,7 @@ class CreateOptions(TypedDict, total=False):
     seed: str | None
     daily_day: str | None
     rated: bool | None
+    seating: Seating | None
 
 
 class Lobby:
@@ -78,7 +84,12 @@ class Lobby:
         ``seated``: users seated at once (imports, tests); ``open_seats``: seats anyone may take;
         ``ai``: the level (1-8) of each computer player seated (such a game is never rated).
         ``rated``: None (default) rates a game of two or more humans; False makes it casual.
-        The game starts at once when every seat is filled."""
+        The game starts at once when every seat is filled.
+
+        ``seating``: ``"random"`` draws who sits where (so who moves first) with the context's
+        shuffle, ``"listed"`` keeps the order given (a rematch's rotation). By default a game
+        made full with ``seated`` users keeps their order and every other game is drawn; people
+        who join a lobby later take one of its free seats at random."""
         guild_id = how.get("guild_id")
         invite = list(how.get("invite", ()))
         seated = list(how.get("seated", ()))
@@ -122,9 +133,7 @@ class Lobby:
         try:
             spec = clock if isinstance(clock, ClockSpec) else parse_clock(clock)
         except ClockError as exc:
-            raise Refusal("refuse.bad_clock", clock=str(clock)) from exc
-        for u in {u.id: u for u in [creator, *humans, *invite]}.values():
-            await self.ctx.remember_user(u)
+            raise clock_refusal(exc) from exc
         seats: list[SeatRow] = []
         for u in humans:
             seats.append(SeatRow(len(seats), SeatKind.HUMAN, u.id, u.name))
@@ -136,10 +145,12 @@ class Lobby:
             seats.append(SeatRow(len(seats), SeatKind.HOST, None, ai_name(lv), ai_level=lv))
         while len(seats) < n:
             seats.append(SeatRow(len(seats), SeatKind.OPEN))
-        if spec.kind == "bank":
-            seats = [replace(s, bank_ms=spec.bank * 1000) for s in seats]
-        now = self.ctx.now_ms()
-        ttl = self.ctx.settings.challenge_ttl
+        seating = how.get("seating") or (
+            "listed" if seated and len(seats) == len(ids) else "random"
+        )
+        if seating == "random":
+            self.ctx.shuffle(seats)
+            seats = [replace(s, seat=i) for i, s in enumerate(seats)]
         new = NewGame(
             game_type=game.id,
             players=n,
@@ -151,13 +162,41 @@ class Lobby:
             creator_id=creator.id,
             clock=spec.text(),
             reminders=spec.reminders,
-            created_ms=now,
+            created_ms=0,
             seats=tuple(seats),
             daily_day=how.get("daily_day"),
-            limits=await self.limits(humans, guild_id, new=True),
-            expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
             rated=ratable if rated is None else rated,
         )
+        key = "challenge.created" if invite else "game.created"
+        return await self.open_game(new, creator, humans, invite, key)
+
+    async def open_game(
+        self,
+        new: NewGame,
+        creator: User,
+        humans: Sequence[User],
+        invite: Sequence[User],
+        key: str,
+        **params: Any,
+    ) -> Reply:
+        """Store ``new`` (its seats as planned: ``humans`` seated, a seat kept for each of
+        ``invite``) and say so: a lobby or challenge (``key``), or the start when it is full."""
+        for u in {u.id: u for u in [creator, *humans, *invite]}.values():
+            await self.ctx.remember_user(u)
+        spec = parse_clock(new.clock)
+        seats = list(new.seats)
+        if spec.kind == "bank":
+            seats = [replace(s, bank_ms=spec.bank * 1000) for s in seats]
+        now = self.ctx.now_ms()
+        ttl = self.ctx.settings.challenge_ttl
+        new = replace(
+            new,
+            created_ms=now,
+            seats=tuple(seats),
+            limits=await self.limits(humans, new.guild_id, new=True),
+            expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
+        )
+        game = get_game(new.game_type)
         full = all(s.kind is not SeatKind.OPEN for s in seats)
         if full:
             new = self._started(new, game, now)
@@ -176,8 +215,12 @@ class Lobby:
             return present.reply(
                 loaded,
                 Event.CREATED,
-                "challenge.created" if invite else "game.created",
-                params={"open": _open_count(loaded), "invited": _invited_names(invite)},
+                key,
+                params={
+                    "open": _open_count(loaded),
+                    "invited": _invited_names(invite),
+                    **params,
+                },
                 notify=tuple(u.id for u in invite),
                 lines=present.ai_lines(loaded),
             )
@@ -213,6 +256,8 @@ class Lobby:
             open_seats = [s for s in row.seats if s.kind is SeatKind.OPEN]
             kept = [s for s in open_seats if s.invited_id == user.id]
             free = kept or [s for s in open_seats if s.invited_id is None]
+            if not kept:
+                self.ctx.shuffle(free)  # someone joining a lobby sits at a free seat drawn
             if not free:
                 if open_seats:
                     raise Refusal("refuse.not_invited", id=game_id)
@@ -330,6 +375,23 @@ def started(loaded: Loaded) -> Reply:
         picture=True,
         lines=present.chance_lines(start, loaded.entries) + present.end_lines(loaded),
     )
+
+
+CLOCK_PARTS = {
+    "live": Text("a live clock's time per move", "ライブ対局の1手の持ち時間"),
+    "corr": Text("a correspondence clock's time per move", "通信対局の1手の持ち時間"),
+    "bank": Text("a time bank", "持ち時間（バンク）"),
+    "bonus": Text("a time bank's bonus per move", "1手ごとの加算"),
+    "cap": Text("a time bank's cap", "持ち時間の上限"),
+}
+
+
+def clock_refusal(error: ClockError) -> Refusal:
+    """What was wrong with a clock: the part out of range and its range, or how to write one."""
+    if error.part is None or error.bounds is None:
+        return Refusal("refuse.bad_clock")
+    shown = Text(range_text(error.bounds, "en"), range_text(error.bounds, "ja"))
+    return Refusal("refuse.clock_range", part=CLOCK_PARTS[error.part], range=shown)
 
 
 def limit_refusal(error: LimitError, users: Sequence[User]) -> Refusal:

@@ -53,12 +53,14 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     row = loaded.row
     deadline = from_ms(row.deadline_ms) if row.deadline_ms is not None else None
     offered = kw.pop("actions", None)
+    buttons = move_buttons(loaded)
     return Reply(
         key,
         params,
         event=event,
         game_id=loaded.id,
-        actions=move_buttons(loaded) + (actions(loaded) if offered is None else offered),
+        actions=tuple(buttons) + (actions(loaded) if offered is None else offered),
+        labels=buttons,
         notify=kw.pop("notify", to_move),
         to_move=to_move,
         deadline=deadline if row.status is GameStatus.ACTIVE else None,
@@ -73,6 +75,8 @@ def actions(loaded: Loaded) -> tuple[str, ...]:
         if loaded.row.is_challenge:
             return ("accept", "decline")
         return ("join", "leave", "start", "cancel")
+    if status is GameStatus.FINISHED:
+        return ("board", "moves", "record", "rematch")
     if status is not GameStatus.ACTIVE:
         return ("board", "moves", "record")
     out: list[str] = []
@@ -103,24 +107,50 @@ MOVE_BUTTONS = 6
 """When the one player to move has at most this many legal moves, each gets a button."""
 
 
-def move_buttons(loaded: Loaded) -> tuple[str, ...]:
+def move_buttons(loaded: Loaded) -> dict[str, Text]:
     """``play:<log length>|<move>`` for each legal move when there are few (a start-line
     choice, a draw-or-stay choice): generic, whatever the game. The log length goes with the
     move, so a button left on an older message is refused instead of playing into the current
-    position."""
+    position. Each is labelled as the game writes the move (its display form, in both
+    languages); the action keeps the canonical notation, which the parser reads back."""
     acting = loaded.acting_seats()
     if len(acting) != 1 or loaded.state.current_player() != acting[0]:
-        return ()
+        return {}
     if not loaded.user_ids(acting):
-        return ()
+        return {}
     state = loaded.state
     legal = state.legal_moves()
     names = [state.format_move(m) for m in legal]
     if not 0 < len(names) <= MOVE_BUTTONS or any(len(n) > 50 for n in names):
-        return ()
+        return {}
     if len(names) == 1 and normalise(names[0]) in PASS_WORDS:
-        return ()
-    return tuple(f"play:{len(loaded.entries)}|{n}" for n in names)
+        return {}
+    return {
+        f"play:{len(loaded.entries)}|{n}": display(state, m)
+        for n, m in zip(names, legal, strict=True)
+    }
+
+
+def display(state: State[Any], move: Any) -> Text:
+    """``move`` as the game writes it everywhere players read (the thread, /moves, pictures):
+    ``▲2三5``, ``魏 騎A2-C4``; it parses back to the same move."""
+    return Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+
+
+def shown_move(state: State[Any], text: str, seat: int | None = None) -> Text | str:
+    """A move given in canonical notation (an engine's suggestion) as the game writes it; the
+    text itself when it does not parse here."""
+    try:
+        return display(state, state.parse_move(text, seat))
+    except EngineError:
+        return text
+
+
+def player_names(loaded: Loaded) -> tuple[str, ...]:
+    """Who sits at each seat, by seat (empty for a free seat): the pictures' header."""
+    return tuple(
+        loaded.name(s.seat) if s.kind is not SeatKind.OPEN else "" for s in loaded.row.seats
+    )
 
 
 def seat_list(loaded: Loaded) -> Text:
@@ -147,7 +177,7 @@ def chance_lines(state_before: State[Any], rows: Sequence[MoveRow]) -> tuple[Lin
         shown: Any = r.move
         try:
             move = state.parse_move(r.move)
-            shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+            shown = display(state, move)
             state = state.apply(move)
         except EngineError:  # not replayable from here: the canonical text will do
             log.warning("chance outcome %r not displayable", r.move)
@@ -167,9 +197,12 @@ def announcement_lines(state: State[Any]) -> tuple[Line, ...]:
 
 
 def end_lines(loaded: Loaded) -> tuple[Line, ...]:
+    """The result of a finished game, and who won by name when the game's own words name only
+    seats ("White wins: ..." becomes "Winner: bob (White)")."""
     result = loaded.row.result
     if loaded.status.is_over and result:
-        return (Line("game.result", {"result": result_text(result)}), *ai_lines(loaded))
+        result_line = Line("game.result", {"result": result_text(result)})
+        return (result_line, *winner_lines(loaded), *ai_lines(loaded))
     return ()
 
 
@@ -183,6 +216,30 @@ def ai_lines(loaded: Loaded) -> tuple[Line, ...]:
     if levels and loaded.status.is_over:
         return (Line("game.vs_ai", shown),)
     return ()
+
+
+def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
+    """``Winner: bob (White)`` for an end the rules decided (the host's own endings already
+    name people); nothing for a draw or a game nobody won."""
+    try:
+        outcome = outcome_from_json(loaded.row.result or {})
+    except (KeyError, ValueError, TypeError):
+        return ()
+    n = loaded.row.players
+    winners = sorted(w for w in outcome.winners if 0 <= w < n)
+    if outcome.termination in HOST_ENDS or not winners or (n > 1 and len(winners) == n):
+        return ()
+
+    def who(lang: str) -> str:
+        if n == 1:
+            return names([loaded.name(w) for w in winners], lang)
+        pairs = [(loaded.name(w), loaded.game.seat_name(w, lang, n)) for w in winners]
+        if lang.startswith("ja"):
+            return "、".join(f"{name}さん（{seat}）" for name, seat in pairs)
+        return names([f"{name} ({seat})" for name, seat in pairs], lang)
+
+    key = "game.winner" if len(winners) == 1 else "game.winners"
+    return (Line(key, {"names": Text(who("en"), who("ja"))}),)
 
 
 # --- outcomes as stored -----------------------------------------------------------------------
@@ -263,7 +320,8 @@ class Pictures:
         last = loaded.last_move
         if loaded.entries and loaded.entries[-1].secret and viewer != loaded.entries[-1].actor:
             last = None
-        return await self.draw(loaded.id, loaded.state, viewer, last, host_outcome(loaded.row))
+        outcome = host_outcome(loaded.row)
+        return await self.draw(loaded.id, loaded.state, viewer, last, outcome, player_names(loaded))
 
     async def draw(
         self,
@@ -272,11 +330,14 @@ class Pictures:
         viewer: int | None,
         last: Any,
         outcome: Outcome | None = None,
+        names: Sequence[str] | None = None,
     ) -> bytes | None:
+        """The picture of ``state`` for ``viewer``; ``names``: the players by seat, drawn
+        beside the seat names in the picture's header."""
         if not self.enabled or not render.has_renderer(state.game.id):
             return None
         try:
-            return await asyncio.to_thread(render.render_png, state, viewer, last, outcome)
+            return await asyncio.to_thread(render.render_png, state, viewer, last, outcome, names)
         except Exception:  # a broken picture must not hide a move that is already stored
             log.exception("render failed for game %s", game_id)
             return None

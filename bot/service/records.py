@@ -41,6 +41,23 @@ def record_of(loaded: Loaded, hidden: set[int], *, full: bool = False) -> Record
     return Record(row.game_type, row.players, row.options, seed, entries)
 
 
+def to_act(loaded: Loaded, viewer: User | None) -> bool:
+    """True when ``viewer`` is due to act in the game now (their turn, their setup)."""
+    if viewer is None:
+        return False
+    return any(seat in loaded.acting_seats() for seat in loaded.seats_of(viewer.id))
+
+
+def answered_publicly(loaded: Loaded, viewer: User | None, hidden: set[int]) -> bool:
+    """Whether a look at the game (the board, the moves) goes to the thread: only for the host
+    itself (no viewer), or for the player whose turn it is when they see no more than a
+    spectator. A spectator's or a waiting player's look is theirs alone, so the thread stays
+    the game's own story."""
+    if viewer is None:
+        return True
+    return to_act(loaded, viewer) and shown_to_everyone(loaded, hidden)
+
+
 def shown_to_everyone(loaded: Loaded, hidden: set[int]) -> bool:
     """True when a viewer who may not see ``hidden`` sees no more than a spectator: only then may
     what they asked for be posted publicly (else it goes to them alone)."""
@@ -84,7 +101,8 @@ class Records:
         lines: tuple[Line, ...] = ()
         if image is None:
             lines = (Line("board.text", {"position": loaded.state.observe(seat).position()}),)
-        private = viewer is not None and seat is not None and loaded.state.hides_moves()
+        own_view = seat is not None and loaded.state.hides_moves()
+        private = viewer is not None and (own_view or not to_act(loaded, viewer))
         return present.reply(
             loaded,
             Event.BOARD,
@@ -107,7 +125,7 @@ class Records:
         text = Text(
             kif_text(meta, rec, "en", header=False), kif_text(meta, rec, "ja", header=False)
         )
-        public = shown_to_everyone(loaded, hidden)
+        public = answered_publicly(loaded, viewer, hidden)
         return present.reply(
             loaded,
             Event.MOVES,

@@ -19,7 +19,7 @@ from bot.service.endings import Endings, finish_fields, rating_lines
 from bot.service.lobby import resolve_chance
 from bot.service.timers import Timers, turn_fields
 from bot.service.values import Event, Line, Refusal, Reply, User
-from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State, Text
+from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State
 
 Announce = Callable[[Loaded, list[MoveRow], tuple[Line, ...]], Sequence[Reply]]
 """What a move announces, made from the new game, its chance steps and the rating lines of a
@@ -50,7 +50,8 @@ def parse(state: State[Any], text: str, seat: int) -> Any:
     try:
         return state.parse_move(text, seat)
     except EngineError as exc:
-        raise Refusal("refuse.bad_move", exc.suggestions, reason=exc.text) from exc
+        shown = [present.shown_move(state, s, seat) for s in exc.suggestions]
+        raise Refusal("refuse.bad_move", shown, reason=exc.text) from exc
 
 
 class Turns:
@@ -109,7 +110,13 @@ class Turns:
         if announce is not None:
             drawing = asyncio.ensure_future(
                 # a spectator never sees which secret move was made
-                self.ctx.pictures.draw(loaded.id, after, None, None if row.secret else last_move)
+                self.ctx.pictures.draw(
+                    loaded.id,
+                    after,
+                    None,
+                    None if row.secret else last_move,
+                    names=present.player_names(loaded),
+                )
             )
 
         async def commit(
@@ -167,7 +174,7 @@ class Turns:
                 False,
                 self.ctx.now_ms(),
             )
-            shown = Text(state.display_move(move, "en"), state.display_move(move, "ja"))
+            shown = present.display(state, move)
 
             def announce(
                 new: Loaded, chance_rows: list[MoveRow], rated: tuple[Line, ...]

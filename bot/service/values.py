@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -170,6 +170,9 @@ class Reply:
     reports it delivered once posted, else the outbox posts it again."""
     page: Page | None = None
     """For a leaderboard: which page this is (adapters offer the others)."""
+    labels: Mapping[str, Text] = field(default_factory=dict)
+    """How some ``actions`` read on a button: a move as the game writes it (``▲2三5``) while
+    the action carries the notation the parser reads back."""
 
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's
@@ -190,6 +193,7 @@ class Reply:
             "deadline": _encode(self.deadline),
             "lines": [[line.key, _encode(line.params)] for line in self.lines],
             "picture": self.picture,
+            "labels": _encode(dict(self.labels)),
         }
         return json.dumps(body, ensure_ascii=False, sort_keys=True)
 
@@ -211,16 +215,36 @@ class Reply:
             deadline=_decode(b["deadline"]),
             lines=tuple(Line(k, _decode(p)) for k, p in b["lines"]),
             picture=b["picture"],
+            labels=_decode(b.get("labels") or {}),
             outbox=outbox,
         )
 
-    def text(self, lang: str = "en") -> str:
-        parts = [i18n.t(self.key, lang, **self.params)]
-        parts += [i18n.t(line.key, lang, **line.params) for line in self.lines]
-        if self.to_move and self.event in TURN_EVENTS:
-            parts.append(i18n.t("turn.next", lang, to_move=self.params.get("to_move", "")))
-            if self.deadline is not None:
-                parts.append(i18n.t("turn.deadline", lang, deadline=self.deadline))
+    def text(
+        self,
+        lang: str = "en",
+        *,
+        turn: bool = True,
+        deadline: bool = True,
+        times: Callable[[datetime], str] | None = None,
+    ) -> str:
+        """The whole message in ``lang``: with whose turn it is (unless ``turn`` is false: a
+        channel's announcement of a game that lives in its thread) and the deadline line
+        (unless ``deadline`` is false: an adapter that shows :attr:`deadline` itself, once).
+        ``times`` writes the times in the text (a Discord timestamp, each reader's own zone);
+        by default they read as UTC."""
+
+        def say(key: str, params: Mapping[str, Any]) -> str:
+            if times is not None:
+                params = {k: times(v) if isinstance(v, datetime) else v for k, v in params.items()}
+            return i18n.t(key, lang, **params)
+
+        parts = [say(self.key, self.params)]
+        parts += [say(line.key, line.params) for line in self.lines]
+        if turn and self.to_move and self.event in TURN_EVENTS:
+            parts.append(say("turn.next", {"to_move": self.params.get("to_move", "")}))
+        due = self.event is Event.REMINDER or (self.to_move and self.event in TURN_EVENTS)
+        if turn and deadline and due and self.deadline is not None:
+            parts.append(say("turn.deadline", {"deadline": self.deadline}))
         return "\n".join(p for p in parts if p)
 
 
@@ -259,16 +283,22 @@ def _decode(value: Any) -> Any:
 class Refusal(Exception):
     """A use case refused: a specific reason (i18n key + params); nothing was written."""
 
-    def __init__(self, key: str, suggestions: Sequence[str] = (), /, **params: Any) -> None:
+    def __init__(self, key: str, suggestions: Sequence[str | Text] = (), /, **params: Any) -> None:
         super().__init__(i18n.t(key, "en", **params))
         self.key = key
         self.params: Mapping[str, Any] = params
         self.suggestions = tuple(suggestions)
+        """For a refused move: the closest legal moves, as the game writes them."""
+
+    def suggested(self, lang: str = "en") -> tuple[str, ...]:
+        """The suggestions in ``lang``."""
+        return tuple(s.get(lang) if isinstance(s, Text) else s for s in self.suggestions)
 
     def text(self, lang: str = "en") -> str:
         out = i18n.t(self.key, lang, **self.params)
         if self.suggestions:
-            out += "\n" + i18n.t("refuse.suggestions", lang, moves=", ".join(self.suggestions))
+            moves = ", ".join(self.suggested(lang))
+            out += "\n" + i18n.t("refuse.suggestions", lang, moves=moves)
         return out
 
 
@@ -342,10 +372,16 @@ def setting_text(value: Any) -> str:
 
 @dataclass(frozen=True, slots=True)
 class OptionInfo:
+    """A game option as adapters offer it: ``name`` is what is typed (``repetition``),
+    ``label`` how players read it (``千日手``), ``labels`` each value's reading."""
+
     name: str
     values: tuple[str, ...]
     default: str
     help: Text
+    label: Text
+    labels: tuple[Text, ...]
+    """One per value, in the order of ``values``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,9 @@ async def _first_move(double: DiscordDouble, thread_id: int, turn: dict[str, obj
     to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
     other = double.bob if to_move is double.alice else double.alice
     move = (
-        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices[0]["value"]
-    played = await double.slash(to_move, "move", {"move": move}, channel=thread_id)
+    played = await double.slash(to_move, "move", {"notation": move}, channel=thread_id)
     assert not played.ephemeral
     return to_move, other, played
 
@@ -121,7 +121,9 @@ async def test_autocomplete_after_restart(harness: Harness, double: DiscordDoubl
     thread_id, turn = await start_challenge(double)
     to_move = double.alice if double.alice.mention in turn["content"] else double.bob
     await harness.restart()
-    answer = await double.autocomplete(to_move, "move", {"move": "四"}, "move", channel=thread_id)
+    answer = await double.autocomplete(
+        to_move, "move", {"notation": "四"}, "notation", channel=thread_id
+    )
     assert answer.response_time < 3.0
     assert answer.choices and all("四" in c["value"] for c in answer.choices)
 

@@ -34,11 +34,13 @@ async def test_slow_move_is_deferred_then_answered(
     thread_id, turn = await start_challenge(double)
     to_move = double.alice if double.alice.mention in turn["content"] else double.bob
     move = (
-        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices[0]["value"]
     monkeypatch.setattr(actions, "BUDGET", 0.01)
     gate = gate_play(harness)
-    inter = await double.slash(to_move, "move", {"move": move}, channel=thread_id, wait="responded")
+    inter = await double.slash(
+        to_move, "move", {"notation": move}, channel=thread_id, wait="responded"
+    )
     assert inter.callback is not None and inter.callback.type == 5  # "thinking…", public
     assert not inter.done.is_set()
     gate.set()
@@ -55,7 +57,7 @@ async def test_slow_refusal_after_deferral_is_private(
     monkeypatch.setattr(actions, "BUDGET", 0.01)
     gate = gate_play(harness)
     inter = await double.slash(
-        double.carol, "move", {"move": "四04占"}, channel=thread_id, wait="responded"
+        double.carol, "move", {"notation": "四04占"}, channel=thread_id, wait="responded"
     )
     assert inter.callback is not None and inter.callback.type == 5
     gate.set()

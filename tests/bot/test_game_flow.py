@@ -69,29 +69,33 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
 
     # Autocomplete: the legal moves of the player to move, filtered by what was typed.
     choices = (
-        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices
     assert 0 < len(choices) <= 25
     typed = choices[0]["value"][:2]
     filtered = (
-        await double.autocomplete(to_move, "move", {"move": typed}, "move", channel=thread_id)
+        await double.autocomplete(
+            to_move, "move", {"notation": typed}, "notation", channel=thread_id
+        )
     ).choices
     assert filtered and all(typed in c["value"] for c in filtered)
     # The other player gets no suggestions (it is not their turn).
-    none = await double.autocomplete(other, "move", {"move": ""}, "move", channel=thread_id)
+    none = await double.autocomplete(other, "move", {"notation": ""}, "notation", channel=thread_id)
     assert none.choices == []
 
     # The wrong user: an ephemeral refusal.
-    wrong = await double.slash(other, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    wrong = await double.slash(other, "move", {"notation": choices[0]["value"]}, channel=thread_id)
     assert wrong.ephemeral
     assert wrong.response_time < 3.0
     # An illegal move: ephemeral, with the closest legal moves.
-    bad = await double.slash(to_move, "move", {"move": "九99占"}, channel=thread_id)
+    bad = await double.slash(to_move, "move", {"notation": "九99占"}, channel=thread_id)
     assert bad.ephemeral
     assert "Closest legal moves" in bad.text or "近い合法手" in bad.text
 
     # A legal move: the board for the next player, who alone is pinged.
-    played = await double.slash(to_move, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    played = await double.slash(
+        to_move, "move", {"notation": choices[0]["value"]}, channel=thread_id
+    )
     assert not played.ephemeral
     assert played.response_time < 3.0
     assert_png(played, double)
@@ -110,7 +114,7 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     assert not resigned.ephemeral
     assert resigned.text
     # The game is over: a further move is refused politely.
-    late = await double.slash(to_move, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    late = await double.slash(to_move, "move", {"notation": choices[0]["value"]}, channel=thread_id)
     assert late.ephemeral
 
     # Every interaction was answered within Discord's 3 seconds; nothing unknown was called.

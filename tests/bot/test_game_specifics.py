@@ -77,13 +77,13 @@ async def test_three_player_game_with_a_check(harness: Harness, double: DiscordD
     restricted(turn["allowed_mentions"], {double.alice.id})  # 魏 (the challenger) first
 
     # Out of turn: refused privately (bob's client is Japanese), nothing posted.
-    early = await double.slash(double.bob, "move", {"move": CHECK_LINE[1]}, channel=thread_id)
+    early = await double.slash(double.bob, "move", {"notation": CHECK_LINE[1]}, channel=thread_id)
     assert early.ephemeral and "手番ではありません" in early.text
 
     players = (double.alice, double.bob, double.carol, double.alice)
     played: list[Interaction] = []
     for user, move in zip(players, CHECK_LINE, strict=True):
-        answer = await double.slash(user, "move", {"move": move}, channel=thread_id)
+        answer = await double.slash(user, "move", {"notation": move}, channel=thread_id)
         assert not answer.ephemeral, answer.text
         assert_png(answer, double)
         played.append(answer)
@@ -95,13 +95,15 @@ async def test_three_player_game_with_a_check(harness: Harness, double: DiscordD
     assert check.message is not None
     restricted(check.message["allowed_mentions"], {double.carol.id})
     # bob would be next in the usual order: refused.
-    skipped = await double.slash(double.bob, "move", {"move": "PH2-G3"}, channel=thread_id)
+    skipped = await double.slash(double.bob, "move", {"notation": "PH2-G3"}, channel=thread_id)
     assert skipped.ephemeral
     choices = (
-        await double.autocomplete(double.carol, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(
+            double.carol, "move", {"notation": ""}, "notation", channel=thread_id
+        )
     ).choices
     answered = await double.slash(
-        double.carol, "move", {"move": choices[0]["value"]}, channel=thread_id
+        double.carol, "move", {"notation": choices[0]["value"]}, channel=thread_id
     )
     assert not answered.ephemeral and double.alice.mention in answered.content
 
@@ -124,7 +126,7 @@ async def test_announcements_in_japanese(harness: Harness, double: DiscordDouble
     thread_id = int((await double.wait_for(double.threads))[0]["id"])
     players = (double.alice, double.bob, double.carol, double.alice)
     for user, move in zip(players, CHECK_LINE, strict=True):
-        answer = await double.slash(user, "move", {"move": move}, channel=thread_id)
+        answer = await double.slash(user, "move", {"notation": move}, channel=thread_id)
     assert "王手：呉の手番、その後魏に戻ります。" in answer.text
 
 
@@ -158,9 +160,9 @@ async def test_secret_setup_pictures_reveal_nothing(
     for thread_id in (first, second):
         texts = " ".join(str(m["embeds"]) for m in double.channel_messages(thread_id) if public(m))
         assert "123/456" not in texts and "654/321" not in texts
-    # A spectator's /board and /moves: the same for both games.
+    # A spectator's /board and /moves (theirs alone): the same for both games.
     boards = [await double.slash(double.carol, "board", {}, channel=t) for t in (first, second)]
-    assert not any(b.ephemeral for b in boards)
+    assert all(b.ephemeral for b in boards)
     assert pixels(boards[0].files[0].data) == pixels(boards[1].files[0].data)
     lists = [await double.slash(double.carol, "moves", {}, channel=t) for t in (first, second)]
     assert all("123/456" not in m.text and "654/321" not in m.text for m in lists)
@@ -248,9 +250,10 @@ async def test_daily_deal_board_and_stats(harness: Harness, double: DiscordDoubl
     assert bad.ephemeral
 
     mine = await double.slash(double.alice, "stats", {})
-    assert not mine.ephemeral
-    assert "Ryakushiki Yōsukō: 1 games, 0 wins, 1 losses, 0 draws (0%)" in mine.text
+    assert mine.ephemeral  # statistics are answered privately
+    assert "Ryakushiki Yōsukō: 1 game, 0 wins, 1 loss, 0 draws (0%)" in mine.text
     theirs = await double.slash(double.alice, "stats", {"game": "yosuko", "user": double.carol})
+    assert theirs.ephemeral
     assert "Carol has no finished games yet." in theirs.text  # hers is still running
     assert theirs.message is not None and theirs.message["mentions"] == []
 
@@ -328,8 +331,10 @@ async def test_socrates_lobby(harness: Harness, double: DiscordDouble) -> None:
     turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
     to_move: User = double.alice if double.alice.mention in turn["content"] else double.bob
     choices = (
-        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices
-    played = await double.slash(to_move, "move", {"move": choices[0]["value"]}, channel=thread_id)
+    played = await double.slash(
+        to_move, "move", {"notation": choices[0]["value"]}, channel=thread_id
+    )
     assert not played.ephemeral
     assert_png(played, double)

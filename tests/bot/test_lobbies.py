@@ -101,11 +101,14 @@ async def test_join_command_and_threads_off(harness: Harness, double: DiscordDou
     assert lobby.message is not None
     game_id = int(lobby.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
     started = await double.slash(double.bob, "join", {"game": game_id})
-    assert not started.ephemeral
+    assert started.ephemeral  # bob is told; the channel gets the game itself
+    turn = await double.wait_for_message(double.channel_id, lambda m: bool(m["attachments"]))
     assert double.threads() == []  # the server keeps games in the channel
-    assert_png(started, double)
-    assert started.message is not None
-    assert {"Move", "Resign"} <= set(double.buttons(started.message))
+    assert_png(turn, double)
+    assert {"Move", "Resign"} <= set(double.buttons(turn))
+    # The lobby's own message says the game began, its buttons gone (it was not copied).
+    lobby_now = double.messages[int(lobby.message["id"])]
+    assert lobby_now["components"] == [] and "begins" in str(lobby_now["embeds"])
 
 
 async def test_challenge_expires(harness: Harness, double: DiscordDouble) -> None:

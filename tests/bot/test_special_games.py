@@ -31,7 +31,7 @@ async def test_secret_setup_is_private(harness: Harness, double: DiscordDouble) 
     assert 0 < len(choices) <= 25
     # /move during the setup is refused.
     wrong = await double.slash(
-        double.alice, "move", {"move": choices[0]["value"]}, channel=thread_id
+        double.alice, "move", {"notation": choices[0]["value"]}, channel=thread_id
     )
     assert wrong.ephemeral
 
@@ -98,7 +98,7 @@ async def test_move_modal(harness: Harness, double: DiscordDouble) -> None:
     assert opened.response_time < 3.0
     assert opened.modal["title"]
     move = (
-        await double.autocomplete(to_move, "move", {"move": ""}, "move", channel=thread_id)
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices[0]["value"]
     # A bad move typed in the modal: a private refusal.
     bad = await double.submit_modal(to_move, opened, {"text": "nonsense"})

@@ -46,7 +46,7 @@ async def test_reminder_then_timeout_across_restart(
     ]
     assert len(reminders) == 1
     # The game is over: moves are refused.
-    late = await double.slash(to_move, "move", {"move": "四04占"}, channel=thread_id)
+    late = await double.slash(to_move, "move", {"notation": "四04占"}, channel=thread_id)
     assert late.ephemeral
 
 

@@ -5,6 +5,7 @@ far as the host needs it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -258,13 +259,19 @@ FAKE_GAMES: dict[str, Game[Any]] = {TTT.id: TTT, RACE.id: RACE}
 
 
 def fake_png(
-    state: State[Any], viewer: int | None, last_move: Any, outcome: Outcome | None = None
+    state: State[Any],
+    viewer: int | None,
+    last_move: Any,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> bytes:
     """A stand-in renderer: the bytes say what it drew, so tests can check what a viewer saw
-    (and, for a game the host ended, the outcome it was given)."""
+    (and, for a game the host ended, the outcome it was given; the players' names)."""
     text = f"PNG {state.game.id} viewer={viewer} pos={state.position()} last={last_move}"
     if outcome is not None:
         text += f" end={outcome.termination.value}"
+    if names is not None:
+        text += " names=" + ",".join(names)
     return text.encode()
 
 

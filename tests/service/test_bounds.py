@@ -55,19 +55,40 @@ def test_clock_bounds_are_inclusive() -> None:
     assert parse_clock("bank:1m+1s/1m").cap == 60
 
 
+LIVE = "a live clock's time per move must be 1 minute to 2 hours"
+CORR = "a correspondence clock's time per move must be 1 hour to 30 days"
+
+
 @pytest.mark.parametrize(
-    "clock", ["corr:9999999d", "corr:99999999999999999999d", "live:" + "9" * 400, "live:5s"]
+    ("clock", "en", "ja"),
+    [
+        ("corr:9999999d", CORR, "通信対局の1手の持ち時間は1時間〜30日"),
+        ("corr:99999999999999999999d", CORR, "1時間〜30日"),
+        ("live:" + "9" * 400, LIVE, "1分〜2時間"),
+        ("live:5s", LIVE, "ライブ対局の1手の持ち時間は1分〜2時間"),
+        ("bank:7d+0s/14d", "a time bank's bonus per move must be 1 second to 30 days", "1秒〜30日"),
+    ],
 )
-async def test_service_refuses_out_of_range_clocks(service: GameService, clock: str) -> None:
+async def test_service_refuses_out_of_range_clocks(
+    service: GameService, clock: str, en: str, ja: str
+) -> None:
+    """The refusal names the part out of range and its range, and nothing else: not the
+    ranges of the other kinds of clock, nor the whole text typed."""
     with pytest.raises(Refusal) as caught:
         await service.create_game(ALICE, "ttt-test", seated=[BOB], clock=clock)
-    assert caught.value.key == "refuse.bad_clock"
-    assert "1 minute to 2 hours" in caught.value.text("en")
-    assert "1 hour to 30 days" in caught.value.text("en")
-    assert "1分〜2時間" in caught.value.text("ja")
-    assert "1時間〜30日" in caught.value.text("ja")
+    assert caught.value.key == "refuse.clock_range"
+    assert en in caught.value.text("en") and ja in caught.value.text("ja")
+    assert clock not in caught.value.text("en")
+    assert "1 minute to 60 days" not in caught.value.text("en")
     # nothing was created, and /games works
     assert "no open" in (await service.list_games(ALICE)).text()
+
+
+async def test_service_refuses_what_is_no_clock(service: GameService) -> None:
+    with pytest.raises(Refusal) as caught:
+        await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="quickly please")
+    assert caught.value.key == "refuse.bad_clock"
+    assert "live:5" in caught.value.text("en") and "quickly" not in caught.value.text("en")
 
 
 # -- one bad game does not stop the clocks ------------------------------------------------------
@@ -282,10 +303,12 @@ async def test_sandbox_bad_clocks(fakes: None, tmp_path: Path) -> None:
         tmp_path,
         "/play ttt-test @bob clock=corr:9999999d\n/play ttt-test @bob clock=live:5s\n/games\n",
     )
-    assert out.count("✗ I cannot use the clock") == 2
-    assert "1 minute to 2 hours" in out and "no open" in out
+    assert out.count("✗ That clock cannot be used") == 2
+    assert "1 minute to 2 hours" in out and "1 hour to 30 days" in out and "no open" in out
 
 
 def test_bad_clock_message_in_both_languages() -> None:
-    assert "1 hour to 30 days" in i18n.t("refuse.bad_clock", "en", clock="corr:99d")
-    assert "1時間〜30日" in i18n.t("refuse.bad_clock", "ja", clock="corr:99d")
+    assert "live:5" in i18n.t("refuse.bad_clock", "en")
+    assert "live:5" in i18n.t("refuse.bad_clock", "ja") and "持ち時間" in i18n.t(
+        "refuse.bad_clock", "ja"
+    )

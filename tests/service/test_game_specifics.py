@@ -352,7 +352,9 @@ async def test_host_ended_board_shows_the_result_not_the_turn(
     info = await real.game_info(gid)
     outcome = outcome_from_json(info.result) if info.result else None
     assert outcome is not None and outcome.termination is ENDS[how]
-    assert pixels(reply.image) == pixels(render_png(state, None, last, outcome))
+    # the players' names are in the picture's header
+    names = (ALICE.name, BOB.name)
+    assert pixels(reply.image) == pixels(render_png(state, None, last, outcome, names))
     # /board repeats the ended picture, for a player and a spectator, and after a restart.
     for viewer in (None, BOB):
         assert pixels((await real.board(gid, viewer)).image) == pixels(reply.image)
@@ -392,5 +394,6 @@ async def test_a_rule_ended_game_is_drawn_by_its_own_state(real: GameService) ->
         assert len(texts_played) < 400
     outcome = end.outcome()
     assert outcome is not None and outcome.termination is not Termination.RESIGNATION
-    assert pixels(reply.image) == pixels(render_png(end, None, move))
+    names = (ALICE.name, BOB.name)
+    assert pixels(reply.image) == pixels(render_png(end, None, move, None, names))
     assert pixels((await real.board(gid)).image) == pixels(reply.image)

@@ -62,10 +62,10 @@ async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:
     code, out = await _run(tmp_path, TTT_SCRIPT)
     assert code == 0
     assert "Game #1 of Noughts and crosses begins" in out
-    assert "✗ 'a1' is not a legal move here." in out  # bob tried a taken square
+    assert "✗ #1: 'a1' is not a legal move here." in out  # bob tried a taken square
     assert "Result: three in a row" in out
     assert "✗ Game #1 is over." in out  # the move after the end
-    assert "Noughts and crosses: 1 games, 1 wins" in out
+    assert "Noughts and crosses: 1 game, 1 win" in out
     images = sorted((tmp_path / "out").glob("game-1-*.png"))
     assert len(images) == 7  # start, five moves, bob's /board
     assert "[image: " + str(images[0]) in out
@@ -154,7 +154,7 @@ async def test_tick_moves_the_sandbox_clock(fakes: None, tmp_path: Path) -> None
 
 ROKUMENTAI_SCRIPT = """\
 /as alice
-/play rokumentai @bob
+/play rokumentai @bob seats=listed
 /as bob
 /accept
 /as alice
@@ -242,8 +242,8 @@ async def test_scripted_three_player_game_with_a_check(tmp_path: Path) -> None:
     assert "Check (王手) on Wu: Wu moves next, then back to Wei.\ncarol to move." in out
     assert "✗ It is not your turn in game #1: carol to move." in out  # bob, skipped by the check
     assert "bob resigned: alice and carol share first place." in out
-    assert "Three Kingdoms Shogi: 1 games, 1 wins, 0 losses" in out
-    assert "Three Kingdoms Shogi: 1 games, 0 wins, 1 losses" in out
+    assert "Three Kingdoms Shogi: 1 game, 1 win, 0 losses" in out
+    assert "Three Kingdoms Shogi: 1 game, 0 wins, 1 loss" in out
     assert len(list((tmp_path / "out").glob("game-1-*.png"))) == 7  # start, 5 moves, resign
 
 
@@ -307,7 +307,7 @@ async def test_scripted_setup_daily_and_stats(tmp_path: Path) -> None:
     assert "Nobody has played the deal of 2000-01-01 yet." in out
     assert "Usage: /daily [play | board [YYYY-MM-DD]]" in out
     assert "bob has no finished games yet." in out
-    assert "Ryakushiki Yōsukō: 1 games, 0 wins, 1 losses" in out
+    assert "Ryakushiki Yōsukō: 1 game, 0 wins, 1 loss" in out
 
 
 async def test_replay_to_a_file_and_import_of_a_kif(tmp_path: Path) -> None:

@@ -131,9 +131,13 @@ async def test_play_to_the_end(service: GameService, db_path: str) -> None:
     await play_all(service, gid, "a1 b1 a2 b2")
     last = await service.play(gid, ALICE, "a3")
     assert last.key == "move.played"
-    # the result, then each player's rating change (a rated game between two humans)
-    assert [line.key for line in last.lines] == ["game.result", "rating.change", "rating.change"]
+    # the result, the winner by name, then each player's rating change (a rated game)
+    keys = [line.key for line in last.lines]
+    assert keys == ["game.result", "game.winner", "rating.change", "rating.change"]
     assert last.notify == () and last.deadline is None
+    # the rules' words name seats; the next line names the person beside the seat
+    assert "Winner: alice (Black)" in last.text("en")
+    assert "勝者: aliceさん（先手）" in last.text("ja")
     assert "three in a row" in last.text("en") and "三目並び" in last.text("ja")
     info = await service.game_info(gid)
     assert info.status == "finished"

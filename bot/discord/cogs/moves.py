@@ -15,11 +15,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import respond, service_user
+from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
+from bot.discord.texts import lang_of_locale
 from bot.service import Refusal
 
 log = logging.getLogger("banmen.discord.moves")
@@ -40,7 +41,12 @@ class MovesCog(commands.Cog):
         try:
             game = await game_here(interaction, named if isinstance(named, int) else None)
             user = str(interaction.user.id)
-            names = await self.bot.service.legal_move_choices(game, user, current, limit=25)
+            lang = lang_of_locale(
+                interaction.locale, await guild_lang(self.bot, interaction.guild_id)
+            )
+            names = await self.bot.service.legal_move_choices(
+                game, user, current, limit=25, lang=lang
+            )
         except (NoGameHere, Refusal):
             return []
         return [app_commands.Choice(name=n, value=v) for n, v in choices_for(names)]
@@ -48,19 +54,21 @@ class MovesCog(commands.Cog):
     @app_commands.command(
         name=_("move"), description=_("Make a move in this game (the choices are the legal moves).")
     )
-    @app_commands.describe(move=_("Your move, in the game's notation."), game=GAME_OPTION)
+    @app_commands.describe(
+        notation=_("Your move, as the game writes it (any spelling is read)."), game=GAME_OPTION
+    )
     @app_commands.guild_only()
     async def move(
         self,
         interaction: discord.Interaction[Any],
-        move: app_commands.Range[str, 1, 100],
+        notation: app_commands.Range[str, 1, 100],
         game: int | None = None,
     ) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.play(game_id, user, move))
+        await respond(interaction, lambda: self.bot.service.play(game_id, user, notation))
 
-    @move.autocomplete("move")
+    @move.autocomplete("notation")
     async def move_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:

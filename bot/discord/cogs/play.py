@@ -38,11 +38,13 @@ def _clip(text: str, limit: int = 100) -> str:
 
 
 def _choices(spec: OptionInfo) -> list[app_commands.Choice[str]]:
+    """Each value of an option, read in English and Japanese (the default marked)."""
     out = []
-    for value in spec.values[:25]:
-        name = f"{value} (default)" if value == spec.default else value
-        ja = f"{value}（既定）" if value == spec.default else value
-        out.append(app_commands.Choice(name=_(name, ja=ja), value=value))
+    for value, label in list(zip(spec.values, spec.labels, strict=True))[:25]:
+        en, ja = label.en, label.ja
+        if value == spec.default:
+            en, ja = f"{en} (default)", f"{ja}（既定）"
+        out.append(app_commands.Choice(name=_(en[:100], ja=ja[:100]), value=value))
     return out
 
 
@@ -101,7 +103,7 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
     for i, spec in enumerate(specs):
         pname = _option_param(i)
         add(pname, str | None, _(_clip(spec.help.en), ja=_clip(spec.help.ja)))
-        rename[pname] = _(spec.name)
+        rename[pname] = _(spec.name, ja=spec.label.ja)
         choices[pname] = _choices(spec)
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:

@@ -49,7 +49,8 @@ class StatsCog(commands.Cog):
         user: discord.Member | None = None,
     ) -> None:
         who = service_user(user or interaction.user)
-        await respond(interaction, lambda: self.bot.service.stats(who, game))
+        asker = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.stats(who, game, asker))
 
     @daily.command(
         name=_("play"), description=_("Play today's deal (the same for everyone, UTC day).")

@@ -20,11 +20,11 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang
+from bot.discord.actions import edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.format import announcement_in, reply_parts
-from bot.discord.views import game_view
-from bot.service import Event, Reply
+from bot.discord.views import reply_view
+from bot.service import LOBBY_EVENTS, Reply
 
 log = logging.getLogger("banmen.discord.timers")
 
@@ -117,18 +117,9 @@ class TimersCog(commands.Cog):
             return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
-        if reply.event is Event.CANCELLED and loc is not None and loc.message_id:
-            # a lapsed challenge: its message says so and loses its buttons
-            message = channel.get_partial_message(int(loc.message_id))
-            parts = reply_parts(reply, lang)
-            await message.edit(
-                content=parts.content,
-                embed=parts.embed,
-                view=None,
-                allowed_mentions=parts.allowed_mentions,
-            )
-            return
-        view = game_view(reply.game_id, reply.actions, lang)
+        if reply.event in LOBBY_EVENTS and await edit_lobby(self.bot, reply, lang):
+            return  # a lapsed challenge: its own message says so, its buttons gone
+        view = reply_view(reply, lang)
         kwargs = reply_parts(reply, lang, view=view).send_kwargs()
         if reply.outbox is not None:
             kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
