@@ -18,6 +18,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from bot.clock import SystemClock
 from bot.config import Settings
@@ -31,6 +32,10 @@ MOVES = 120
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _as_listed(seats: list[Any]) -> None:
+    """No seat draw (the bench plays alice, then bob)."""
 
 
 async def _new_game(double: DiscordDouble) -> int:
@@ -72,8 +77,13 @@ async def _run(
             discord_gateway_url=double.gateway_url,
         )
         thinker: Thinker | None = ProcessThinker(settings.ai_workers) if with_ai else None
+        # seats as listed: alice (the challenger) moves first in every game the bench plays
         service = await GameService.open(
-            settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
+            settings.db_path,
+            clock=SystemClock(),
+            settings=settings,
+            thinker=thinker,
+            shuffle=_as_listed,
         )
         bot = BanmenBot(service, settings, guild_ready_timeout=0.05)
         task = asyncio.create_task(bot.start(double.token))

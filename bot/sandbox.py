@@ -248,7 +248,10 @@ class Sandbox:
             fn2 = s.board if command == "/board" else s.moves
             self.show(await fn2(gid, me))
         elif command == "/legal":
-            gid, rest = await self._game_and_rest(args, to_play=True)
+            # a lone number is a game of yours, else the start of a move (/legal 12)
+            mine = {g for g, _ in s.game_choices(me.id, limit=1000)}
+            lone = len(args) == 1 and args[0].isdigit() and int(args[0]) not in mine
+            gid, rest = await self._game_and_rest(args, 1 if lone else 0, to_play=True)
             found = await s.legal_moves(gid, me.id, " ".join(rest), LEGAL_SHOWN, self.lang)
             self.say(", ".join(found.moves) or "-")
             if found.total > len(found.moves):

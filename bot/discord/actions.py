@@ -263,14 +263,17 @@ def on_lobby(bot: Host, responder: Responder, game_id: int | None) -> bool:
     return loc is not None and loc.message_id == str(message.id)
 
 
-def lobby_message(bot: Host, game_id: int) -> discord.PartialMessage | None:
+def lobby_message(
+    bot: Host, game_id: int, guild_id: int | None = None
+) -> discord.PartialMessage | None:
     """The message a lobby or challenge was posted as (until the game starts, the game's
     place is that message, in a channel or a thread), or None."""
     loc = bot.service.location(game_id)
     where = None if loc is None else (loc.thread_id or loc.channel_id)
     if loc is None or where is None or not loc.message_id:
         return None
-    return bot.get_partial_messageable(int(where)).get_partial_message(int(loc.message_id))
+    channel = bot.get_partial_messageable(int(where), guild_id=guild_id)
+    return channel.get_partial_message(int(loc.message_id))
 
 
 async def edit_lobby(bot: Host, reply: Reply, lang: str, parts: MessageParts | None = None) -> bool:
@@ -341,7 +344,7 @@ async def start_game_message(
     announce = announcement_parts(reply, lang)
     lobby_place = bot.service.location(reply.game_id)  # before the game's place moves
     here = on_lobby(bot, responder, reply.game_id)
-    lobby = None if here else lobby_message(bot, reply.game_id)
+    lobby = None if here else lobby_message(bot, reply.game_id, inter.guild_id)
     if here:
         await responder.update(announce)
     elif lobby is not None and not await edit_lobby(bot, reply, lang, announce):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import discord
 
+from bot.i18n import Count
+
 TEXTS: dict[str, tuple[str, str]] = {
     "button.join": ("Join", "参加"),
     "button.leave": ("Leave", "退出"),
@@ -75,7 +77,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "suggestions": ("Closest legal moves: {moves}", "近い合法手：{moves}"),
     "thread.name": ("#{game} {title}", "#{game} {title}"),
     "rules.link": ("Full rules: {link}", "詳しいルール：{link}"),
-    "sync.done": ("Synced {count} commands globally.", "{count}個のコマンドを全体に同期しました。"),
+    "sync.done": (
+        "Synced {count} {count:command|commands} globally.",
+        "{count}個のコマンドを全体に同期しました。",
+    ),
     "deadline": ("Deadline", "期限"),
     "to_move": ("To move", "手番"),
 }
@@ -91,7 +96,8 @@ def t(key: str, lang: str, **params: object) -> str:
     """The adapter's text ``key`` in ``lang`` (``en`` or ``ja``), formatted with ``params``."""
     en, ja = TEXTS[key]
     template = ja if lang.startswith("ja") else en
-    return template.format(**params) if params else template
+    values = {k: Count(v) if type(v) is int else v for k, v in params.items()}
+    return template.format(**values) if params else template
 
 
 def lang_of_locale(locale: discord.Locale | str | None, fallback: str = "en") -> str:

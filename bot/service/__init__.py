@@ -7,7 +7,8 @@ over the use-case modules (see docs/architecture.md):
   server settings, the game catalogue);
 - :mod:`~bot.service.cache`: locks, loading, replaying and committing games;
 - :mod:`~bot.service.timers`: deadlines, reminders, timeouts, lapsing challenges;
-- :mod:`~bot.service.lobby` (lobbies and challenges), :mod:`~bot.service.turns` (moves, setups,
+- :mod:`~bot.service.lobby` (lobbies and challenges, seats drawn), :mod:`~bot.service.rematch`
+  (the same game again, seats turned), :mod:`~bot.service.turns` (moves, setups,
   resignations, aborts), :mod:`~bot.service.offers` (draws, takebacks), :mod:`~bot.service.records`
   (board, moves, record files, import), :mod:`~bot.service.replays` (animated and step-by-step
   replays), :mod:`~bot.service.directory` (where games are,

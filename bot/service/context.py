@@ -34,9 +34,10 @@ def clean_name(user: User) -> User:
 Shuffle = Callable[[list[Any]], None]
 """Puts a list in a random order, in place (like ``random.shuffle``): how seats are drawn."""
 
-draw_seats: Shuffle = secrets.SystemRandom().shuffle
-"""The default seat draw: the operating system's randomness, so nobody can predict who sits
-where (tests inject their own)."""
+SEAT_RANDOM = secrets.SystemRandom()
+"""The operating system's randomness: nobody can predict who sits where."""
+draw_seats: Shuffle = SEAT_RANDOM.shuffle
+"""The default seat draw (tests inject their own)."""
 
 
 @dataclass

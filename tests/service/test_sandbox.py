@@ -349,3 +349,68 @@ async def test_the_computer_plays_in_the_sandbox(tmp_path: Path) -> None:
     assert "There is no AI level 9" in text
     assert "Hint for game #2" in text and "%" in text
     assert "Banmen AI Lv.4" in text and "Banmen AI Lv.7" in text  # @ai: the default level
+
+
+async def test_a_new_session_never_overwrites_pictures(fakes: None, tmp_path: Path) -> None:
+    """The same database and picture folder, two sessions: the second adds pictures after the
+    first's (game-1-0001-… is written once)."""
+    code, _ = await _run(tmp_path, "/play ttt-test @bob\n/as bob\n/accept\n/board\n")
+    assert code == 0
+    first = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("*.png")}
+    assert len(first) == 2
+    code, out = await _run(tmp_path, "/move a1\n/as bob\n/move b1\n/board 1\n")
+    assert code == 0, out
+    after = {p.name: p.read_bytes() for p in (tmp_path / "out").glob("*.png")}
+    assert all(after[name] == data for name, data in first.items())
+    assert len(after) == len(first) + 3
+    assert "game-1-0003-" in out and "game-1-0001-" not in out
+
+
+SEVERAL_GAMES = """\
+/as alice
+/play ttt-test @bob seats=listed
+/as bob
+/accept
+/as alice
+/play ttt-test @carol seats=listed
+/as carol
+/accept
+/as alice
+/move a1
+/move b1
+/move zz
+/as carol
+/move zz
+/move game=2 c3
+/as alice
+/move 1 c1
+/rematch 1
+"""
+
+
+async def test_commands_say_which_game_they_went_to(fakes: None, tmp_path: Path) -> None:
+    code, out = await _run(tmp_path, SEVERAL_GAMES, strict=True)
+    assert code == 0, out
+    alice = out[out.index("alice> /move a1") :]
+    # alice is to move in both games: her move goes to the current one (#2), and says so
+    assert alice.startswith("alice> /move a1\n→ game #2\n#2 1. alice: a1")
+    # then only #1 waits for her: her next move goes there, not to her previous game
+    assert "alice> /move b1\n→ game #1\n#1 1. alice: b1" in out
+    # a refusal names its game when the reason does not
+    assert "alice> /move zz\n→ game #1\n✗ It is not your turn in game #1" in out
+    assert "carol> /move zz\n✗ #2: " in out
+    # game=N and a leading number name the game
+    assert "carol> /move game=2 c3\n#2 2. carol: c3" in out
+    assert "alice> /move 1 c1\n✗ It is not your turn in game #1" in out
+    # the sandbox offers rematches too (a finished game only)
+    assert "✗ Game #1 has no result to play again" in out
+
+
+async def test_legal_says_when_it_cut_the_list(tmp_path: Path) -> None:
+    script = "/play suji-shogi @bob\n/as bob\n/accept\n/legal\n/legal 12\n/lang ja\n/legal 12\n"
+    code, out = await _run(tmp_path, script, strict=True)
+    assert code == 0, out
+    assert "(200 of 720 shown: type the start of a move to see the others" in out
+    narrowed = out[out.index("bob> /legal 12\n") :].splitlines()[1]
+    assert narrowed.count("setup 12") == 24 and "shown" not in narrowed
+    assert out.splitlines()[-1].startswith("配置 123/456")  # as the game writes it, in Japanese
