@@ -57,6 +57,13 @@ class Directory:
         live game in this channel (outside threads), else ``None``."""
         found = await self.ctx.store.games_at(channel_id, thread_id)
         if thread_id is not None and found:
+            # the thread's newest game, passing over a rematch that was withdrawn unplayed
+            for gid in found:
+                try:
+                    if (await self.ctx.games.read(gid)).status is not GameStatus.CANCELLED:
+                        return gid
+                except Refusal:
+                    continue
             return found[0]
         mine = [gid for gid in found if user_id in self._users(gid)]
         return mine[0] if len(mine) == 1 else None

@@ -260,7 +260,7 @@ async def test_rematch_from_the_end_message_after_a_restart(
 
 
 async def test_a_rematch_can_be_declined(harness: Harness, double: DiscordDouble) -> None:
-    _, thread = await accepted(double, "rokumentai", double.alice, double.bob)
+    gid, thread = await accepted(double, "rokumentai", double.alice, double.bob)
     end = await double.slash(double.bob, "resign", {}, channel=thread)
     assert end.message is not None
     asked = await double.click(double.alice, end.message, double.buttons(end.message)["Rematch"])
@@ -268,6 +268,9 @@ async def test_a_rematch_can_be_declined(harness: Harness, double: DiscordDouble
     no = await double.click(double.bob, asked.message, double.buttons(asked.message)["Decline"])
     assert not no.ephemeral and "declined" in no.text
     assert double.messages[int(asked.message["id"])]["components"] == []
+    # the thread's commands mean its game again, not the withdrawn rematch
+    board = await double.slash(double.carol, "board", {}, channel=thread)
+    assert f"Game #{gid} " in board.text and "finished" in board.text
 
 
 # --- 6. words ---------------------------------------------------------------------------------
