@@ -133,7 +133,10 @@ async def test_no_announcement_is_lost_or_doubled_across_kills(
     thread_id = int(thread["id"])
     with contextlib.closing(_db(db_path)) as db:
         (game_id,) = db.execute("SELECT id FROM games").fetchone()
-    players = {0: double.alice, 1: double.bob}
+        # the seats were drawn at random: who sits where is in the database
+        seated = db.execute("SELECT seat, user_id FROM seats WHERE game_id = ?", (game_id,))
+        users = {str(u.id): u for u in (double.alice, double.bob)}
+        players = {int(seat): users[user_id] for seat, user_id in seated}
 
     # How long one /move takes here, to spread the "anywhere" kills over it.
     started = time.perf_counter()
@@ -142,7 +145,7 @@ async def test_no_announcement_is_lost_or_doubled_across_kills(
     await double.slash(
         players[state.current_player()],
         "move",
-        {"move": first},
+        {"notation": first},
         channel=thread_id,
         timeout=30,
     )
@@ -162,7 +165,7 @@ async def test_no_announcement_is_lost_or_doubled_across_kills(
         killer.mode, killer.fired = MODES[i % len(MODES)], False
         sending = asyncio.ensure_future(
             double.slash(
-                players[state.current_player()], "move", {"move": move}, channel=thread_id,
+                players[state.current_player()], "move", {"notation": move}, channel=thread_id,
                 timeout=30, wait="responded",
             )
         )  # fmt: skip

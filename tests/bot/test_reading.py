@@ -24,7 +24,7 @@ def public(message: dict[str, Any]) -> bool:
 
 def game_of(message: dict[str, Any] | Interaction) -> int:
     embeds = message.embeds if isinstance(message, Interaction) else message["embeds"]
-    return int(embeds[0]["footer"]["text"].lstrip("#"))
+    return int(embeds[0]["footer"]["text"].lstrip("#").split()[0])
 
 
 def pixels(data: bytes) -> bytes:
