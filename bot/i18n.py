@@ -130,7 +130,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "その持ち時間は使えません。{part}は{range}にしてください。",
     ),
     "refuse.too_many_players": (
-        "{game} is for {players} players: too many were named.",
+        "{game} is for {players} {players:player|players}: too many were named.",
         "{game}は{players}人用です。指名した人数が多すぎます。",
     ),
     "refuse.bad_level": (
@@ -259,7 +259,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "実際の山札は見ていません）:",
     ),
     "hint.item": (
-        "{move}: {chance}% ({samples} samples)",
+        "{move}: {chance}% ({samples} {samples:sample|samples})",
         "{move}: {chance}%（{samples}回）",
     ),
     "turn.next": ("{to_move} to move.", "手番: {to_move}"),
@@ -336,12 +336,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "同じ棋譜です。",
     ),
     "replay.ready": (
-        "Replay of game #{id} ({game}): the start and {plies} moves.",
+        "Replay of game #{id} ({game}): the start and {plies} {plies:move|moves}.",
         "対局 #{id}（{game}）の再生：開始局面と{plies}手。",
     ),
     "replay.fewer": (
-        "{shown} of the {total} pictures fit the upload limit here: the first, the last and "
-        "evenly spaced ones between.",
+        "{shown} of the {total} {total:picture|pictures} fit the upload limit here: the first, "
+        "the last and evenly spaced ones between.",
         "アップロード上限のため、{total}枚のうち{shown}枚（最初・最後と等間隔）を表示しています。",
     ),
     "replay.smaller": (
@@ -349,7 +349,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "アップロード上限のため、{percent}%の大きさで表示しています。",
     ),
     "replay.start": (
-        "Game #{id} ({game}): the start (of {total} moves).",
+        "Game #{id} ({game}): the start (of {total} {total:move|moves}).",
         "対局 #{id}（{game}）：開始局面（全{total}手）。",
     ),
     "replay.step": (
@@ -400,7 +400,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}さんの{game}のレーティング対局はまだありません。",
     ),
     "rating.item": (
-        "{game}: {rating} · {games} rated games ({wins} wins, {losses} losses, {draws} draws)",
+        "{game}: {rating} · {games} rated {games:game|games} ({wins} {wins:win|wins}, "
+        "{losses} {losses:loss|losses}, {draws} {draws:draw|draws})",
         "{game}: {rating}・レーティング対局{games}局（{wins}勝 {losses}敗 {draws}分）",
     ),
     "rating.recent": ("Last rated games:", "最近のレーティング対局:"),
@@ -416,11 +417,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "?は暫定（そのゲームのレーティング対局が{games}局未満）。",
     ),
     "leaderboard.show": (
-        "{game} leaderboard, {scope} (page {page} of {pages}; {players} players):",
+        "{game} leaderboard, {scope} (page {page} of {pages}; {players} {players:player|players}):",
         "{game} レーティング順位・{scope}（{page}/{pages}ページ、{players}人）:",
     ),
     "leaderboard.item": (
-        "{place}. {name} {rating} · {games} games ({wins}-{losses}-{draws})",
+        "{place}. {name} {rating} · {games} {games:game|games} ({wins}-{losses}-{draws})",
         "{place}. {name} {rating}・{games}局（{wins}勝{losses}敗{draws}分）",
     ),
     "leaderboard.empty": (

@@ -33,7 +33,7 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
     assert "Banmen AI Lv.2" in str(turn["embeds"])
     assert double.alice.mention in turn["content"]
 
-    moved = await double.slash(double.alice, "move", {"move": "一01占"}, channel=thread)
+    moved = await double.slash(double.alice, "move", {"notation": "一01占"}, channel=thread)
     assert not moved.ephemeral and moved.message is not None
     # The computer's answer comes after alice's move, in the thread, with the board, and pings
     # only alice (whose turn it is again).
@@ -71,9 +71,11 @@ async def test_a_computer_seat_in_a_three_player_lobby(
     thread = await _thread(double, set())
     first = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
     assert double.alice.mention in first["content"]  # seats: alice, the computer, bob
-    typed = await double.autocomplete(double.alice, "move", {"move": ""}, "move", channel=thread)
+    typed = await double.autocomplete(
+        double.alice, "move", {"notation": ""}, "notation", channel=thread
+    )
     moved = await double.slash(
-        double.alice, "move", {"move": typed.choices[0]["value"]}, channel=thread
+        double.alice, "move", {"notation": typed.choices[0]["value"]}, channel=thread
     )
     assert moved.message is not None
     answer = await double.wait_for_message(
@@ -103,7 +105,7 @@ async def test_a_pending_ai_turn_is_played_after_a_restart(
     await harness.restart()
     await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bot_user}})
     thread = await _thread(double, set())
-    moved = await double.slash(double.alice, "move", {"move": "一01占"}, channel=thread)
+    moved = await double.slash(double.alice, "move", {"notation": "一01占"}, channel=thread)
     assert moved.message is not None
     await silent.asked.wait()  # the AI is thinking when the host stops
     harness.thinker = InlineThinker(StepClock(0.005))

@@ -34,10 +34,10 @@ async def test_end_message_and_profile(harness: Harness, double: DiscordDouble) 
     mine = await double.slash(double.alice, "rating", {})
     assert not mine.ephemeral
     assert "Ratings of Alice" in mine.text and "Rokumentai" in mine.text
-    assert "1 rated games (0 wins, 1 losses, 0 draws)" in mine.text
+    assert "1 rated game (0 wins, 1 loss, 0 draws)" in mine.text
     assert "vs Bob: lost, 1000? →" in mine.text
     theirs = await double.slash(double.carol, "rating", {"user": double.bob, "game": "rokumentai"})
-    assert "Ratings of Bob" in theirs.text and "(1 wins, 0 losses, 0 draws)" in theirs.text
+    assert "Ratings of Bob" in theirs.text and "(1 win, 0 losses, 0 draws)" in theirs.text
     assert not double.unhandled
 
 

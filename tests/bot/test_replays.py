@@ -42,9 +42,13 @@ async def play_three(double: DiscordDouble, thread_id: int, turn: dict[str, Any]
     to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
     other = double.bob if to_move is double.alice else double.alice
     for user in (to_move, other, to_move):
-        choices = await double.autocomplete(user, "move", {"move": ""}, "move", channel=thread_id)
+        choices = await double.autocomplete(
+            user, "move", {"notation": ""}, "notation", channel=thread_id
+        )
         move = choices.choices[0]["value"]
-        assert not (await double.slash(user, "move", {"move": move}, channel=thread_id)).ephemeral
+        assert not (
+            await double.slash(user, "move", {"notation": move}, channel=thread_id)
+        ).ephemeral
 
 
 async def test_replay_steps_in_place_and_survives_a_restart(

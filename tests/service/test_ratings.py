@@ -362,7 +362,7 @@ async def test_profile(service: GameService) -> None:
     reply = await service.rating(ALICE, "ttt-test")
     assert reply.key == "rating.show"
     text = reply.text("en")
-    assert "Noughts and crosses:" in text and "2 rated games (1 wins, 1 losses, 0 draws)" in text
+    assert "Noughts and crosses:" in text and "2 rated games (1 win, 1 loss, 0 draws)" in text
     assert text.index(f"#{g2}") < text.index(f"#{g1}")  # newest first
     assert f"#{g2} Noughts and crosses vs carol: lost" in text
     assert f"#{g1} Noughts and crosses vs bob: won, 1000? →" in text

@@ -122,7 +122,7 @@ async def test_ratings_in_the_sandbox(fakes: None, tmp_path: Path) -> None:
     assert "Rating: alice 1000? →" in out and "Rating: bob 1000? →" in out
     assert out.count("Rating: ") == 4  # the casual game changed nothing
     assert "Usage: rated=true|false" in out
-    assert "Ratings of alice:" in out and "1 rated games (1 wins, 0 losses, 0 draws)" in out
+    assert "Ratings of alice:" in out and "1 rated game (1 win, 0 losses, 0 draws)" in out
     assert "vs bob: won" in out and "? = provisional" in out
     assert "Ratings of bob:" in out and "vs alice: lost" in out
     assert "Nobody is on the Noughts and crosses leaderboard (this server) yet" in out
