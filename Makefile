@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint typecheck pytest font sandbox lock clean docs-images
+.PHONY: test run bench lint typecheck pytest font postgres sandbox lock clean docs-images
 
 $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 font:
 	@sh scripts/install-font.sh
 
+## PostgreSQL's programs: the store and service tests run on SQLite and on a throwaway cluster.
+postgres:
+	@sh scripts/install-postgres.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check engines render bot tests bench
@@ -23,11 +27,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) font
+pytest: $(STAMP) font postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 ## The test command: lint, types, then the whole suite.
-test: $(STAMP) font lint typecheck pytest
+test: $(STAMP) font postgres lint typecheck pytest
 
 ## The main job: the Discord bot when DISCORD_TOKEN is set, else the terminal sandbox.
 run: $(STAMP) font
@@ -37,7 +41,7 @@ sandbox: $(STAMP) font
 	$(BIN)/python -m bot sandbox $(ARGS)
 
 ## Benchmarks print tables; they assert nothing about time.
-bench: $(STAMP) font
+bench: $(STAMP) font postgres
 	$(BIN)/python -m bench $(ARGS)
 
 docs-images: $(STAMP) font

@@ -46,6 +46,8 @@ class Settings:
     """Games whose replayed state is kept in memory (a bounded LRU)."""
     sqlite_synchronous: str = "FULL"
     """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
+    pg_pool_size: int = 10
+    """Most connections one process opens to PostgreSQL (``BANMEN_DB=postgresql://...``)."""
     heartbeat_path: str | None = None
     """The file the bot rewrites while it is connected to Discord (``python -m bot healthcheck``
     reads its age); ``None``: ``heartbeat`` next to the database."""
@@ -128,6 +130,7 @@ def load_settings(
         secret=_opt(env, "BANMEN_SECRET"),
         state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
+        pg_pool_size=_positive(env, "BANMEN_PG_POOL", 10),
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),

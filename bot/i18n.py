@@ -544,7 +544,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 def clean_text(text: str) -> str:
     """``text`` with every character UTF-8 cannot hold (a lone surrogate such as ``"\\ud800"``)
-    replaced by U+FFFD; a proper surrogate pair becomes the character it stands for."""
+    and NUL (which PostgreSQL's text cannot hold) replaced by U+FFFD; a proper surrogate pair
+    becomes the character it stands for."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -164,6 +164,15 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ShardSlice:
+    """The Discord shards one process runs: ``ids`` of ``count`` (a guild belongs to shard
+    ``(guild_id >> 22) % count``). Stores filter what such a process delivers by it."""
+
+    ids: tuple[int, ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class Limits:
     """How many open or running games users and a server may have, checked by the store in the
     same transaction that would add a seat or a game (so concurrent requests cannot overshoot)."""

@@ -1,8 +1,11 @@
-"""The store: the only code that speaks SQL.
+"""The store: the only code (with :mod:`bot.store_postgres`) that speaks SQL.
 
-The service talks to a :class:`Store` (a Protocol, so a PostgreSQL store can be added later);
-:class:`SqliteStore` is the SQLite implementation (aiosqlite, WAL, foreign keys, busy timeout,
-numbered migrations in ``bot/migrations`` tracked by ``PRAGMA user_version``).
+The service talks to a :class:`Store` (a Protocol). :class:`SqlStore` holds every query, written
+once with ``?`` placeholders in SQL both backends speak; a backend supplies connections,
+transactions and two dialect fragments. :class:`SqliteStore` is the embedded default (aiosqlite,
+WAL, foreign keys, busy timeout, numbered migrations in ``bot/migrations`` tracked by
+``PRAGMA user_version``); :class:`bot.store_postgres.PostgresStore` serves
+``BANMEN_DB=postgresql://...`` with the same numbers in ``bot/migrations/postgres``.
 
 Every change to a game is one :class:`Change` written in one transaction, guarded twice: the
 game's ``version`` must still be the one the change was computed from, and the move log's
@@ -15,7 +18,9 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -43,6 +48,7 @@ from bot.model import (
     Result,
     SeatKind,
     SeatRow,
+    ShardSlice,
     Stats,
     UserResult,
     with_fields,
@@ -50,6 +56,7 @@ from bot.model import (
 
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+"""SQLite's migrations; PostgreSQL's twins (same numbers and names) are in ``postgres/``."""
 
 
 class ConflictError(Exception):
@@ -95,7 +102,9 @@ class Store(Protocol):
     async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None: ...
     async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]: ...
     async def host_secret(self, name: str, fresh: str) -> str: ...
-    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]: ...
+    async def pending_announcements(
+        self, now_ms: int, limit: int, shards: ShardSlice | None = None
+    ) -> list[OutboxRow]: ...
     async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None: ...
     async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None: ...
     async def ratings(
@@ -118,13 +127,28 @@ class Store(Protocol):
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
 
 
+class Session(Protocol):
+    """One connection inside :meth:`SqlStore._reading`, :meth:`SqlStore._writing` or
+    :meth:`SqlStore._snapshot`. SQL is written once, with ``?`` placeholders, in the dialect
+    both backends speak."""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run one statement (in a write, PostgreSQL may report its error only at the next
+        :meth:`fetchall` or at the commit: both roll the whole transaction back). A statement
+        whose effect must be checked says ``RETURNING`` and is run with :meth:`fetchall`."""
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]: ...
+
+
 # --- migrations -----------------------------------------------------------------------------
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """The numbered migrations, in order: (number, file name, SQL)."""
+def migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
+    """The numbered migrations in ``folder``, in order: (number, file name, SQL)."""
     out: list[tuple[int, str, str]] = []
-    for entry in MIGRATIONS_DIR.iterdir():
+    for entry in folder.iterdir():
         name = entry.name
         if name.endswith(".sql") and name[:4].isdigit():
             out.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
@@ -133,6 +157,23 @@ def migrations() -> list[tuple[int, str, str]]:
         if n != i:
             raise RuntimeError(f"migration {name} is out of sequence (expected {i:04d})")
     return out
+
+
+def _statements(script: str) -> list[str]:
+    """The SQL statements of a migration script, one by one (comments stay with the next)."""
+    out: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            out.append(buffer.strip())
+            buffer = ""
+    return out
+
+
+def is_postgres_url(location: str) -> bool:
+    """``BANMEN_DB`` names a PostgreSQL database (``postgresql://...``), not a SQLite file."""
+    return location.startswith(("postgresql://", "postgres://"))
 
 
 LATEST_VERSION = len(migrations())
@@ -169,81 +210,42 @@ def _encode_field(name: str, value: Any) -> Any:
     return value
 
 
-class _SqliteFile:
-    """One SQLite file and its one connection: opening, migrating, transactions."""
+class _SqlBase(ABC):
+    """What a backend supplies: connections, transactions and two dialect fragments."""
 
-    def __init__(
-        self, path: str | Path, *, target_version: int | None = None, synchronous: str = "FULL"
-    ) -> None:
-        if synchronous.upper() not in ("FULL", "NORMAL"):
-            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
-        self.path = str(path)
-        # FULL: an acknowledged move survives a power cut too; NORMAL (WAL): it survives a crash
-        # of the process, and a commit costs no fsync.
-        self.synchronous = synchronous.upper()
-        self._target = LATEST_VERSION if target_version is None else target_version
-        self._db: aiosqlite.Connection | None = None
-        # One connection is shared by every coroutine: statements of two transactions must never
-        # interleave, so each store call holds this lock for its whole transaction.
-        self._lock = asyncio.Lock()
+    GUILD_SHARD_KEY: str = ""
+    """SQL for ``(guild_id >> 22)`` of the column ``{col}`` (0 for none or a non-number)."""
+    CROSS_JOIN: str = "JOIN"
+    """The join that keeps its order (SQLite's planner hint ``CROSS JOIN ... ON``)."""
 
-    # -- lifecycle -------------------------------------------------------------------------
-    async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(self.path, isolation_level=None)
-        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
-        await db.execute("PRAGMA foreign_keys = ON")
-        self._db = db
-        await self.migrate(self._target)
+    @abstractmethod
+    async def open(self) -> None: ...
 
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+    @abstractmethod
+    async def close(self) -> None: ...
 
-    @property
-    def db(self) -> aiosqlite.Connection:
-        if self._db is None:
-            raise RuntimeError("the store is not open")
-        return self._db
+    @abstractmethod
+    def _reading(self) -> AbstractAsyncContextManager[Session]:
+        """Statements that only read, each on its own (no transaction)."""
 
-    async def user_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+    @abstractmethod
+    def _writing(self) -> AbstractAsyncContextManager[Session]:
+        """One transaction: committed when the block ends, rolled back on any exception; the
+        database's integrity errors (a second writer for one ply, a duplicate daily game)
+        become :class:`ConflictError`."""
 
-    async def migrate(self, target: int | None = None) -> int:
-        """Apply every migration above the file's ``user_version`` up to ``target``."""
-        target = LATEST_VERSION if target is None else target
-        async with self._lock:
-            current = await self.user_version()
-            for number, _name, sql in migrations():
-                if current < number <= target:
-                    # executescript commits first; the BEGIN/COMMIT makes each step atomic, and
-                    # user_version is part of the same transaction.
-                    await self.db.executescript(
-                        f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;"
-                    )
-                    current = number
-            return current
+    @abstractmethod
+    def _snapshot(self) -> AbstractAsyncContextManager[Session]:
+        """Reads that see one consistent state of the database."""
 
-    # -- helpers ---------------------------------------------------------------------------
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self.db.execute(sql, params) as cur:
-            rows = await cur.fetchall()
-        return list(rows)
-
-    async def _begin(self) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
-
-    async def _rollback(self) -> None:
-        await self.db.execute("ROLLBACK")
+    @abstractmethod
+    async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
+        """Inside a write: make concurrent writers that name the same keys (``user:ID``,
+        ``guild:ID``, ``ratings``) wait for each other until this one commits. Callers pass
+        the keys sorted and take them before any row lock, so nobody waits in a circle."""
 
 
-class _SqliteCommunity(_SqliteFile):
+class _SqlCommunity(_SqlBase):
     """Statistics, server settings, the daily deal, host secrets and the outbox."""
 
     # -- community -------------------------------------------------------------------------
@@ -256,65 +258,77 @@ class _SqliteCommunity(_SqliteFile):
         if game_type is not None:
             sql += " AND game_type = ?"
             params += (game_type,)
-        async with self._lock:
-            rows = await self._fetchall(sql + " ORDER BY game_type", params)
+        async with self._reading() as tx:
+            rows = await tx.fetchall(sql + " ORDER BY game_type", params)
         return [Stats(r[0], *(int(x) for x in r[1:])) for r in rows]
 
     async def guild_settings(self, guild_id: str) -> dict[str, str]:
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
         return {r[0]: r[1] for r in rows}
 
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None:
-        async with self._lock:
-            await self.db.execute(
+        async with self._writing() as tx:
+            await tx.execute(
                 "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
                 "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
                 (guild_id, key, value),
             )
 
     async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None:
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND user_id = ?",
                 (game_type, day, user_id),
             )
         return int(rows[0][0]) if rows else None
 
     async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]:
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND guild_id IS ? "
+        where, params = _same("guild_id", guild_id)
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                f"SELECT game_id FROM daily_games WHERE game_type = ? AND day = ? AND {where} "
                 "ORDER BY game_id",
-                (game_type, day, guild_id),
+                (game_type, day, *params),
             )
         return [int(r[0]) for r in rows]
 
     async def host_secret(self, name: str, fresh: str) -> str:
         """The secret called ``name``; stored as ``fresh`` the first time it is asked for (a
         second process asking at the same moment gets the one that was stored)."""
-        async with self._lock:
-            await self.db.execute(
+        async with self._writing() as tx:
+            await tx.execute(
                 "INSERT INTO host_secrets (name, value) VALUES (?, ?) "
                 "ON CONFLICT (name) DO NOTHING",
                 (name, fresh),
             )
-            rows = await self._fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
+            rows = await tx.fetchall("SELECT value FROM host_secrets WHERE name = ?", (name,))
         return str(rows[0][0])
 
     # -- the outbox ---------------------------------------------------------------------------
-    async def pending_announcements(self, now_ms: int, limit: int) -> list[OutboxRow]:
+    async def pending_announcements(
+        self, now_ms: int, limit: int, shards: ShardSlice | None = None
+    ) -> list[OutboxRow]:
         """Undelivered announcements due by ``now_ms``, the soonest due first (a game's in the
-        order they were made, unless one is waiting for a retry)."""
-        async with self._lock:
-            rows = await self._fetchall(
-                "SELECT game_id, version, n, ply, event, body, created_ms, attempts, next_ms "
-                "FROM outbox "
-                "WHERE delivered_ms IS NULL AND next_ms <= ? "
-                "ORDER BY next_ms, game_id, version, n LIMIT ?",
-                (now_ms, limit),
+        order they were made, unless one is waiting for a retry); with ``shards``, only those
+        of games whose guild these shards hold (the other processes post the rest)."""
+        sql = (
+            "SELECT o.game_id, o.version, o.n, o.ply, o.event, o.body, o.created_ms, o.attempts, "
+            "o.next_ms FROM outbox o "
+        )
+        params: list[Any] = []
+        if shards is not None:
+            shard = self.GUILD_SHARD_KEY.replace("{col}", "g.guild_id")
+            marks = ",".join("?" * len(shards.ids))
+            sql += f"JOIN games g ON g.id = o.game_id AND ({shard}) % ? IN ({marks}) "
+            params += [shards.count, *shards.ids]
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                sql + "WHERE o.delivered_ms IS NULL AND o.next_ms <= ? "
+                "ORDER BY o.next_ms, o.game_id, o.version, o.n LIMIT ?",
+                (*params, now_ms, limit),
             )
         return [
             OutboxRow(
@@ -332,8 +346,8 @@ class _SqliteCommunity(_SqliteFile):
         ]
 
     async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None:
-        async with self._lock:
-            await self.db.execute(
+        async with self._writing() as tx:
+            await tx.execute(
                 "UPDATE outbox SET delivered_ms = ? "
                 "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
                 (at_ms, *key),
@@ -341,39 +355,39 @@ class _SqliteCommunity(_SqliteFile):
 
     async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None:
         """A try failed: count it and wait until ``next_ms`` before the next."""
-        async with self._lock:
-            await self.db.execute(
+        async with self._writing() as tx:
+            await tx.execute(
                 "UPDATE outbox SET attempts = attempts + 1, next_ms = ? "
                 "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
                 (next_ms, *key),
             )
 
 
-class _SqliteRatings(_SqliteCommunity):
+class _SqlRatings(_SqlCommunity):
     """Ratings (docs/ratings.md): the rated end's rows, profiles, leaderboards, the rebuild."""
 
-    async def _write_rating(self, rated: RatedGame) -> None:
+    async def _write_rating(self, tx: Session, rated: RatedGame) -> None:
         """Inside a transaction: each player's new rating, written only over the rating it was
         computed from, and the game's history rows, numbered after every game rated before."""
-        async with self.db.execute("SELECT coalesce(max(seq), 0) + 1 FROM rating_history") as c:
-            row = await c.fetchone()
-        seq = int(row[0]) if row else 1
+        await self._serialize(tx, ["ratings"])  # one number per rated game, in end order
+        rows = await tx.fetchall("SELECT coalesce(max(seq), 0) + 1 FROM rating_history")
+        seq = int(rows[0][0]) if rows else 1
         before = {c.user_id: c for c in rated.changes}
         for r in rated.after:
             was = before[r.user_id]
             values = (r.mu, r.sigma, r.ordinal, r.games, r.wins, r.losses, r.draws)
             if was.games_before == 0:
-                cur = await self.db.execute(
+                written = await tx.fetchall(
                     "INSERT INTO ratings (mu, sigma, ordinal, games, wins, losses, draws, "
                     "user_id, game_type) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (user_id, game_type) DO NOTHING",
+                    "ON CONFLICT (user_id, game_type) DO NOTHING RETURNING 1",
                     (*values, r.user_id, r.game_type),
                 )
             else:
-                cur = await self.db.execute(
+                written = await tx.fetchall(
                     "UPDATE ratings SET mu = ?, sigma = ?, ordinal = ?, games = ?, wins = ?, "
                     "losses = ?, draws = ? WHERE user_id = ? AND game_type = ? AND games = ? "
-                    "AND mu = ? AND sigma = ?",
+                    "AND mu = ? AND sigma = ? RETURNING 1",
                     (
                         *values,
                         r.user_id,
@@ -383,18 +397,19 @@ class _SqliteRatings(_SqliteCommunity):
                         was.sigma_before,
                     ),
                 )
-            if cur.rowcount != 1:
+            if len(written) != 1:
                 raise RatingConflict(f"the rating of {r.user_id} in {r.game_type} changed")
-        await self._insert_history([replace(c, seq=seq) for c in rated.changes])
+        await self._insert_history(tx, [replace(c, seq=seq) for c in rated.changes])
 
-    async def _insert_history(self, changes: Sequence[RatingChange]) -> None:
+    @staticmethod
+    async def _insert_history(tx: Session, changes: Sequence[RatingChange]) -> None:
         """History rows, and their players as members of the server's boards."""
-        await self.db.executemany(
+        await tx.executemany(
             "INSERT INTO rating_members (guild_id, game_type, user_id) "
             "VALUES (coalesce(?, ''), ?, ?) ON CONFLICT DO NOTHING",
             [(c.guild_id, c.game_type, c.user_id) for c in changes],
         )
-        await self.db.executemany(
+        await tx.executemany(
             "INSERT INTO rating_history (seq, game_id, user_id, game_type, guild_id, place, "
             "result, games_before, mu_before, sigma_before, mu_after, sigma_after, at_ms) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -422,7 +437,8 @@ class _SqliteRatings(_SqliteCommunity):
         self, game_type: str | None, user_ids: Sequence[str] | None
     ) -> list[RatingRow]:
         """The ratings of these users (``None``: everyone's), in one game or in every game."""
-        where, params = [], []
+        where: list[str] = []
+        params: list[Any] = []
         if user_ids is not None:
             if not user_ids:
                 return []
@@ -431,8 +447,8 @@ class _SqliteRatings(_SqliteCommunity):
         if game_type is not None:
             where.append("r.game_type = ?")
             params.append(game_type)
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 f"SELECT {_RATING_COLUMNS} FROM ratings r JOIN users u ON u.id = r.user_id "
                 + (f"WHERE {' AND '.join(where)} " if where else "")
                 + "ORDER BY r.game_type, r.user_id",
@@ -450,8 +466,8 @@ class _SqliteRatings(_SqliteCommunity):
         if game_type is not None:
             mine += " AND game_type = ?"
             params.append(game_type)
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT h.game_id, h.user_id, h.game_type, h.guild_id, h.place, h.result, "
                 "h.games_before, h.mu_before, h.sigma_before, h.mu_after, h.sigma_after, "
                 "h.at_ms, h.seq, u.name FROM rating_history h JOIN users u ON u.id = h.user_id "
@@ -495,7 +511,7 @@ class _SqliteRatings(_SqliteCommunity):
         ``rating_members``); no game is read, and names are read for the page's rows alone."""
         if server:
             source = (
-                "rating_members m CROSS JOIN ratings r ON r.user_id = m.user_id "
+                f"rating_members m {self.CROSS_JOIN} ratings r ON r.user_id = m.user_id "
                 "AND r.game_type = m.game_type "
                 "WHERE m.guild_id = coalesce(?, '') AND m.game_type = ? AND r.games >= ?"
             )
@@ -503,9 +519,9 @@ class _SqliteRatings(_SqliteCommunity):
         else:
             source = "ratings r WHERE r.game_type = ? AND r.games >= ?"
             params = [game_type, min_games]
-        async with self._lock:
-            count = await self._fetchall(f"SELECT count(*) FROM {source}", params)
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            count = await tx.fetchall(f"SELECT count(*) FROM {source}", params)
+            rows = await tx.fetchall(
                 f"SELECT {_RATING_COLUMNS} FROM (SELECT r.user_id FROM {source} "
                 "ORDER BY r.ordinal DESC, r.user_id LIMIT ? OFFSET ?) p "
                 "JOIN ratings r ON r.user_id = p.user_id AND r.game_type = ? "
@@ -517,20 +533,16 @@ class _SqliteRatings(_SqliteCommunity):
     async def ended_games(self) -> tuple[list[EndedGame], int]:
         """Every finished game created rated, in end order (the order they were rated in, then
         by finish time), and the number of the last rated game (for :meth:`replace_ratings`)."""
-        async with self._lock:
-            await self.db.execute("BEGIN")  # one snapshot for both reads
-            try:
-                rows = await self._fetchall(
-                    "SELECT g.id, g.game_type, g.guild_id, g.finished_ms, g.rated, g.result, "
-                    "s.seat, s.kind, s.user_id FROM games g JOIN seats s ON s.game_id = g.id "
-                    "LEFT JOIN (SELECT game_id, min(seq) AS seq FROM rating_history "
-                    "GROUP BY game_id) h ON h.game_id = g.id "
-                    "WHERE g.status = 'finished' AND g.rated = 1 "
-                    "ORDER BY h.seq IS NULL, h.seq, g.finished_ms, g.id, s.seat"
-                )
-                last = await self._fetchall("SELECT coalesce(max(seq), 0) FROM rating_history")
-            finally:
-                await self.db.execute("COMMIT")
+        async with self._snapshot() as tx:  # one snapshot for both reads
+            rows = await tx.fetchall(
+                "SELECT g.id, g.game_type, g.guild_id, g.finished_ms, g.rated, g.result, "
+                "s.seat, s.kind, s.user_id FROM games g JOIN seats s ON s.game_id = g.id "
+                "LEFT JOIN (SELECT game_id, min(seq) AS seq FROM rating_history "
+                "GROUP BY game_id) h ON h.game_id = g.id "
+                "WHERE g.status = 'finished' AND g.rated = 1 "
+                "ORDER BY h.seq IS NULL, h.seq, g.finished_ms, g.id, s.seat"
+            )
+            last = await tx.fetchall("SELECT coalesce(max(seq), 0) FROM rating_history")
         games: list[EndedGame] = []
         seats: list[SeatRow] = []
         for i, r in enumerate(rows):
@@ -548,49 +560,42 @@ class _SqliteRatings(_SqliteCommunity):
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None:
         """Replace every rating and the whole history (a rebuild) in one transaction; refused
         with :class:`RatingConflict` if a game was rated after ``last_seq`` meanwhile."""
-        async with self._lock:
-            await self._begin()
-            try:
-                async with self.db.execute(
-                    "SELECT coalesce(max(seq), 0) FROM rating_history"
-                ) as cur:
-                    row = await cur.fetchone()
-                if row is None or int(row[0]) != last_seq:
-                    raise RatingConflict("a game was rated during the rebuild")
-                for table in ("rating_members", "rating_history", "ratings"):
-                    await self.db.execute(f"DELETE FROM {table}")
-                await self.db.executemany(
-                    "INSERT INTO ratings (user_id, game_type, mu, sigma, ordinal, games, wins, "
-                    "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            r.user_id,
-                            r.game_type,
-                            r.mu,
-                            r.sigma,
-                            r.ordinal,
-                            r.games,
-                            r.wins,
-                            r.losses,
-                            r.draws,
-                        )
-                        for r in rated.after
-                    ],
-                )
-                await self._insert_history(rated.changes)
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self._rollback()
-                raise
+        async with self._writing() as tx:
+            await self._serialize(tx, ["ratings"])  # no game is rated while this runs
+            row = await tx.fetchall("SELECT coalesce(max(seq), 0) FROM rating_history")
+            if int(row[0][0]) != last_seq:
+                raise RatingConflict("a game was rated during the rebuild")
+            for table in ("rating_members", "rating_history", "ratings"):
+                await tx.execute(f"DELETE FROM {table}")
+            await tx.executemany(
+                "INSERT INTO ratings (user_id, game_type, mu, sigma, ordinal, games, wins, "
+                "losses, draws) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        r.user_id,
+                        r.game_type,
+                        r.mu,
+                        r.sigma,
+                        r.ordinal,
+                        r.games,
+                        r.wins,
+                        r.losses,
+                        r.draws,
+                    )
+                    for r in rated.after
+                ],
+            )
+            await self._insert_history(tx, rated.changes)
 
 
-class SqliteStore(_SqliteRatings):
-    """The SQLite store: one file, one connection, one transaction per change."""
+class SqlStore(_SqlRatings):
+    """Every query of the store; :class:`SqliteStore` and
+    :class:`bot.store_postgres.PostgresStore` supply the connections."""
 
     # -- users -----------------------------------------------------------------------------
     async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None:
-        async with self._lock:
-            await self.db.execute(
+        async with self._writing() as tx:
+            await tx.execute(
                 "INSERT INTO users (id, name, updated_ms) VALUES (?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
                 "updated_ms = excluded.updated_ms "
@@ -599,12 +604,17 @@ class SqliteStore(_SqliteRatings):
             )
 
     # -- games -----------------------------------------------------------------------------
-    async def _check_limits(self, limits: Limits | None) -> None:
+    async def _check_limits(self, tx: Session, limits: Limits | None) -> None:
         """Inside a transaction: refuse a change that would overshoot ``limits``."""
         if limits is None:
             return
-        for user_id in dict.fromkeys(limits.users):
-            rows = await self._fetchall(
+        users = list(dict.fromkeys(limits.users))
+        keys = [f"user:{u}" for u in users]
+        if limits.guild_id is not None:
+            keys.append(f"guild:{limits.guild_id}")
+        await self._serialize(tx, sorted(keys))
+        for user_id in users:
+            rows = await tx.fetchall(
                 "SELECT count(DISTINCT g.id) FROM games g JOIN seats s ON s.game_id = g.id "
                 "WHERE s.user_id = ? AND g.status IN ('open', 'active')",
                 (user_id,),
@@ -612,7 +622,7 @@ class SqliteStore(_SqliteRatings):
             if int(rows[0][0]) >= limits.per_user:
                 raise LimitError(user_id, limits.per_user)
         if limits.guild_id is not None:
-            rows = await self._fetchall(
+            rows = await tx.fetchall(
                 "SELECT count(*) FROM games WHERE guild_id = ? AND status IN ('open', 'active')",
                 (limits.guild_id,),
             )
@@ -620,75 +630,66 @@ class SqliteStore(_SqliteRatings):
                 raise LimitError(None, limits.per_guild)
 
     async def create_game(self, game: NewGame) -> int:
-        async with self._lock:
-            await self._begin()
-            try:
-                await self._check_limits(game.limits)
-                cur = await self.db.execute(
-                    "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
-                    "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
-                    "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
-                    "imported_ms, rated) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        async with self._writing() as tx:
+            await self._check_limits(tx, game.limits)
+            rows = await tx.fetchall(
+                "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
+                "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
+                "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
+                "imported_ms, rated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (
+                    game.game_type,
+                    game.players,
+                    json.dumps(game.options, ensure_ascii=False, sort_keys=True),
+                    game.seed,
+                    game.status,
+                    game.guild_id,
+                    game.channel_id,
+                    game.creator_id,
+                    game.clock,
+                    _int_text(game.reminders),
+                    game.created_ms,
+                    game.started_ms,
+                    game.finished_ms,
+                    _json_or_none(game.result),
+                    game.turn_started_ms,
+                    game.deadline_ms,
+                    game.expires_ms,
+                    game.imported_ms,
+                    int(game.rated),
+                ),
+            )
+            game_id = int(rows[0][0])
+            await tx.executemany(
+                "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms, invited_id, "
+                "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
                     (
-                        game.game_type,
-                        game.players,
-                        json.dumps(game.options, ensure_ascii=False, sort_keys=True),
-                        game.seed,
-                        game.status,
-                        game.guild_id,
-                        game.channel_id,
-                        game.creator_id,
-                        game.clock,
-                        _int_text(game.reminders),
-                        game.created_ms,
-                        game.started_ms,
-                        game.finished_ms,
-                        _json_or_none(game.result),
-                        game.turn_started_ms,
-                        game.deadline_ms,
-                        game.expires_ms,
-                        game.imported_ms,
-                        int(game.rated),
-                    ),
-                )
-                game_id = cur.lastrowid
-                assert game_id is not None
-                await self.db.executemany(
-                    "INSERT INTO seats (game_id, seat, kind, user_id, bank_ms, invited_id, "
-                    "ai_level) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            game_id,
-                            s.seat,
-                            str(s.kind),
-                            s.user_id,
-                            s.bank_ms,
-                            s.invited_id,
-                            s.ai_level,
-                        )
-                        for s in game.seats
-                    ],
-                )
-                await self._insert_moves(game_id, game.entries)
-                if game.daily_day is not None:
-                    await self.db.execute(
-                        "INSERT INTO daily_games (game_type, day, user_id, game_id, guild_id) "
-                        "VALUES (?, ?, ?, ?, ?)",
-                        (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
+                        game_id,
+                        s.seat,
+                        str(s.kind),
+                        s.user_id,
+                        s.bank_ms,
+                        s.invited_id,
+                        s.ai_level,
                     )
-                await self.db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                await self._rollback()
-                raise ConflictError(str(exc)) from exc
-            except BaseException:
-                await self._rollback()
-                raise
-            return int(game_id)
+                    for s in game.seats
+                ],
+            )
+            await self._insert_moves(tx, game_id, game.entries)
+            if game.daily_day is not None:
+                await tx.execute(
+                    "INSERT INTO daily_games (game_type, day, user_id, game_id, guild_id) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
+                )
+        return game_id
 
-    async def _insert_moves(self, game_id: int, entries: Sequence[MoveRow]) -> None:
+    @staticmethod
+    async def _insert_moves(tx: Session, game_id: int, entries: Sequence[MoveRow]) -> None:
         if entries:
-            await self.db.executemany(
+            await tx.executemany(
                 "INSERT INTO moves (game_id, ply, actor, move, user_id, secret, at_ms) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -698,20 +699,19 @@ class SqliteStore(_SqliteRatings):
             )
 
     async def load_game(self, game_id: int) -> GameRow | None:
-        async with self._lock:
-            rows = await self._fetchall(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
             if not rows:
                 return None
-            seats = await self._seats([game_id])
+            seats = await self._seats(tx, [game_id])
         return _game_row(rows[0], seats.get(game_id, ()))
 
-    async def _seats(self, game_ids: Sequence[int]) -> dict[int, tuple[SeatRow, ...]]:
+    @staticmethod
+    async def _seats(tx: Session, game_ids: Sequence[int]) -> dict[int, tuple[SeatRow, ...]]:
         if not game_ids:
             return {}
         marks = ",".join("?" * len(game_ids))
-        rows = await self._fetchall(
+        rows = await tx.fetchall(
             "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id, "
             "s.ai_level FROM seats s "
             f"LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id IN ({marks}) "
@@ -725,8 +725,8 @@ class SqliteStore(_SqliteRatings):
         return {k: tuple(v) for k, v in out.items()}
 
     async def load_moves(self, game_id: int) -> list[MoveRow]:
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT ply, actor, move, user_id, secret, at_ms FROM moves WHERE game_id = ? "
                 "ORDER BY ply",
                 (game_id,),
@@ -737,36 +737,37 @@ class SqliteStore(_SqliteRatings):
         bad = set(change.fields) - SETTABLE
         if bad:
             raise ValueError(f"cannot set {sorted(bad)}")
-        async with self._lock:
-            await self._begin()
-            try:
-                await self._check_limits(change.limits)
-                sets = ", ".join(f"{name} = ?" for name in change.fields)
-                values = [_encode_field(k, v) for k, v in change.fields.items()]
-                cur = await self.db.execute(
-                    f"UPDATE games SET {sets + ', ' if sets else ''}version = version + 1 "
-                    "WHERE id = ? AND version = ?",
-                    (*values, change.game_id, change.expected_version),
+        async with self._writing() as tx:
+            await self._check_limits(tx, change.limits)
+            # The version guard: on PostgreSQL a concurrent writer waits for this row's lock and
+            # then finds the version moved on; SQLite's writes are serial. The same statement
+            # says how long the log is (no second round trip).
+            sets = ", ".join(f"{name} = ?" for name in change.fields)
+            values = [_encode_field(k, v) for k, v in change.fields.items()]
+            rows = await tx.fetchall(
+                f"UPDATE games SET {sets + ', ' if sets else ''}version = version + 1 "
+                "WHERE id = ? AND version = ? "
+                "RETURNING (SELECT count(*) FROM moves WHERE moves.game_id = games.id)",
+                (*values, change.game_id, change.expected_version),
+            )
+            if len(rows) != 1:
+                raise ConflictError(f"game {change.game_id} changed")
+            log_length = int(rows[0][0])
+            if change.truncate_from is not None:
+                log_length = min(log_length, change.truncate_from)
+                await tx.execute(
+                    "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
+                    (change.game_id, change.truncate_from),
                 )
-                if cur.rowcount != 1:
-                    raise ConflictError(f"game {change.game_id} changed")
-                if change.truncate_from is not None:
-                    await self.db.execute(
-                        "DELETE FROM moves WHERE game_id = ? AND ply >= ?",
-                        (change.game_id, change.truncate_from),
-                    )
-                if change.append:
-                    async with self.db.execute(
-                        "SELECT count(*) FROM moves WHERE game_id = ?", (change.game_id,)
-                    ) as c:
-                        row = await c.fetchone()
-                    if row is None or int(row[0]) != change.append[0].ply:
-                        raise ConflictError(f"game {change.game_id}: the log moved on")
-                    await self._insert_moves(change.game_id, change.append)
-                for s in change.seats:
-                    await self.db.execute(
-                        "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ?, invited_id = ?, "
-                        "ai_level = ? WHERE game_id = ? AND seat = ?",
+            if change.append:
+                if log_length != change.append[0].ply:
+                    raise ConflictError(f"game {change.game_id}: the log moved on")
+                await self._insert_moves(tx, change.game_id, change.append)
+            if change.seats:
+                await tx.executemany(
+                    "UPDATE seats SET kind = ?, user_id = ?, bank_ms = ?, invited_id = ?, "
+                    "ai_level = ? WHERE game_id = ? AND seat = ?",
+                    [
                         (
                             str(s.kind),
                             s.user_id,
@@ -775,82 +776,81 @@ class SqliteStore(_SqliteRatings):
                             s.ai_level,
                             change.game_id,
                             s.seat,
-                        ),
-                    )
-                for result in change.results:
-                    await self._record_result(result)
-                await self.db.executemany(
+                        )
+                        for s in change.seats
+                    ],
+                )
+            for result in change.results:
+                await self._record_result(tx, result)
+            if change.announce:
+                await tx.executemany(
                     "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, "
                     "next_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [_outbox_values(change, a) for a in change.announce],
                 )
-                if change.rating is not None:
-                    await self._write_rating(change.rating)
-                await self.db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                await self._rollback()
-                raise ConflictError(str(exc)) from exc
-            except BaseException:
-                await self._rollback()
-                raise
+            if change.rating is not None:
+                await self._write_rating(tx, change.rating)
 
-    async def _record_result(self, r: UserResult) -> None:
+    @staticmethod
+    async def _record_result(tx: Session, r: UserResult) -> None:
         win, loss, draw = (int(r.result is x) for x in (Result.WIN, Result.LOSS, Result.DRAW))
-        await self.db.execute(
+        await tx.execute(
             "INSERT INTO user_stats (user_id, game_type, games, wins, losses, draws, streak, "
             "best_streak) VALUES (?, ?, 1, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (user_id, game_type) DO UPDATE SET games = games + 1, "
-            "wins = wins + excluded.wins, losses = losses + excluded.losses, "
-            "draws = draws + excluded.draws, "
-            "streak = CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END, "
-            "best_streak = max(best_streak, "
-            "CASE WHEN excluded.wins = 1 THEN streak + 1 ELSE 0 END)",
+            "ON CONFLICT (user_id, game_type) DO UPDATE SET games = user_stats.games + 1, "
+            "wins = user_stats.wins + excluded.wins, "
+            "losses = user_stats.losses + excluded.losses, "
+            "draws = user_stats.draws + excluded.draws, "
+            "streak = CASE WHEN excluded.wins = 1 THEN user_stats.streak + 1 ELSE 0 END, "
+            "best_streak = CASE WHEN excluded.wins = 1 "
+            "AND user_stats.streak + 1 > user_stats.best_streak "
+            "THEN user_stats.streak + 1 ELSE user_stats.best_streak END",
             (r.user_id, r.game_type, win, loss, draw, win, win),
         )
 
     async def timed_games(self) -> list[GameRow]:
         """Running games with a deadline and open challenges that lapse (restored at start-up)."""
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE (status = 'active' "
                 "AND deadline_ms IS NOT NULL) OR (status = 'open' AND expires_ms IS NOT NULL)"
             )
-            seats = await self._seats([int(r[0]) for r in rows])
+            seats = await self._seats(tx, [int(r[0]) for r in rows])
         return [_game_row(r, seats.get(int(r[0]), ())) for r in rows]
 
     async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]:
         marks = ",".join("?" * len(statuses))
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT DISTINCT g.id, g.game_type, g.status, g.guild_id, g.created_ms, "
                 "g.deadline_ms FROM games g JOIN seats s ON s.game_id = g.id "
                 f"WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id",
                 (user_id, *statuses),
             )
-            seats = await self._seats([int(r[0]) for r in rows])
+            seats = await self._seats(tx, [int(r[0]) for r in rows])
         return [_summary(r, seats) for r in rows]
 
     async def active_games(self) -> list[GameSummary]:
         """Every open or running game (for the in-memory index of who plays where)."""
-        async with self._lock:
-            rows = await self._fetchall(
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
                 "SELECT id, game_type, status, guild_id, created_ms, deadline_ms FROM games "
                 "WHERE status IN ('open', 'active') ORDER BY id"
             )
-            seats = await self._seats([int(r[0]) for r in rows])
+            seats = await self._seats(tx, [int(r[0]) for r in rows])
         return [_summary(r, seats) for r in rows]
 
     async def games_at(self, channel_id: str, thread_id: str | None) -> list[int]:
         """Open or running games that live in this thread (newest first), else in this channel
         outside any thread."""
-        async with self._lock:
+        async with self._reading() as tx:
             if thread_id is not None:
-                rows = await self._fetchall(
+                rows = await tx.fetchall(
                     "SELECT id FROM games WHERE thread_id = ? ORDER BY id DESC", (thread_id,)
                 )
                 if rows:
                     return [int(r[0]) for r in rows]
-            rows = await self._fetchall(
+            rows = await tx.fetchall(
                 "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL "
                 "AND status IN ('open', 'active') ORDER BY id DESC",
                 (channel_id,),
@@ -858,20 +858,155 @@ class SqliteStore(_SqliteRatings):
         return [int(r[0]) for r in rows]
 
     async def count_active(self, user_id: str | None, guild_id: str | None) -> int:
-        async with self._lock:
+        async with self._reading() as tx:
             if user_id is not None:
-                rows = await self._fetchall(
+                rows = await tx.fetchall(
                     "SELECT count(DISTINCT g.id) FROM games g JOIN seats s ON s.game_id = g.id "
                     "WHERE s.user_id = ? AND g.status IN ('open', 'active')",
                     (user_id,),
                 )
             else:
-                rows = await self._fetchall(
-                    "SELECT count(*) FROM games WHERE guild_id IS ? "
-                    "AND status IN ('open', 'active')",
-                    (guild_id,),
+                where, params = _same("guild_id", guild_id)
+                rows = await tx.fetchall(
+                    f"SELECT count(*) FROM games WHERE {where} AND status IN ('open', 'active')",
+                    params,
                 )
         return int(rows[0][0])
+
+
+def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
+    """``column`` equals ``value`` (NULL included), as SQL both backends can index."""
+    if value is None:
+        return f"{column} IS NULL", ()
+    return f"{column} = ?", (value,)
+
+
+class _SqliteSession:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        cur = await self.db.execute(sql, params)
+        await cur.close()
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            await self.db.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+
+class SqliteStore(SqlStore):
+    """The SQLite store: one file, one connection, one transaction per change."""
+
+    GUILD_SHARD_KEY = (
+        "CASE WHEN {col} GLOB '[0-9]*' AND {col} NOT GLOB '*[^0-9]*' "
+        "THEN CAST({col} AS INTEGER) >> 22 ELSE 0 END"
+    )
+    CROSS_JOIN = "CROSS JOIN"
+
+    def __init__(
+        self, path: str | Path, *, target_version: int | None = None, synchronous: str = "FULL"
+    ) -> None:
+        if synchronous.upper() not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous must be FULL or NORMAL, not {synchronous!r}")
+        self.path = str(path)
+        # FULL: an acknowledged move survives a power cut too; NORMAL (WAL): it survives a crash
+        # of the process, and a commit costs no fsync.
+        self.synchronous = synchronous.upper()
+        self._target = LATEST_VERSION if target_version is None else target_version
+        self._db: aiosqlite.Connection | None = None
+        # One connection is shared by every coroutine: statements of two transactions must never
+        # interleave, so each store call holds this lock for its whole transaction.
+        self._lock = asyncio.Lock()
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(self.path, isolation_level=None)
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        for attempt in range(BUSY_TIMEOUT_MS // 100):
+            # Switching a new file to WAL needs it to itself: a second process opening it at the
+            # same moment is told "locked" at once (no busy wait), so it tries again.
+            try:
+                await db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == BUSY_TIMEOUT_MS // 100 - 1:
+                    await db.close()
+                    raise
+                await asyncio.sleep(0.1)
+        await db.execute(f"PRAGMA synchronous = {self.synchronous}")
+        await db.execute("PRAGMA foreign_keys = ON")
+        self._db = db
+        await self.migrate(self._target)
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open")
+        return self._db
+
+    async def user_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration above the file's ``user_version`` up to ``target``, each in
+        one transaction with the version it reaches (a second process starting at the same
+        moment waits, then finds the step done)."""
+        target = LATEST_VERSION if target is None else target
+        for number, _name, sql in migrations():
+            if number > target:
+                break
+            async with self._writing() as tx:
+                if await self.user_version() >= number:
+                    continue
+                for statement in _statements(sql):
+                    await tx.execute(statement)
+                await tx.execute(f"PRAGMA user_version = {number}")
+        return await self.user_version()
+
+    # -- sessions --------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Session]:
+        async with self._lock:
+            yield _SqliteSession(self.db)
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Session]:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteSession(self.db)
+            except sqlite3.IntegrityError as exc:
+                await self.db.execute("ROLLBACK")
+                raise ConflictError(str(exc)) from exc
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Session]:
+        async with self._lock:
+            await self.db.execute("BEGIN")
+            try:
+                yield _SqliteSession(self.db)
+            finally:
+                await self.db.execute("COMMIT")
+
+    async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` already makes every write wait for the last."""
 
 
 def _outbox_values(change: Change, a: Announcement) -> tuple[Any, ...]:
@@ -951,6 +1086,7 @@ __all__ = [
     "OutboxRow",
     "RatingConflict",
     "SeatRow",
+    "SqlStore",
     "SqliteStore",
     "Stats",
     "Store",

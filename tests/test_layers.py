@@ -22,7 +22,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engines": (("engines",), ("engines",)),
     "render": (("render",), ("render", "engines", "PIL")),
     "model": (("bot.model",), ("bot.model",)),
-    "store": (("bot.store",), ("bot.store", "bot.model", "aiosqlite")),
+    "store": (
+        ("bot.store", "bot.store_postgres"),
+        ("bot.store", "bot.model", "aiosqlite", "psycopg", "psycopg_pool"),
+    ),
     "service": (
         ("bot.service", "bot.clock", "bot.config", "bot.i18n", "bot.records", "bot.worker", "bot"),
         (
@@ -33,6 +36,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "bot.i18n",
             "bot.records",
             "bot.store",
+            "bot.store_postgres",
             "bot.model",
             "engines",
             "render",

@@ -70,7 +70,7 @@ from bot.service.values import (
     Scope,
     User,
 )
-from bot.store import SqliteStore, Store
+from bot.store import SqliteStore, Store, is_postgres_url
 from engines.core import State, Text
 from engines.record import Record
 
@@ -105,6 +105,15 @@ __all__ = [
     "catalogue",
     "parse_outbox_key",
 ]
+
+
+def open_store(location: str, settings: Settings) -> Store:
+    """The store ``BANMEN_DB`` names: PostgreSQL for a ``postgresql://`` URL, else SQLite."""
+    if is_postgres_url(location):
+        from bot.store_postgres import PostgresStore
+
+        return PostgresStore(location, pool_size=settings.pg_pool_size)
+    return SqliteStore(location, synchronous=settings.sqlite_synchronous)
 
 
 class GameService:
@@ -151,12 +160,12 @@ class GameService:
         thinker: Thinker | None = None,
         shuffle: Shuffle | None = None,
     ) -> GameService:
-        """Open (and migrate) the store at ``path`` and restore every pending deadline and AI
-        turn. ``thinker``: where AI searches run (default: inline, on the calling thread; the
-        bot passes a :class:`ProcessThinker`). ``shuffle`` draws the seats (by default from the
-        operating system's randomness)."""
+        """Open (and migrate) the store at ``path`` (a SQLite file or a ``postgresql://`` URL)
+        and restore every pending deadline and AI turn. ``thinker``: where AI searches run
+        (default: inline, on the calling thread; the bot passes a :class:`ProcessThinker`).
+        ``shuffle`` draws the seats (by default from the operating system's randomness)."""
         settings = settings or Settings(db_path=path)
-        store = SqliteStore(path, synchronous=settings.sqlite_synchronous)
+        store = open_store(path, settings)
         await store.open()
         service = cls(
             store,

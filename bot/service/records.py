@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.clock import from_ms
+from bot.i18n import clean_text
 from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow
 from bot.records import (
     MAX_RECORD_BYTES,
@@ -215,7 +216,8 @@ class Records:
             game_type=rec.game,
             players=rec.players,
             options=dict(rec.options),
-            seed=rec.seed or secrets.token_hex(16),  # a running game's record hides its seed
+            # a running game's record hides its seed; a NUL (PostgreSQL cannot store it) is cleaned
+            seed=clean_text(rec.seed) or secrets.token_hex(16),
             status=status,
             guild_id=guild_id,
             channel_id=None,

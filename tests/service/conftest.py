@@ -1,9 +1,9 @@
-"""Fixtures: a service over a temporary SQLite file, a fake clock and the test engines."""
+"""Fixtures: a service over a temporary store (SQLite and PostgreSQL), a fake clock and the
+test engines."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -29,8 +29,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "banmen.db")
+def db_path(db_url: str) -> str:
+    """The store of the test: a SQLite file or a PostgreSQL schema (every test runs on both)."""
+    return db_url
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ impossible game ids, lone surrogates in names and moves, and the sandbox's own i
 from __future__ import annotations
 
 import io
+import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from bot.sandbox import run_sandbox
 from bot.service import GameService, Refusal, User
 from bot.service.timers import Timers
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.service.helpers import query
 
 # -- clock bounds -------------------------------------------------------------------------------
 
@@ -137,12 +139,9 @@ async def test_a_stored_clock_that_no_longer_parses_is_set_aside(
 ) -> None:
     bad, good = await _two_timed_games(service)
     await service.close()
-    import sqlite3
-
-    with sqlite3.connect(db_path) as db:  # an old row from before the bounds
-        db.execute("UPDATE games SET clock = 'corr:9999999d' WHERE id = ?", (bad,))
-        db.execute("UPDATE games SET deadline_ms = 9000000000000000 WHERE id = ?", (bad,))
-    db.close()
+    # an old row from before the bounds
+    query(db_path, "UPDATE games SET clock = 'corr:9999999d' WHERE id = ?", (bad,))
+    query(db_path, "UPDATE games SET deadline_ms = 9000000000000000 WHERE id = ?", (bad,))
     svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
     try:
         with caplog.at_level(logging.ERROR, logger="banmen.timers"):
@@ -312,3 +311,23 @@ def test_bad_clock_message_in_both_languages() -> None:
     assert "live:5" in i18n.t("refuse.bad_clock", "ja") and "持ち時間" in i18n.t(
         "refuse.bad_clock", "ja"
     )
+
+
+# -- NUL characters (PostgreSQL's text cannot hold them) ---------------------------------------
+
+
+async def test_nul_in_names_and_records_is_stored_cleaned(service: GameService) -> None:
+    nul = User("700", "nul\x00name")
+    reply = await service.create_game(nul, "ttt-test", seated=[BOB])
+    assert reply.game_id is not None
+    await service.play(reply.game_id, nul, "a1")
+    assert (await service.game_info(reply.game_id)).seats[0].name == "nul\ufffdname"
+    record = json.loads(
+        next(
+            f for f in (await service.record(reply.game_id)).files if f.name.endswith(".json")
+        ).data.decode()
+    )
+    record["seed"] = "seed\x00with a nul"
+    imported = await service.import_record(ALICE, json.dumps(record), seats=[ALICE, BOB])
+    assert imported.game_id is not None
+    assert "\x00" not in (await service.game_info(imported.game_id)).seed

@@ -3,7 +3,6 @@ delivered, retried with a growing wait when a post fails, and never handed out t
 
 from __future__ import annotations
 
-import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -16,6 +15,7 @@ from bot.service.cache import CLAIM_MS
 from bot.service.outbox import MAX_RETRY_MS, RETRY_MS, retry_delay_ms
 from engines.core import Text
 from tests.service.conftest import ALICE, BOB
+from tests.service.helpers import query
 
 
 async def _open(db_path: str, clock: FakeClock) -> GameService:
@@ -37,11 +37,11 @@ async def _move(service: GameService, gid: int) -> Reply:
 
 
 def _outbox(db_path: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db_path) as db:
-        return db.execute(
-            "SELECT game_id, version, n, ply, event, delivered_ms FROM outbox "
-            "ORDER BY game_id, version, n"
-        ).fetchall()
+    return query(
+        db_path,
+        "SELECT game_id, version, n, ply, event, delivered_ms FROM outbox "
+        "ORDER BY game_id, version, n",
+    )
 
 
 def test_a_reply_survives_the_trip_through_json() -> None:

@@ -4,7 +4,6 @@ the game in one transaction, unrated cases, the rebuild, profiles and leaderboar
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from bot.service import ratings as rt
 from bot.store import RatingConflict
 from engines.core import Outcome, Termination, Text
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.service.helpers import query
 from tests.service.test_service import play_all
 
 MODEL = PlackettLuce()
@@ -24,39 +24,32 @@ NO_TEXT = Text("", "")
 
 
 def rating_tables(db_path: str) -> dict[str, list[tuple[Any, ...]]]:
-    con = sqlite3.connect(db_path)
-    try:
-        return {
-            "ratings": con.execute("SELECT * FROM ratings ORDER BY user_id, game_type").fetchall(),
-            "history": con.execute("SELECT * FROM rating_history ORDER BY seq, user_id").fetchall(),
-            "members": con.execute("SELECT * FROM rating_members ORDER BY 1, 2, 3").fetchall(),
-        }
-    finally:
-        con.close()
+    return {
+        "ratings": query(db_path, "SELECT * FROM ratings ORDER BY user_id, game_type"),
+        "history": query(db_path, "SELECT * FROM rating_history ORDER BY seq, user_id"),
+        "members": query(db_path, "SELECT * FROM rating_members ORDER BY 1, 2, 3"),
+    }
 
 
 def stored(db_path: str, user: User, game: str = "ttt-test") -> tuple[float, float, int]:
-    con = sqlite3.connect(db_path)
-    try:
-        row = con.execute(
-            "SELECT mu, sigma, games FROM ratings WHERE user_id = ? AND game_type = ?",
-            (user.id, game),
-        ).fetchone()
-    finally:
-        con.close()
-    assert row is not None, f"{user.name} has no rating"
-    return float(row[0]), float(row[1]), int(row[2])
+    rows = query(
+        db_path,
+        "SELECT mu, sigma, games FROM ratings WHERE user_id = ? AND game_type = ?",
+        (user.id, game),
+    )
+    assert rows, f"{user.name} has no rating"
+    return float(rows[0][0]), float(rows[0][1]), int(rows[0][2])
 
 
 def history(db_path: str, game_id: int) -> list[tuple[str, int, str]]:
-    con = sqlite3.connect(db_path)
-    try:
-        return con.execute(
+    return [
+        (str(r[0]), int(r[1]), str(r[2]))
+        for r in query(
+            db_path,
             "SELECT user_id, place, result FROM rating_history WHERE game_id = ? ORDER BY user_id",
             (game_id,),
-        ).fetchall()
-    finally:
-        con.close()
+        )
+    ]
 
 
 async def ttt(service: GameService, a: User = ALICE, b: User = BOB, **kw: Any) -> int:
@@ -95,13 +88,9 @@ async def test_two_player_win_is_rated_with_the_end(service: GameService, db_pat
     assert f"Rating: alice 1000? → {up}? (+{up - 1000})" in last.text("en")
     assert f"レーティング: bob 1000? → {down}?（−{1000 - down}）" in last.text("ja")
     # the announcement kept in the outbox (posted again after a crash) says it too
-    con = sqlite3.connect(db_path)
-    try:
-        (body,) = con.execute(
-            "SELECT body FROM outbox WHERE game_id = ? ORDER BY version DESC LIMIT 1", (gid,)
-        ).fetchone()
-    finally:
-        con.close()
+    [(body,)] = query(
+        db_path, "SELECT body FROM outbox WHERE game_id = ? ORDER BY version DESC LIMIT 1", (gid,)
+    )
     assert "rating.change" in body and f"{up}?" in body
 
 
@@ -321,12 +310,11 @@ async def test_rebuild_gives_identical_numbers(
     assert reply.params == {"games": 13, "ratings": 7, "differ": 0}
     assert rating_tables(db_path) == before
     # a damaged rating is put right by the rebuild (and counted)
-    con = sqlite3.connect(db_path)
-    con.execute(
-        "UPDATE ratings SET mu = mu + 1 WHERE user_id = ? AND game_type = 'race-test'", (ALICE.id,)
+    query(
+        db_path,
+        "UPDATE ratings SET mu = mu + 1 WHERE user_id = ? AND game_type = 'race-test'",
+        (ALICE.id,),
     )
-    con.commit()
-    con.close()
     assert (await service.rebuild_ratings()).params["differ"] == 1
     assert rating_tables(db_path) == before
 

@@ -11,7 +11,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import file_text, moves_of, snapshot
+from tests.service.helpers import file_text, moves_of, query, snapshot
 
 
 async def ttt(service: GameService, **kw: object) -> int:
@@ -553,14 +553,9 @@ async def test_game_choices(
 
 
 async def test_a_log_that_no_longer_replays(service: GameService, db_path: str) -> None:
-    import sqlite3
-
     gid = await ttt(service)
     await service.play(gid, ALICE, "a1")
-    con = sqlite3.connect(db_path)
-    con.execute("UPDATE moves SET move = 'q9' WHERE game_id = ?", (gid,))
-    con.commit()
-    con.close()
+    query(db_path, "UPDATE moves SET move = 'q9' WHERE game_id = ?", (gid,))
     service.ctx.games.forget(gid)
     with pytest.raises(Refusal) as exc:
         await service.board(gid, ALICE)

@@ -1,8 +1,9 @@
-"""The SQLite store: pragmas, numbered migrations (from empty and from each previous version)."""
+"""The stores (SQLite and PostgreSQL): numbered migrations (from empty and from each previous
+version), atomic changes, the version guard."""
 
 from __future__ import annotations
 
-import sqlite3
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -16,21 +17,38 @@ from bot.store import (
     NewGame,
     SeatRow,
     SqliteStore,
+    SqlStore,
+    is_postgres_url,
     migrations,
 )
+from bot.store_postgres import POSTGRES_MIGRATIONS, PostgresStore
+from tests.service.helpers import query
 
 
-def _schema(path: str) -> list[tuple[str, str]]:
-    con = sqlite3.connect(path)
-    try:
-        return sorted(
-            (name, sql)
-            for name, sql in con.execute(
-                "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL"
-            )
+def _schema(db_url: str) -> list[tuple[str, ...]]:
+    """Every table, column and index definition (to compare two databases' schemas)."""
+    if is_postgres_url(db_url):
+        columns = query(
+            db_url,
+            "SELECT table_name, column_name, data_type, is_nullable, "
+            "coalesce(column_default, '') FROM information_schema.columns "
+            "WHERE table_schema = current_schema()",
         )
-    finally:
-        con.close()
+        indexes = query(
+            db_url,
+            "SELECT tablename, indexname, replace(indexdef, current_schema() || '.', '') "
+            "FROM pg_indexes WHERE schemaname = current_schema()",
+        )
+        return sorted(tuple(str(x) for x in r) for r in columns + indexes)
+    return sorted(
+        tuple(r) for r in query(db_url, "SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+    )
+
+
+def _store(db_url: str, target_version: int | None = None) -> SqlStore:
+    if is_postgres_url(db_url):
+        return PostgresStore(db_url, target_version=target_version)
+    return SqliteStore(db_url, target_version=target_version)
 
 
 def _game(creator: str = "u1") -> NewGame:
@@ -50,67 +68,85 @@ def _game(creator: str = "u1") -> NewGame:
     )
 
 
-def _old_game(path: str) -> int:
+def _old_game(db_url: str) -> int:
     """A game with one move, written with the columns of the first schema only."""
-    con = sqlite3.connect(path)
-    try:
-        with con:
-            con.executemany(
-                "INSERT INTO users (id, name, updated_ms) VALUES (?, ?, 1)",
-                [("u1", "alice"), ("u2", "bob")],
-            )
-            cur = con.execute(
-                "INSERT INTO games (game_type, players, options, seed, status, creator_id, "
-                "created_ms) VALUES ('ttt-test', 2, '{}', 'seed', 'active', 'u1', 1)"
-            )
-            game_id = int(cur.lastrowid or 0)
-            con.executemany(
-                "INSERT INTO seats (game_id, seat, kind, user_id) VALUES (?, ?, 'human', ?)",
-                [(game_id, 0, "u1"), (game_id, 1, "u2")],
-            )
-            con.execute(
-                "INSERT INTO moves (game_id, ply, actor, move, at_ms) VALUES (?, 0, 0, 'a1', 2)",
-                (game_id,),
-            )
-        return game_id
-    finally:
-        con.close()
+    for uid, name in (("u1", "alice"), ("u2", "bob")):
+        query(db_url, "INSERT INTO users (id, name, updated_ms) VALUES (?, ?, 1)", (uid, name))
+    game_id = int(
+        query(
+            db_url,
+            "INSERT INTO games (game_type, players, options, seed, status, creator_id, "
+            "created_ms) VALUES ('ttt-test', 2, '{}', 'seed', 'active', 'u1', 1) RETURNING id",
+        )[0][0]
+    )
+    for seat, uid in ((0, "u1"), (1, "u2")):
+        query(
+            db_url,
+            "INSERT INTO seats (game_id, seat, kind, user_id) VALUES (?, ?, 'human', ?)",
+            (game_id, seat, uid),
+        )
+    query(
+        db_url,
+        "INSERT INTO moves (game_id, ply, actor, move, at_ms) VALUES (?, 0, 0, 'a1', 2)",
+        (game_id,),
+    )
+    return game_id
 
 
 def test_migrations_are_numbered_in_sequence() -> None:
     numbers = [n for n, _, _ in migrations()]
     assert numbers == list(range(1, LATEST_VERSION + 1))
     assert LATEST_VERSION >= 2
+    # PostgreSQL's twins: the same numbers and names, so both backends are at one version
+    assert [name for _, name, _ in migrations(POSTGRES_MIGRATIONS)] == [
+        name for _, name, _ in migrations()
+    ]
 
 
-async def test_from_empty(tmp_path: Path) -> None:
-    path = str(tmp_path / "new.db")
-    store = SqliteStore(path)
+async def test_from_empty(db_url: str) -> None:
+    store = _store(db_url)
     await store.open()
     try:
         assert await store.user_version() == LATEST_VERSION
-        async with store.db.execute("PRAGMA journal_mode") as cur:
-            assert (await cur.fetchone()) == ("wal",)
-        async with store.db.execute("PRAGMA foreign_keys") as cur:
-            assert (await cur.fetchone()) == (1,)
-        async with store.db.execute("PRAGMA busy_timeout") as cur:
-            row = await cur.fetchone()
-            assert row is not None and row[0] >= 1000
+        if isinstance(store, SqliteStore):
+            async with store.db.execute("PRAGMA journal_mode") as cur:
+                assert (await cur.fetchone()) == ("wal",)
+            async with store.db.execute("PRAGMA foreign_keys") as cur:
+                assert (await cur.fetchone()) == (1,)
+            async with store.db.execute("PRAGMA busy_timeout") as cur:
+                row = await cur.fetchone()
+                assert row is not None and row[0] >= 1000
+        else:
+            assert query(db_url, "SELECT version FROM schema_version") == [(LATEST_VERSION,)]
+        # opening again migrates nothing
+        await store.close()
+        await store.open()
+        assert await store.user_version() == LATEST_VERSION
     finally:
         await store.close()
 
 
+async def test_two_processes_migrate_once(db_url: str) -> None:
+    """Two hosts starting at once on an empty database: one migrates, the other waits."""
+    stores = [_store(db_url), _store(db_url)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        assert [await s.user_version() for s in stores] == [LATEST_VERSION] * 2
+    finally:
+        for s in stores:
+            await s.close()
+
+
 @pytest.mark.parametrize("start", range(LATEST_VERSION))
-async def test_from_each_previous_version(tmp_path: Path, start: int) -> None:
-    path = str(tmp_path / "old.db")
-    old = SqliteStore(path, target_version=start)
+async def test_from_each_previous_version(db_url: str, tmp_path: Path, start: int) -> None:
+    old = _store(db_url, target_version=start)
     await old.open()
     assert await old.user_version() == start
     await old.close()
     game_id = None
     if start >= 1:  # a game written by the old schema (its first migration's columns) survives
-        game_id = _old_game(path)
-    new = SqliteStore(path, target_version=start + 1)
+        game_id = _old_game(db_url)
+    new = _store(db_url, target_version=start + 1)
     await new.open()
     try:
         assert await new.user_version() == start + 1
@@ -119,18 +155,29 @@ async def test_from_each_previous_version(tmp_path: Path, start: int) -> None:
     finally:
         await new.close()
     # upgrading step by step ends at the same schema as a fresh database
-    latest = SqliteStore(path)
+    latest = _store(db_url)
     await latest.open()
     await latest.close()
-    fresh = str(tmp_path / "fresh.db")
-    f = SqliteStore(fresh)
-    await f.open()
-    await f.close()
-    assert _schema(path) == _schema(fresh)
+    if is_postgres_url(db_url):
+        query(db_url, "CREATE SCHEMA fresh")
+        fresh = db_url.replace("search_path%3D", "search_path%3Dfresh%2C", 1)
+        try:
+            f = _store(fresh)
+            await f.open()
+            await f.close()
+            assert _schema(db_url) == _schema(fresh)
+        finally:
+            query(db_url, "DROP SCHEMA fresh CASCADE")
+    else:
+        fresh = str(tmp_path / "fresh.db")
+        f = _store(fresh)
+        await f.open()
+        await f.close()
+        assert _schema(db_url) == _schema(fresh)
 
 
-async def test_apply_is_atomic(tmp_path: Path) -> None:
-    store = SqliteStore(str(tmp_path / "a.db"))
+async def test_apply_is_atomic(db_url: str) -> None:
+    store = _store(db_url)
     await store.open()
     try:
         await store.upsert_user("u1", "alice", 1)
@@ -165,8 +212,8 @@ async def test_apply_is_atomic(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_user_names_and_counts(tmp_path: Path) -> None:
-    store = SqliteStore(str(tmp_path / "u.db"))
+async def test_user_names_and_counts(db_url: str) -> None:
+    store = _store(db_url)
     await store.open()
     try:
         await store.upsert_user("u1", "alice", 1)

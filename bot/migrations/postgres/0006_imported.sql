@@ -1,0 +1,3 @@
+-- PostgreSQL twin of ../0006_imported.sql.
+
+ALTER TABLE games ADD COLUMN imported_ms BIGINT;

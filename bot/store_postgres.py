@@ -1,0 +1,187 @@
+"""The PostgreSQL store: the queries of :class:`bot.store.SqlStore` over psycopg 3.
+
+``BANMEN_DB=postgresql://user:password@host:5432/banmen`` picks it. psycopg 3 (not asyncpg):
+it ships its own type hints (``mypy --strict`` needs no stubs), one API serves the async store
+and the synchronous tools and tests, and its pool is maintained with it; statements used often
+are prepared on each connection by itself.
+
+Connections come from an :class:`~psycopg_pool.AsyncConnectionPool` in autocommit mode; every
+change is one transaction, sent in pipeline mode (a move is two round trips: BEGIN with the
+guarded UPDATE, then the new log entries with COMMIT). Concurrency: the version guard's
+``UPDATE ... WHERE version = ?`` takes the game's row lock, so a second writer waits for the first to commit and then finds the
+version moved on (:class:`~bot.store.ConflictError`); the moves' primary key (game, ply) refuses
+a second writer for one ply even so; and the limits are counted under transaction-level
+advisory locks on the users and the server, so two processes cannot both take the last place
+(and rated ends under one on the ratings, so each gets its own number in end order).
+
+Migrations are ``bot/migrations/postgres/NNNN_*.sql`` (the same numbers as SQLite's), applied
+under an advisory lock (two processes starting at once migrate once) and recorded in
+``schema_version``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+from psycopg import errors
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from bot.store import MIGRATIONS_DIR, ConflictError, Session, SqlStore, migrations
+
+POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
+LATEST_VERSION = len(migrations(POSTGRES_MIGRATIONS))
+MIGRATION_LOCK = 0x62616E6D656E
+"""The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
+CONNECT_TIMEOUT = 15.0
+"""Seconds :meth:`PostgresStore.open` waits for the first connection."""
+
+
+class StoreUnreachable(Exception):
+    """The database could not be reached (the message says where, never the password)."""
+
+
+@functools.lru_cache(maxsize=512)
+def _pg(sql: str) -> bytes:
+    """The store's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s").encode()
+
+
+def where(url: str) -> str:
+    """Which server and database ``url`` names, without its password."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the server BANMEN_DB names"
+    host = str(parts.get("host") or "localhost")
+    return f"{host}:{parts.get('port') or 5432}, database {parts.get('dbname') or '(default)'}"
+
+
+class _PgSession:
+    def __init__(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        self.conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.conn.execute(_pg(sql), params)
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            async with self.conn.cursor() as cur:
+                await cur.executemany(_pg(sql), rows)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
+        cur = await self.conn.execute(_pg(sql), params)
+        return list(await cur.fetchall())
+
+
+class PostgresStore(SqlStore):
+    """The PostgreSQL store: a pool of connections, one transaction per change."""
+
+    GUILD_SHARD_KEY = "CASE WHEN {col} ~ '^[0-9]{1,19}$' THEN {col}::bigint >> 22 ELSE 0 END"
+
+    def __init__(self, url: str, *, target_version: int | None = None, pool_size: int = 10) -> None:
+        self.url = url
+        self.pool_size = max(1, pool_size)
+        self._target = LATEST_VERSION if target_version is None else target_version
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def open(self) -> None:
+        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            self.url,
+            min_size=1,
+            max_size=self.pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+            name="banmen",
+        )
+        try:
+            await pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+        except PoolTimeout as exc:
+            await pool.close()
+            raise StoreUnreachable(
+                f"cannot connect to PostgreSQL at {where(self.url)} within "
+                f"{CONNECT_TIMEOUT:.0f}s: is the server running, and are the host, port, user, "
+                "password and database in BANMEN_DB right?"
+            ) from exc
+        self._pool = pool
+        await self.migrate(self._target)
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    @property
+    def pool(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        if self._pool is None:
+            raise RuntimeError("the store is not open")
+        return self._pool
+
+    async def user_version(self) -> int:
+        """The number of the last migration applied (0 for an empty database)."""
+        async with self.pool.connection() as conn:
+            return await self._version(conn)
+
+    @staticmethod
+    async def _version(conn: psycopg.AsyncConnection[Any]) -> int:
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        cur = await conn.execute("SELECT max(version) FROM schema_version")
+        row = await cur.fetchone()
+        return int(row[0]) if row is not None and row[0] is not None else 0
+
+    async def migrate(self, target: int | None = None) -> int:
+        """Apply every migration above the recorded version up to ``target``, each in its own
+        transaction with the version it reaches."""
+        target = LATEST_VERSION if target is None else target
+        async with self.pool.connection() as conn:
+            current = -1
+            while current < target:
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+                    current = await self._version(conn)
+                    step = [m for m in migrations(POSTGRES_MIGRATIONS) if m[0] == current + 1]
+                    if current >= target or not step:
+                        break
+                    number, _name, sql = step[0]
+                    await conn.execute(sql.encode())
+                    await conn.execute("DELETE FROM schema_version")
+                    await conn.execute("INSERT INTO schema_version VALUES (%s)", (number,))
+                    current = number
+            return current
+
+    # -- sessions --------------------------------------------------------------------------
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[Session]:
+        async with self.pool.connection() as conn:
+            yield _PgSession(conn)
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[Session]:
+        async with self.pool.connection() as conn:
+            try:
+                # Pipeline mode: BEGIN travels with the first statement and COMMIT with the
+                # last; only a statement whose rows are read waits for the server.
+                async with conn.pipeline(), conn.transaction():
+                    yield _PgSession(conn)
+            except (
+                errors.IntegrityError,
+                errors.SerializationFailure,
+                errors.DeadlockDetected,
+            ) as exc:
+                raise ConflictError(str(exc)) from exc
+
+    @asynccontextmanager
+    async def _snapshot(self) -> AsyncIterator[Session]:
+        async with self.pool.connection() as conn, conn.transaction():
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            yield _PgSession(conn)
+
+    async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
+        """Transaction-level advisory locks, one per key, released at the commit."""
+        for key in keys:  # sorted by the caller: every writer locks in one order
+            await tx.fetchall("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", (key,))

@@ -1,0 +1,146 @@
+"""A throwaway PostgreSQL cluster for the tests and the benchmark.
+
+``Cluster.start()`` runs ``initdb`` in a fresh temporary folder and ``pg_ctl start`` on a Unix
+socket in it (no TCP port, so parallel runs never collide; fsync off: nothing here must survive
+a power cut); ``stop()`` stops it and removes the folder. As root the server runs as the
+``postgres`` user (PostgreSQL refuses root). ``BANMEN_TEST_POSTGRES=postgresql://...`` uses a
+server you run instead (its role must be allowed to create schemas).
+
+Debian's ``postgresql`` package provides the programs; ``make test`` installs it when it is
+missing (``scripts/install-postgres.sh``). Without them the tests fail and say what to install:
+no store test is skipped.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import psycopg
+
+USER = "banmen"
+DATABASE = "banmen_test"
+PORT = 5433
+MISSING = (
+    "PostgreSQL's programs (initdb, pg_ctl) are not installed: run `make test` as root (it "
+    "installs Debian's postgresql package), or `apt-get install postgresql`, or point "
+    "BANMEN_TEST_POSTGRES at a server"
+)
+
+
+def bindir() -> Path:
+    """Where ``initdb`` and ``pg_ctl`` are (on PATH, else Debian's versioned folder)."""
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    versions = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3])
+    )
+    if not versions:
+        raise RuntimeError(MISSING)
+    return versions[-1].parent
+
+
+class Cluster:
+    """One temporary PostgreSQL server; :attr:`url` reaches its test database."""
+
+    def __init__(self) -> None:
+        self.root: Path | None = None
+        self.url = os.environ.get("BANMEN_TEST_POSTGRES", "").strip()
+        self.external = bool(self.url)
+        self._schemas = itertools.count(1)
+
+    def _run(self, *args: str) -> None:
+        command = [str(bindir() / args[0]), *args[1:]]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=120)
+
+    def start(self) -> str:
+        """Start the server (once) and create the test database; returns its URL."""
+        if self.url:
+            return self.url
+        root = Path(tempfile.mkdtemp(prefix="banmen-pg-"))
+        self.root = root
+        if os.geteuid() == 0:
+            try:
+                pw = pwd.getpwnam("postgres")
+            except KeyError as exc:
+                raise RuntimeError(MISSING + " (there is no postgres user to run it)") from exc
+            os.chown(root, pw.pw_uid, pw.pw_gid)
+        data = root / "data"
+        try:
+            self._run(
+                "initdb",
+                "-D",
+                str(data),
+                "-U",
+                USER,
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+                "--no-sync",
+            )
+            options = (
+                f"-k {root} -p {PORT} -c listen_addresses='' -c fsync=off "
+                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+            )
+            self._run(
+                "pg_ctl",
+                "-D",
+                str(data),
+                "-o",
+                options,
+                "-l",
+                str(root / "log"),
+                "-w",
+                "-t",
+                "60",
+                "start",
+            )
+        except subprocess.CalledProcessError as exc:
+            log = (root / "log").read_text(errors="replace") if (root / "log").exists() else ""
+            self.stop()
+            raise RuntimeError(
+                f"the test PostgreSQL did not start: {exc.stderr.decode(errors='replace')}{log}"
+            ) from exc
+        atexit.register(self.stop)  # also when the run ends without the fixture's teardown
+        admin = f"postgresql://{USER}@/postgres?host={quote(str(root))}&port={PORT}"
+        with psycopg.connect(admin, autocommit=True) as con:
+            con.execute(f"CREATE DATABASE {DATABASE}")
+        self.url = f"postgresql://{USER}@/{DATABASE}?host={quote(str(root))}&port={PORT}"
+        return self.url
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder (safe to call twice)."""
+        root, self.root = self.root, None
+        if root is None:
+            return
+        with contextlib.suppress(subprocess.SubprocessError, OSError, RuntimeError):
+            if (root / "data" / "postmaster.pid").exists():
+                self._run("pg_ctl", "-D", str(root / "data"), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(root, ignore_errors=True)
+
+    @contextlib.contextmanager
+    def schema(self) -> Iterator[str]:
+        """A URL whose tables live in a fresh, empty schema (dropped afterwards)."""
+        base = self.start()
+        name = f"t{os.getpid()}_{next(self._schemas)}"
+        with psycopg.connect(base, autocommit=True) as con:
+            con.execute(f"CREATE SCHEMA {name}")
+        sep = "&" if "?" in base else "?"
+        try:
+            yield f"{base}{sep}options={quote(f'-csearch_path={name}')}"
+        finally:
+            with psycopg.connect(base, autocommit=True) as con:
+                con.execute(f"DROP SCHEMA {name} CASCADE")
