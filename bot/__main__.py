@@ -6,6 +6,9 @@ runs the terminal sandbox over the same store the bot uses.
 ``banmen ratings rebuild [--db PATH]`` recomputes every rating from the finished games (the
 numbers must come out the same as the ones stored game by game; it says how many differed).
 
+``banmen --shards 0-3 --shard-count 8`` runs four of eight Discord shards in this process (see
+README "Running at scale"): several processes share one PostgreSQL database.
+
 ``banmen healthcheck`` exits 0 while the running bot's heartbeat file is fresh, else 1 (the
 Docker HEALTHCHECK). Without a token and with nothing to read on stdin (``docker run`` without
 ``-it``, a service manager: stdin is ``/dev/null`` or closed) ``banmen`` says why it stops and
@@ -25,7 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot import i18n
-from bot.config import Settings, load_settings
+from bot.config import Settings, load_settings, with_shards
 
 EXIT_CONFIG = 2
 
@@ -40,6 +43,21 @@ HEARTBEATS_ALLOWED = 3
 """A heartbeat is fresh for this many intervals (a missed beat or a quick reconnect is fine)."""
 
 
+def add_shard_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="with DISCORD_TOKEN: run only these shards, e.g. 0-3 or 0,2 (BANMEN_SHARDS); other "
+        "processes on the same PostgreSQL run the rest",
+    )
+    parser.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="the number of shards in all (BANMEN_SHARD_COUNT; default: Discord's advice)",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="banmen", description="Banmen (盤面) game host")
     parser.add_argument(
@@ -47,6 +65,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="with DISCORD_TOKEN: sync the slash commands globally once at start-up",
     )
+    add_shard_flags(parser)
     sub = parser.add_subparsers(dest="command")
     sb = sub.add_parser("sandbox", help="the terminal sandbox (slash commands in a terminal)")
     sb.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
@@ -158,7 +177,7 @@ def stdin_has_input() -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        settings = load_settings()
+        settings = with_shards(load_settings(), args.shards, args.shard_count)
     except ValueError as exc:
         print(f"banmen: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -172,6 +191,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The Discord adapter is imported only when it is needed (and only then needs discord);
         # it sets up its own logging, which keeps the token out of every line.
         bot_args = ["--sync-global"] if args.sync_global else []
+        if args.shards is not None:
+            bot_args += ["--shards", args.shards]
+        if args.shard_count is not None:
+            bot_args += ["--shard-count", str(args.shard_count)]
         code: int = importlib.import_module("bot.discord_app").main(bot_args)
         return code
     if args.command is None and args.sync_global:

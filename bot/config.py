@@ -7,9 +7,12 @@ Every adapter (the Discord bot, the sandbox, the benchmarks) builds one :class:`
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+from bot.model import ShardSlice
 
 DEFAULT_DB = "./data/banmen.db"
 AI_SECONDS_MAX = 60.0
@@ -59,6 +62,35 @@ class Settings:
     ai_workers: int = 1
     """Processes the bot runs AI searches in (at most this many at once; on a 2-core machine
     one leaves a core for everything else)."""
+    shard_ids: tuple[int, ...] | None = None
+    """The Discord shards this process runs (``--shards 0-3``); None: all of them."""
+    shard_count: int | None = None
+    """Shards in all (``--shard-count 8``); None: as many as Discord recommends."""
+    timer_rescan: int = 60
+    """Seconds between two re-reads of the deadlines from the store when other processes run the
+    other shards (they may change a game of ours, e.g. from a DM)."""
+
+    def owns(self, guild_id: str | None) -> bool:
+        """Do this process's shards hold ``guild_id`` (its clocks, reminders and posts)?"""
+        if self.shard_ids is None or self.shard_count is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
+
+    @property
+    def shard_slice(self) -> ShardSlice | None:
+        """This process's shards when other processes run the rest (None: it delivers all)."""
+        if not self.sharded or self.shard_ids is None or self.shard_count is None:
+            return None
+        return ShardSlice(self.shard_ids, self.shard_count)
+
+    @property
+    def sharded(self) -> bool:
+        """Other processes run some of the shards (this one runs a slice)."""
+        return (
+            self.shard_ids is not None
+            and self.shard_count is not None
+            and set(self.shard_ids) != set(range(self.shard_count))
+        )
 
     @property
     def heartbeat_file(self) -> Path:
@@ -66,6 +98,60 @@ class Settings:
         if self.heartbeat_path:
             return Path(self.heartbeat_path)
         return Path(self.db_path).parent / "heartbeat"
+
+
+def masked_location(location: str) -> str:
+    """``BANMEN_DB`` fit for a log line: a URL's password becomes ``***``."""
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", location)
+
+
+def shard_of(guild_id: str | None, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's ``(guild_id >> 22) % shard_count``);
+    direct messages (no guild) and ids that are not snowflakes go to shard 0."""
+    if guild_id is None or not guild_id.isdigit():
+        return 0
+    return (int(guild_id) >> 22) % shard_count
+
+
+def parse_shards(text: str, shard_count: int | None) -> tuple[int, ...]:
+    """``"0-3"``, ``"5"`` or ``"0,2,4-5"`` as shard ids, each below ``shard_count``."""
+    if shard_count is None:
+        raise ValueError("--shards needs --shard-count (the number of shards in all)")
+    if shard_count < 1:
+        raise ValueError(f"the shard count must be at least 1, not {shard_count}")
+    ids: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError as exc:
+            raise ValueError(
+                f"shards must look like 0-3 or 0,2,5 (numbers and ranges), not {text!r}"
+            ) from exc
+        if not 0 <= first <= last < shard_count:
+            raise ValueError(
+                f"shard {part.strip()!r} is outside 0-{shard_count - 1} (--shard-count "
+                f"{shard_count})"
+            )
+        ids.extend(range(first, last + 1))
+    return tuple(sorted(set(ids)))
+
+
+def with_shards(settings: Settings, shards: str | None, shard_count: int | None) -> Settings:
+    """``settings`` running ``shards`` of ``shard_count`` (command-line flags override the
+    environment's ``BANMEN_SHARDS`` / ``BANMEN_SHARD_COUNT``)."""
+    from dataclasses import replace
+
+    count = shard_count if shard_count is not None else settings.shard_count
+    if count is not None and count < 1:
+        raise ValueError(f"the shard count must be at least 1, not {count}")
+    if shards is not None:
+        return replace(settings, shard_ids=parse_shards(shards, count), shard_count=count)
+    if count != settings.shard_count:
+        return replace(
+            settings, shard_ids=tuple(range(count)) if count else None, shard_count=count
+        )
+    return settings
 
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
@@ -113,7 +199,7 @@ def load_settings(
 
             load_dotenv(env_file, override=False)
         env = os.environ
-    return Settings(
+    settings = Settings(
         discord_token=_opt(env, "DISCORD_TOKEN"),
         db_path=_opt(env, "BANMEN_DB") or DEFAULT_DB,
         dev_guild_id=_opt(env, "DEV_GUILD_ID"),
@@ -135,4 +221,11 @@ def load_settings(
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
+        timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
+    )
+    count = _opt(env, "BANMEN_SHARD_COUNT")
+    return with_shards(
+        settings,
+        _opt(env, "BANMEN_SHARDS"),
+        _positive(env, "BANMEN_SHARD_COUNT", 1) if count else None,
     )

@@ -25,7 +25,7 @@ import aiohttp
 import discord
 
 from bot.clock import SystemClock
-from bot.config import Settings, load_settings
+from bot.config import Settings, load_settings, masked_location, with_shards
 from bot.discord.client import BanmenBot, point_at
 from bot.service import GameService, ProcessThinker
 
@@ -162,9 +162,13 @@ def explain_failure(exc: BaseException, settings: Settings) -> StartFailed | Non
 
 
 def connected(bot: discord.Client) -> bool:
-    """The bot is logged in and its gateway websocket is open."""
+    """The bot is logged in and its gateway websocket is open (every shard's, when sharded)."""
+    if not bot.is_ready() or bot.is_closed():
+        return False
+    if isinstance(bot, discord.AutoShardedClient):
+        return bool(bot.shards) and not any(s.is_closed() for s in bot.shards.values())
     ws = bot.ws
-    return bot.is_ready() and not bot.is_closed() and ws is not None and ws.open
+    return ws is not None and ws.open
 
 
 def beat(bot: discord.Client, path: Path) -> bool:
@@ -190,6 +194,13 @@ async def heartbeat(bot: discord.Client, path: Path, interval: float) -> None:
             log.info("heartbeat every %ds in %s (python -m bot healthcheck)", interval, path)
             announced = True
         await asyncio.sleep(interval)
+
+
+def _shards_text(settings: Settings) -> str:
+    if settings.shard_ids is None:
+        return "all" if settings.shard_count is None else f"all {settings.shard_count}"
+    ids = ",".join(str(i) for i in settings.shard_ids)
+    return f"{ids} of {settings.shard_count}"
 
 
 def _remove(path: Path) -> None:
@@ -257,8 +268,9 @@ async def _run_until_stopped(
     assert settings.discord_token
     async with bot:
         log.info(
-            "starting (database %s, dev guild %s, api %s)",
-            settings.db_path,
+            "starting (database %s, shards %s, dev guild %s, api %s)",
+            masked_location(settings.db_path),
+            _shards_text(settings),
             settings.dev_guild_id or "none",
             settings.discord_api_base or "discord.com",
         )
@@ -301,9 +313,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--sync-global", action="store_true", help="sync the slash commands globally once"
     )
+    parser.add_argument("--shards", help="the shards this process runs, e.g. 0-3")
+    parser.add_argument("--shard-count", type=int, help="the number of shards in all")
     args, _ = parser.parse_known_args(argv)
     settings = load_settings()
     setup_logging(settings)
+    try:
+        settings = with_shards(settings, args.shards, args.shard_count)
+    except ValueError as exc:
+        log.error("%s", exc)
+        return EXIT_CONFIG
     try:
         stopped_by = asyncio.run(run_bot(settings, sync_global=args.sync_global))
     except StartFailed as failure:

@@ -64,8 +64,14 @@ class BanmenTree(app_commands.CommandTree["BanmenBot"]):
         await on_tree_error(interaction, error)
 
 
-class BanmenBot(commands.Bot):
-    """The bot: holds the service and the settings; everything else lives in cogs."""
+class BanmenBot(commands.AutoShardedBot):
+    """The bot: holds the service and the settings; everything else lives in cogs.
+
+    Sharded (``AutoShardedBot``): with ``settings.shard_ids`` it runs only those shards of
+    ``settings.shard_count``, so several processes (one PostgreSQL) share the guilds; without,
+    all shards, as many as Discord advises. The timers deliver only what this process's shards
+    hold (``settings.owns``).
+    """
 
     def __init__(
         self,
@@ -77,6 +83,9 @@ class BanmenBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
@@ -86,6 +95,7 @@ class BanmenBot(commands.Bot):
             guild_ready_timeout=guild_ready_timeout,
             # Interactions carry what the bot needs; no message cache is kept.
             max_messages=None,
+            **shards,
         )
         self.service = service
         self.settings = settings

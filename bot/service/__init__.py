@@ -250,6 +250,11 @@ class GameService:
         """略式易双六: each choice with its estimated win chance (private to the player)."""
         return await self.computer.hint(game_id, user)
 
+    def owns(self, guild_id: str | None) -> bool:
+        """Does this process deliver for ``guild_id`` (its shards hold the guild)? The timers
+        keep only such games; the outbox hands out only their announcements."""
+        return self.ctx.settings.owns(guild_id)
+
     # -- lobbies and challenges ----------------------------------------------------------------
     async def create_game(
         self, creator: User, game_type: str, **how: Unpack[CreateOptions]

@@ -6,7 +6,8 @@ caller that made the change gets them back keyed (``Reply.outbox``) and claimed 
 them and reports each :meth:`Outbox.delivered`, or :meth:`Outbox.failed` to have it retried.
 Whatever is left (the process died between the commit and the post, a send failed, nobody
 reported) :meth:`Outbox.pending` hands out again, picture redrawn from the log, for the adapter's
-delivery loop; before posting such a one the adapter looks in the channel for a message that
+delivery loop (when several processes run the Discord shards, each process only the
+announcements of the guilds its shards hold); before posting such a one the adapter looks in the channel for a message that
 already carries its key, so users see each announcement exactly once.
 """
 
@@ -48,7 +49,9 @@ class Outbox:
 
     async def next_at_ms(self) -> int | None:
         """When :meth:`pending` next has something to hand out (None: nothing pending)."""
-        rows = await self.ctx.store.pending_announcements(FOREVER_MS, len(self.claims) + 1)
+        rows = await self.ctx.store.pending_announcements(
+            FOREVER_MS, len(self.claims) + 1, self.ctx.settings.shard_slice
+        )
         points = [r.next_ms for r in rows if r.key not in self.claims][:1]
         if any(r.key in self.claims for r in rows):
             # a claimed one is handed out when its claim ends, if nobody reported it by then
@@ -61,7 +64,9 @@ class Outbox:
         now = self.ctx.now_ms()
         for key in [k for k, until in self.claims.items() if until <= now]:
             del self.claims[key]
-        rows = await self.ctx.store.pending_announcements(now, limit + len(self.claims))
+        rows = await self.ctx.store.pending_announcements(
+            now, limit + len(self.claims), self.ctx.settings.shard_slice
+        )
         out: list[Reply] = []
         for row in rows:
             if row.key in self.claims:

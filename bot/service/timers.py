@@ -3,6 +3,14 @@
 The timers keep every pending deadline in memory (restored from the store at start-up and kept
 in step by the game cache's commits) and hand out what is due: a reminder once per point, a
 timeout as the game's end, an unanswered challenge as withdrawn.
+
+When several processes share one PostgreSQL database (each running a slice of the Discord
+shards), a process keeps only the deadlines of games whose guild its shards hold
+(``Settings.owns``): nobody else posts them, and a process that starts with the same shards
+picks them up from the store. Such a process also re-reads its deadlines every
+``Settings.timer_rescan`` seconds, for the rare change another process made (a command in a
+direct message reaches shard 0). Should two processes ever fire the same deadline, the game's
+version guard lets one commit and the other says nothing.
 """
 
 from __future__ import annotations
@@ -113,14 +121,22 @@ class Timers:
         """Set whenever the next due time may have moved (the delivery loop waits on it)."""
         self._rows: dict[int, GameRow] = {}
         self._pending: list[Reply] = []
+        self._rescan_at: int | None = None
         ctx.games.listeners.append(self.track)
 
     async def restore(self) -> None:
-        """Read every pending deadline from the store (so a restart never forgets one)."""
-        self._rows = {row.id: row for row in await self.ctx.store.timed_games()}
+        """Read every pending deadline of this process's guilds from the store (so a restart
+        never forgets one)."""
+        owns = self.ctx.settings.owns
+        rows = await self.ctx.store.timed_games()
+        self._rows = {row.id: row for row in rows if owns(row.guild_id)}
+        if self.ctx.settings.sharded:
+            self._rescan_at = self.ctx.now_ms() + self.ctx.settings.timer_rescan * 1000
         self.changed.set()
 
     def track(self, row: GameRow) -> None:
+        if not self.ctx.settings.owns(row.guild_id):
+            return  # another process's shards hold this game's guild: its clocks are theirs
         before = self._rows.get(row.id)
         if _timed(row):
             self._rows[row.id] = row
@@ -134,6 +150,8 @@ class Timers:
         if self._pending:
             return self.ctx.clock.now()
         points = [p for row in self._rows.values() if (p := _next_point(row)) is not None]
+        if self._rescan_at is not None:
+            points.append(self._rescan_at)
         return from_ms(min(points)) if points else None
 
     async def check(self, loaded: Loaded) -> Loaded:
@@ -158,6 +176,8 @@ class Timers:
         (so it cannot spin the delivery loop); every other game goes on.
         """
         now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
+        if self._rescan_at is not None and now_ms >= self._rescan_at:
+            await self.restore()
         out, self._pending = self._pending, []
         for game_id, row in sorted(self._rows.items()):
             at = _next_point(row)
@@ -180,6 +200,10 @@ class Timers:
         return out
 
     async def _fire(self, game_id: int, now_ms: int) -> Reply | None:
+        if self.ctx.settings.sharded:
+            # Another process may have written the game (our cached copy would lose the version
+            # guard): a deadline is rare, so read it from the store.
+            self.ctx.games.forget(game_id)
         loaded = await self.ctx.games.load(game_id)
         row = loaded.row
         if not _timed(row):

@@ -172,6 +172,8 @@ class Gateway:
         self.compressor = zlib.compressobj() if compress else None
         self.seq = 0
         self.session_id = secrets.token_hex(8)
+        self.shard: tuple[int, int] = (0, 1)
+        """(shard id, shard count) as the bot identified."""
         self.identified = asyncio.Event()
         self.on_seq: Callable[[str, int], None] | None = None
 
@@ -222,10 +224,18 @@ class DiscordDouble:
         self.commands: dict[int | None, list[JSON]] = {}
         self.synced = asyncio.Event()
         self.gateway: Gateway | None = None
+        """The connection that carries the guild (its shard's)."""
+        self.gateways: dict[int, Gateway] = {}
+        """Every shard's latest connection, by shard id."""
+        self.shard_identifies: list[tuple[int, int]] = []
+        """(shard id, shard count) of every IDENTIFY, in order."""
+        self.recommended_shards = 1
+        """What ``GET /gateway/bot`` advises."""
         self.connections = 0
         self.identifies = 0
         self.resumes = 0
         self.sessions: dict[str, int] = {}
+        self.session_shards: dict[str, tuple[int, int]] = {}
         self.close_codes: list[int | None] = []
         """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
@@ -257,9 +267,9 @@ class DiscordDouble:
         self.port = int(sockets[0].getsockname()[1])
 
     async def close(self) -> None:
-        if self.gateway is not None:
+        for gw in {id(g): g for g in [*self.gateways.values(), self.gateway] if g}.values():
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.gateway.ws.close()
+                await gw.ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -291,9 +301,6 @@ class DiscordDouble:
         gw = Gateway(ws, compress=request.query.get("compress") == "zlib-stream")
         gw.on_seq = self.sessions.__setitem__
         self.connections += 1
-        if self.gateway is not None and not self.gateway.ws.closed:
-            await self.gateway.ws.close(code=4000)
-        self.gateway = gw
         await gw.send({"op": 10, "d": {"heartbeat_interval": 41250}})
         async for msg in ws:
             if msg.type != WSMsgType.TEXT:
@@ -320,6 +327,7 @@ class DiscordDouble:
         self.resumes += 1
         gw.session_id = str(data["session_id"])
         gw.seq = self.sessions[gw.session_id]
+        await self._take_shard(gw, self.session_shards.get(gw.session_id, (0, 1)))
         await gw.dispatch("RESUMED", {})
         gw.identified.set()
         async with self._changed:
@@ -331,18 +339,27 @@ class DiscordDouble:
             return
         self.identifies += 1
         self.sessions[gw.session_id] = 0
+        shard = data.get("shard") or [0, 1]
+        self.session_shards[gw.session_id] = (int(shard[0]), int(shard[1]))
+        self.shard_identifies.append(self.session_shards[gw.session_id])
+        holds = await self._take_shard(gw, self.session_shards[gw.session_id])
         await gw.dispatch(
             "READY",
             {
                 "v": 10,
                 "user": self.bot_user.payload(),
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}] if holds else [],
                 "session_id": gw.session_id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0},
-                "shard": [0, 1],
+                "shard": list(gw.shard),
             },
         )
+        if not holds:
+            gw.identified.set()
+            async with self._changed:
+                self._changed.notify_all()
+            return
         channels = [c for c in self.channels.values() if c["type"] == 0]
         guild = payloads.guild(self.guild_id, self.owner, channels, [self.bot_user, *self.users])
         guild["threads"] = [c for c in self.channels.values() if c["type"] in (11, 12)]
@@ -350,6 +367,23 @@ class DiscordDouble:
         gw.identified.set()
         async with self._changed:
             self._changed.notify_all()
+
+    def shard_of_guild(self, shard_count: int) -> int:
+        """The shard that carries the guild's events (Discord's rule)."""
+        return (self.guild_id >> 22) % shard_count
+
+    async def _take_shard(self, gw: Gateway, shard: tuple[int, int]) -> bool:
+        """``gw`` now runs ``shard`` (an older connection of that shard is replaced, 4000);
+        whether it carries the guild."""
+        gw.shard = shard
+        old = self.gateways.get(shard[0])
+        if old is not None and old is not gw and not old.ws.closed:
+            await old.ws.close(code=4000)
+        self.gateways[shard[0]] = gw
+        holds = self.shard_of_guild(shard[1]) == shard[0]
+        if holds:
+            self.gateway = gw
+        return holds
 
     async def request_reconnect(self) -> None:
         """Ask the bot to reconnect (op 7), as Discord does when it moves a session."""
@@ -368,6 +402,7 @@ class DiscordDouble:
     def _install_routes(self) -> None:
         r = self._route
         r("GET", r"/users/@me", self._get_me)
+        r("GET", r"/gateway/bot", self._get_gateway_bot)
         r("GET", r"/oauth2/applications/@me", self._get_application)
         r("GET", r"/applications/@me", self._get_application)
         r("PUT", r"/applications/(?P<app>\d+)/commands", self._put_commands)
@@ -438,6 +473,22 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         return web.Response(status=204)
+
+    async def _get_gateway_bot(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": self.recommended_shards,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 16,
+                },
+            }
+        )
 
     async def _get_me(self, request: web.Request, m: re.Match[str], rec: Request) -> web.Response:
         return _json(self.bot_user.payload())
