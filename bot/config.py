@@ -97,6 +97,8 @@ class Settings:
         """Where the heartbeat is written (``BANMEN_HEARTBEAT``, else next to the database)."""
         if self.heartbeat_path:
             return Path(self.heartbeat_path)
+        if "://" in self.db_path:  # a database server: beside the default SQLite file
+            return Path(DEFAULT_DB).parent / "heartbeat"
         return Path(self.db_path).parent / "heartbeat"
 
 

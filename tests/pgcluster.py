@@ -2,7 +2,7 @@
 
 ``Cluster.start()`` runs ``initdb`` in a fresh temporary folder and ``pg_ctl start`` on a Unix
 socket in it (no TCP port, so parallel runs never collide; fsync off: nothing here must survive
-a power cut); ``stop()`` stops it and removes the folder. As root the server runs as the
+a power cut, unless ``durable``); ``stop()`` stops it and removes the folder. As root the server runs as the
 ``postgres`` user (PostgreSQL refuses root). ``BANMEN_TEST_POSTGRES=postgresql://...`` uses a
 server you run instead (its role must be allowed to create schemas).
 
@@ -53,7 +53,10 @@ def bindir() -> Path:
 class Cluster:
     """One temporary PostgreSQL server; :attr:`url` reaches its test database."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False, port: int = PORT) -> None:
+        self.durable = durable
+        """fsync and synchronous commits on (the benchmark: an acknowledged move is on disk)."""
+        self.port = port
         self.root: Path | None = None
         self.url = os.environ.get("BANMEN_TEST_POSTGRES", "").strip()
         self.external = bool(self.url)
@@ -91,10 +94,9 @@ class Cluster:
                 "--locale=C.UTF-8",
                 "--no-sync",
             )
-            options = (
-                f"-k {root} -p {PORT} -c listen_addresses='' -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-            )
+            options = f"-k {root} -p {self.port} -c listen_addresses='' -c max_connections=200"
+            if not self.durable:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             self._run(
                 "pg_ctl",
                 "-D",
@@ -115,10 +117,10 @@ class Cluster:
                 f"the test PostgreSQL did not start: {exc.stderr.decode(errors='replace')}{log}"
             ) from exc
         atexit.register(self.stop)  # also when the run ends without the fixture's teardown
-        admin = f"postgresql://{USER}@/postgres?host={quote(str(root))}&port={PORT}"
+        admin = f"postgresql://{USER}@/postgres?host={quote(str(root))}&port={self.port}"
         with psycopg.connect(admin, autocommit=True) as con:
             con.execute(f"CREATE DATABASE {DATABASE}")
-        self.url = f"postgresql://{USER}@/{DATABASE}?host={quote(str(root))}&port={PORT}"
+        self.url = f"postgresql://{USER}@/{DATABASE}?host={quote(str(root))}&port={self.port}"
         return self.url
 
     def stop(self) -> None:

@@ -44,3 +44,14 @@ def test_computer_player_settings() -> None:
             load_settings(env={"BANMEN_AI_SECONDS": bad})
     with pytest.raises(ValueError, match="BANMEN_AI_WORKERS"):
         load_settings(env={"BANMEN_AI_WORKERS": "0"})
+
+
+def test_a_database_url_in_the_logs_and_the_heartbeat() -> None:
+    from bot.config import masked_location
+
+    url = "postgresql://banmen:s3cret@db:5432/banmen"
+    assert masked_location(url) == "postgresql://banmen:***@db:5432/banmen"
+    assert masked_location("./data/banmen.db") == "./data/banmen.db"
+    s = load_settings(None, {"BANMEN_DB": url, "BANMEN_PG_POOL": "4"})
+    assert s.db_path == url and s.pg_pool_size == 4
+    assert s.heartbeat_file == Path("data") / "heartbeat"  # not inside the URL
