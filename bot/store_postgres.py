@@ -6,13 +6,13 @@ and the synchronous tools and tests, and its pool is maintained with it; stateme
 are prepared on each connection by itself.
 
 Connections come from an :class:`~psycopg_pool.AsyncConnectionPool` in autocommit mode; every
-change is one transaction, sent in pipeline mode (a move is two round trips: BEGIN with the
-guarded UPDATE, then the new log entries with COMMIT). Concurrency: the version guard's
-``UPDATE ... WHERE version = ?`` takes the game's row lock, so a second writer waits for the
-first to commit and then finds the version moved on (:class:`~bot.store.ConflictError`); the moves' primary key (game, ply) refuses
-a second writer for one ply even so; and the limits are counted under transaction-level
-advisory locks on the users and the server, so two processes cannot both take the last place
-(and rated ends under one on the ratings, so each gets its own number in end order).
+change is one transaction, sent in pipeline mode (a move is two round trips: BEGIN with the guarded
+UPDATE, then the new log entries with COMMIT). Concurrency: the version guard's ``UPDATE ... WHERE
+version = ?`` takes the game's row lock, so a second writer waits for the first to commit and then
+finds the version moved on (:class:`~bot.store.ConflictError`); the moves' primary key (game, ply)
+refuses a second writer for one ply even so; and the limits are counted under transaction-level
+advisory locks on the users and the server, so two processes cannot both take the last place (and
+rated ends under one on the ratings, so each gets its own number in end order).
 
 Migrations are ``bot/migrations/postgres/NNNN_*.sql`` (the same numbers as SQLite's), applied
 under an advisory lock (two processes starting at once migrate once) and recorded in

@@ -1,10 +1,10 @@
 """A throwaway PostgreSQL cluster for the tests and the benchmark.
 
 ``Cluster.start()`` runs ``initdb`` in a fresh temporary folder and ``pg_ctl start`` on a Unix
-socket in it (no TCP port, so parallel runs never collide; fsync off: nothing here must survive
-a power cut, unless ``durable``); ``stop()`` stops it and removes the folder. As root the server runs as the
-``postgres`` user (PostgreSQL refuses root). ``BANMEN_TEST_POSTGRES=postgresql://...`` uses a
-server you run instead (its role must be allowed to create schemas).
+socket in it (no TCP port, so parallel runs never collide; fsync off: nothing here must survive a
+power cut, unless ``durable``); ``stop()`` stops it and removes the folder. As root the server runs
+as the ``postgres`` user (PostgreSQL refuses root). ``BANMEN_TEST_POSTGRES=postgresql://...`` uses
+a server you run instead (its role must be allowed to create schemas).
 
 Debian's ``postgresql`` package provides the programs; ``make test`` installs it when it is
 missing (``scripts/install-postgres.sh``). Without them the tests fail and say what to install:

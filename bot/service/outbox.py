@@ -1,15 +1,14 @@
 """The outbox: no committed move, result, reminder or offer goes unannounced.
 
 A change that must be announced (a move's turn message and ping, a result, a reminder, an offer)
-writes its announcements in the same transaction (:meth:`GameCache.commit_announcing`). The
-caller that made the change gets them back keyed (``Reply.outbox``) and claimed for a while, posts
-them and reports each :meth:`Outbox.delivered`, or :meth:`Outbox.failed` to have it retried.
-Whatever is left (the process died between the commit and the post, a send failed, nobody
-reported) :meth:`Outbox.pending` hands out again, picture redrawn from the log, for the adapter's
-delivery loop (when several processes run the Discord shards, each process only the
-announcements of the guilds its shards hold); before posting such a one the adapter looks in the channel for a message that
-already carries its key, so users see each announcement exactly once.
-"""
+writes its announcements in the same transaction (:meth:`GameCache.commit_announcing`). The caller
+that made the change gets them back keyed (``Reply.outbox``) and claimed for a while, posts them
+and reports each :meth:`Outbox.delivered`, or :meth:`Outbox.failed` to have it retried. Whatever is
+left (the process died between the commit and the post, a send failed, nobody reported)
+:meth:`Outbox.pending` hands out again, picture redrawn from the log, for the adapter's delivery
+loop (when several processes run the Discord shards, each process only the announcements of the
+guilds its shards hold); before posting such a one the adapter looks in the channel for a message
+that already carries its key, so users see each announcement exactly once."""
 
 from __future__ import annotations
 
