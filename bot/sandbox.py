@@ -290,8 +290,8 @@ class Sandbox:
                 return
             try:
                 data = Path(args[0]).read_bytes()
-            except OSError as exc:
-                reason = exc.strerror or type(exc).__name__
+            except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate
+                reason = getattr(exc, "strerror", None) or type(exc).__name__
                 self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason=reason))
                 return
             self.show(await s.import_record(me, data, seats=[self._user(a) for a in args[1:]]))

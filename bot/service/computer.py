@@ -2,7 +2,8 @@
 
 A host seat with an ``ai_level`` is played by the host's AI. Whenever a commit leaves a running
 game with such a seat (a move, a start, a takeback; at start-up every running AI game), the game
-is marked due and :attr:`Computer.changed` is set. A driver (the Discord cog, the sandbox, a
+is marked due and :attr:`Computer.changed` is set (when several processes run the Discord shards,
+only in the process whose shards hold the game's guild). A driver (the Discord cog, the sandbox, a
 test) takes the due games and calls :meth:`Computer.play` for each: the AI is shown only what its
 seat may see (``state.observe(seat)``), thinks through the injected :class:`Thinker` without
 holding the game's lock, and its move then goes through the very use case a human's goes through
@@ -66,14 +67,17 @@ class Computer:
         return self.seconds / LEVELS[max(LEVELS)].budget
 
     def track(self, row: GameRow) -> None:
+        if not self.ctx.settings.owns(row.guild_id):
+            return  # another process's shards hold this guild: its AI moves are theirs
         if row.status is GameStatus.ACTIVE and row.ai_levels:
             self._pending.add(row.id)
             self.changed.set()
 
     async def restore(self) -> None:
         """Every running game with an AI seat is due after a restart (its turn may be now)."""
+        owns = self.ctx.settings.owns
         for game in await self.ctx.store.active_games():
-            if game.status is GameStatus.ACTIVE and ai_levels(game.seats):
+            if game.status is GameStatus.ACTIVE and ai_levels(game.seats) and owns(game.guild_id):
                 self._pending.add(game.id)
         if self._pending:
             self.changed.set()

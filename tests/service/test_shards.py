@@ -139,3 +139,32 @@ async def test_a_change_from_another_process_is_picked_up(
     finally:
         await zero.close()
         await one.close()
+
+
+async def test_an_ai_game_moves_in_the_process_of_its_guild(
+    fakes: None, clock: FakeClock, db_path: str
+) -> None:
+    """A computer player's turn is taken by the process whose shards hold the game's guild
+    (no two processes search the same move), also after a restart."""
+    zero, one = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
+    try:
+        reply = await one.create_game(ALICE, "ttt-test", ai=[1], guild_id=GUILD_1)
+        gid = reply.game_id
+        assert gid is not None
+        state = one.current_state(gid)
+        assert state is not None
+        if state.current_player() == 0:  # alice first: her move makes it the computer's turn
+            await one.play(gid, ALICE, "a1")
+        assert zero.due_ai_games() == []
+        assert [r.game_id for r in await one.settle_ai()] == [gid]
+        await one.close()
+        again = await _host(db_path, clock, 1)
+        try:
+            # shard 0's process, restarted too, never takes it up
+            other = await _host(db_path, clock, 0)
+            assert other.due_ai_games() == []
+            await other.close()
+        finally:
+            await again.close()
+    finally:
+        await zero.close()

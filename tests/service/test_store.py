@@ -229,10 +229,10 @@ async def test_user_names_and_counts(db_url: str) -> None:
         await store.close()
 
 
-async def test_ai_levels_are_kept_on_host_seats_only(tmp_path: Path) -> None:
+async def test_ai_levels_are_kept_on_host_seats_only(db_url: str) -> None:
     from dataclasses import replace
 
-    store = SqliteStore(str(tmp_path / "ai.db"))
+    store = _store(db_url)
     await store.open()
     try:
         await store.upsert_user("u1", "alice", 1)
