@@ -168,3 +168,24 @@ async def test_an_ai_game_moves_in_the_process_of_its_guild(
             await again.close()
     finally:
         await zero.close()
+
+
+async def test_the_outbox_hands_each_process_its_guilds_announcements(
+    fakes: None, clock: FakeClock, db_path: str
+) -> None:
+    """Announcements nobody posted (the process died after the commit) go to the next process
+    of the game's shard, never to another."""
+    one = await _host(db_path, clock, 1)
+    g1 = (await one.create_game(ALICE, "ttt-test", seated=[BOB], guild_id=GUILD_1)).game_id
+    dm = (await one.create_game(CAROL, "ttt-test", seated=[DAVE])).game_id  # no guild: shard 0
+    assert g1 is not None and dm is not None
+    await one.play(g1, ALICE, "a1")
+    await one.play(dm, CAROL, "a1")
+    await one.close()  # dies before posting anything
+    zero, again = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
+    try:
+        assert {r.game_id for r in await again.pending_announcements()} == {g1}
+        assert {r.game_id for r in await zero.pending_announcements()} == {dm}
+    finally:
+        await zero.close()
+        await again.close()
