@@ -186,6 +186,15 @@ _GAME_COLUMNS = (
 )
 
 
+_G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
+_SEAT_COLUMNS = "s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id, s.ai_level"
+
+
+def _seat_row(r: Sequence[Any]) -> SeatRow:
+    """A row of ``_SEAT_COLUMNS``."""
+    return SeatRow(int(r[0]), SeatKind(r[1]), r[2], r[3], r[4], r[5], r[6])
+
+
 def _ints(text: str) -> tuple[int, ...]:
     return tuple(int(x) for x in text.split(",") if x)
 
@@ -699,12 +708,19 @@ class SqlStore(_SqlRatings):
             )
 
     async def load_game(self, game_id: int) -> GameRow | None:
+        """The game with its seats, in one statement (a cache miss costs one round trip)."""
         async with self._reading() as tx:
-            rows = await tx.fetchall(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-            if not rows:
-                return None
-            seats = await self._seats(tx, [game_id])
-        return _game_row(rows[0], seats.get(game_id, ()))
+            rows = await tx.fetchall(
+                f"SELECT {_G_COLUMNS}, {_SEAT_COLUMNS} FROM games g "
+                "LEFT JOIN seats s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id "
+                "WHERE g.id = ? ORDER BY s.seat",
+                (game_id,),
+            )
+        if not rows:
+            return None
+        width = len(_GAME_COLUMNS.split(","))
+        seats = tuple(_seat_row(r[width:]) for r in rows if r[width] is not None)
+        return _game_row(rows[0], seats)
 
     @staticmethod
     async def _seats(tx: Session, game_ids: Sequence[int]) -> dict[int, tuple[SeatRow, ...]]:
@@ -712,16 +728,14 @@ class SqlStore(_SqlRatings):
             return {}
         marks = ",".join("?" * len(game_ids))
         rows = await tx.fetchall(
-            "SELECT s.game_id, s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id, "
-            "s.ai_level FROM seats s "
+            f"SELECT s.game_id, {_SEAT_COLUMNS} FROM seats s "
             f"LEFT JOIN users u ON u.id = s.user_id WHERE s.game_id IN ({marks}) "
             "ORDER BY s.game_id, s.seat",
             list(game_ids),
         )
         out: dict[int, list[SeatRow]] = {}
         for r in rows:
-            seat = SeatRow(int(r[1]), SeatKind(r[2]), r[3], r[4], r[5], r[6], r[7])
-            out.setdefault(int(r[0]), []).append(seat)
+            out.setdefault(int(r[0]), []).append(_seat_row(r[1:]))
         return {k: tuple(v) for k, v in out.items()}
 
     async def load_moves(self, game_id: int) -> list[MoveRow]:
