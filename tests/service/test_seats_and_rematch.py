@@ -67,8 +67,8 @@ async def test_a_challenge_draws_its_seats(drawn: GameService) -> None:
 async def test_both_orders_occur(fakes: None, clock: FakeClock, db_path: str) -> None:
     """Over the draws a shuffle can make, the creator moves first in some and second in others."""
     firsts = set()
-    for i, draw in enumerate((reverse, bot.service.context.draw_seats, rotate)):
-        svc = await opened(f"{db_path}.{i}", clock, draw)
+    for draw in (reverse, bot.service.context.draw_seats, rotate):
+        svc = await opened(db_path, clock, draw)  # one store: each draw makes its own game
         try:
             reply = await svc.create_game(ALICE, "ttt-test", invite=[BOB])
             assert reply.game_id is not None
