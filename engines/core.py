@@ -16,10 +16,10 @@ import enum
 import random
 import unicodedata
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 # ``current_player`` values that are not a seat.
 CHANCE = -1
@@ -240,6 +240,37 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
 
 
 # --- moves, states, games -------------------------------------------------------------------
+
+_T = TypeVar("_T")
+
+
+class cached(Generic[_T]):
+    """A per-instance cached property without :class:`functools.cached_property`'s lock (which
+    costs more than many of the values it caches): the first read stores the value in the
+    instance's ``__dict__``, where every later read finds it without calling anything. For
+    immutable states only (the value never changes once computed)."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> cached[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object, owner: type | None = None) -> _T | cached[_T]:
+        if obj is None:
+            return self
+        value = self.fn(obj)
+        obj.__dict__[self.name] = value
+        return value
+
 
 M = TypeVar("M", bound=Hashable)
 S = TypeVar("S", bound="State[Any]")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar, NamedTuple
 
 from engines.core import (
@@ -29,6 +28,7 @@ from engines.core import (
     State,
     Termination,
     Text,
+    cached,
     normalise,
     ply_cap,
     position_error,
@@ -216,7 +216,7 @@ class RokumentaiState(State[Move]):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    @cached_property
+    @cached
     def _outcome(self) -> Outcome | None:
         # Precedence: the move's own result, repetition, cap, then the no-move loss.
         if self.event is not None:
@@ -250,11 +250,11 @@ class RokumentaiState(State[Move]):
             return ()
         return self._moves
 
-    @cached_property
+    @cached
     def _legal_set(self) -> frozenset[Move]:
         return frozenset(self.legal_moves())
 
-    @cached_property
+    @cached
     def _moves(self) -> tuple[Move, ...]:
         """Every move in a stable order: placements by square, then each own piece's moves by
         square, then ghost moves (step, fling, strike), effect-equal ones listed once."""

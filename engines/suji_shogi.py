@@ -16,7 +16,7 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from typing import ClassVar, TypeAlias
 
 from engines.core import (
@@ -34,6 +34,7 @@ from engines.core import (
     State,
     Termination,
     Text,
+    cached,
     check_input,
     normalise,
     ply_cap,
@@ -337,7 +338,7 @@ class SujiState(State[SujiMove]):
         return (p,) if p >= 0 else ()
 
     # -- moves -------------------------------------------------------------------------------
-    @cached_property
+    @cached
     def _moves(self) -> tuple[Move, ...]:
         """The side to move's legal moves: steps in square and direction order, then drops."""
         me = self.to_move
@@ -366,7 +367,7 @@ class SujiState(State[SujiMove]):
                     out.extend(drops[sq] for sq in empty)
         return tuple(out)
 
-    @cached_property
+    @cached
     def _move_set(self) -> frozenset[Move]:
         return frozenset(self._moves)
 
@@ -500,7 +501,7 @@ class SujiState(State[SujiMove]):
         )
 
     # -- end ---------------------------------------------------------------------------------
-    @cached_property
+    @cached
     def _outcome(self) -> Outcome | None:
         if self.to_move == SETUP_PHASE:
             return None

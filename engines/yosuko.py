@@ -18,11 +18,12 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from typing import Any, ClassVar
 
 from engines.core import (
     CHANCE,
+    COMMON_OPTIONS,
     TERMINAL,
     AmbiguousMoveError,
     Game,
@@ -33,6 +34,7 @@ from engines.core import (
     State,
     Termination,
     Text,
+    cached,
     normalise,
     ply_cap,
     position_error,
@@ -382,7 +384,7 @@ class YosukoState(State[YosukoMove]):
     game: ClassVar[Game[Any]]
 
     # -- derived facts ---------------------------------------------------------------------
-    @property
+    @cached
     def params(self) -> Params:
         return _params(self.opts)
 
@@ -401,7 +403,7 @@ class YosukoState(State[YosukoMove]):
             return None
         return CARD_DEATH if t == CARD_FOOL else CARD_FOOL
 
-    @cached_property
+    @cached
     def talon(self) -> tuple[int, ...]:
         """The cards still to draw, sorted (the talon's content; its order does not exist)."""
         t = self.terminator
@@ -449,6 +451,8 @@ class YosukoState(State[YosukoMove]):
         return None if j is None else j.text()
 
     def _ended_by_cap(self) -> bool:
+        if self.turns_played < _LOWEST_CAP:
+            return False
         cap = self.params.cap
         return self.phase != PHASE_END and cap > 0 and self.turns_played >= cap
 
@@ -476,13 +480,13 @@ class YosukoState(State[YosukoMove]):
         return 0
 
     def legal_moves(self, player: int | None = None) -> tuple[YosukoMove, ...]:
-        self.check_player(player)
-        cp = self.current_player()
-        if player is not None and player != cp:
-            return ()
+        if player is not None:
+            self.check_player(player)
+            if player != self.current_player():
+                return ()
         return self._moves
 
-    @cached_property
+    @cached
     def _moves(self) -> tuple[YosukoMove, ...]:
         if self.current_player() == TERMINAL:
             return ()
@@ -690,6 +694,12 @@ class YosukoState(State[YosukoMove]):
         token = str(self.token) if self.token else "-"
         turns = self.turns_played
         return f"{lines} {start} {token} {stacks} {discards} {self.round} {self.phase} {turns}"
+
+
+_LOWEST_CAP = min(
+    int(v) for o in COMMON_OPTIONS if o.name == "cap" for v in o.values if v.isdigit()
+)
+"""No ply cap allowed is lower: a game with fewer turns played has not reached its cap."""
 
 
 @cache

@@ -15,7 +15,6 @@ import re
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
 from typing import Any, ClassVar, TypeVar
 
 from engines.core import (
@@ -30,6 +29,7 @@ from engines.core import (
     State,
     Termination,
     Text,
+    cached,
     normalise,
     ply_cap,
     position_error,
@@ -340,18 +340,19 @@ class SocratesState(State[Move]):
                 return value
         return ""
 
-    @cached_property
+    @cached
     def _choice_list(self) -> tuple[Move, ...]:
         return self._choices()
 
-    @cached_property
+    @cached
     def _legal_set(self) -> frozenset[Move]:
         return frozenset(self.legal_moves())
 
     def legal_moves(self, player: int | None = None) -> tuple[Move, ...]:
-        self.check_player(player)
-        if player is not None and player != self.current_player():
-            return ()
+        if player is not None:
+            self.check_player(player)
+            if player != self.current_player():
+                return ()
         cache = self.__dict__
         legal: tuple[Move, ...] | None = cache.get("_legal")
         if legal is None:
