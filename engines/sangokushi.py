@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from typing import Any, ClassVar
 
 from engines.core import (
@@ -29,6 +29,7 @@ from engines.core import (
     State,
     Termination,
     Text,
+    cached,
     check_input,
     normalise,
     ply_cap,
@@ -142,6 +143,11 @@ class Tables:
     jump_attackers: tuple[tuple[tuple[int, frozenset[int]], ...], ...]  # cell -> (from, codes)
     promo: tuple[frozenset[int], ...]  # seat -> cells where a pawn may promote (in or out)
     camps: tuple[frozenset[int], ...]  # seat -> its camp
+    seat_jump_attackers: tuple[tuple[tuple[tuple[int, frozenset[int]], ...], ...], ...]
+    """seat -> cell -> (from, codes of the other seats' pieces that reach the cell from there)"""
+    seat_ray_attackers: tuple[tuple[frozenset[int], ...], ...]
+    """seat -> d -> codes of the other seats' pieces that slide back along ``DIRS[d]``: a piece
+    first met along ``RAYS[cell][d]`` attacks ``cell`` when its code is in this set"""
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
@@ -160,6 +166,10 @@ RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 ALIGNED: tuple[frozenset[int], ...] = tuple(frozenset(x for ray in rs for x in ray) for rs in RAYS)
 """Cells on one of the six lines through a cell: only a move from there can uncover a slide."""
+LINES: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...] = tuple(
+    tuple((d, ray) for d, ray in enumerate(rs) if ray) for rs in RAYS
+)
+"""Per cell, (direction, ray) for each direction that leaves the board later than at once."""
 
 
 @cache
@@ -207,7 +217,37 @@ def tables(players: int, spear: str, archer: str) -> Tables:
         promo = tuple(
             frozenset({CENTRE}).union(*(camps[o] for o in range(3) if o != s)) for s in range(3)
         )
-    return Tables(tuple(jumps), tuple(rays), tuple(slide_mask), jump_attackers, promo, camps)
+    seat_jump_attackers = tuple(
+        tuple(
+            tuple(
+                (src, others)
+                for src, cs in a
+                if (others := frozenset(c for c in cs if c >> 3 != seat))
+            )
+            for a in jump_attackers
+        )
+        for seat in range(players)
+    )
+    seat_ray_attackers = tuple(
+        tuple(
+            frozenset(
+                c for c in range(1, codes) if c >> 3 != seat and slide_mask[c] >> (d + 3) % 6 & 1
+            )
+            for d in range(6)
+        )
+        for seat in range(players)
+    )
+    sorted_jumps = tuple(tuple(tuple(sorted(cells)) for cells in per) for per in jumps)
+    return Tables(
+        sorted_jumps,
+        tuple(rays),
+        tuple(slide_mask),
+        jump_attackers,
+        promo,
+        camps,
+        seat_jump_attackers,
+        seat_ray_attackers,
+    )
 
 
 def attackers_of(board: tuple[int, ...] | list[int], cell: int, seat: int, t: Tables) -> list[int]:
@@ -231,20 +271,74 @@ def attackers_of(board: tuple[int, ...] | list[int], cell: int, seat: int, t: Ta
 
 def is_attacked(board: tuple[int, ...] | list[int], cell: int, seat: int, t: Tables) -> bool:
     """True when a piece of another player than ``seat`` could move to ``cell``."""
-    for src, codes in t.jump_attackers[cell]:
-        c = board[src]
-        if c in codes and c >> 3 != seat:
+    for src, codes in t.seat_jump_attackers[seat][cell]:
+        if board[src] in codes:
             return True
-    mask = t.slide_mask
-    for d, ray in enumerate(RAYS[cell]):
-        back = (d + 3) % 6
+    sliders = t.seat_ray_attackers[seat]
+    for d, ray in LINES[cell]:
         for x in ray:
             c = board[x]
             if c:
-                if c >> 3 != seat and mask[c] >> back & 1:
+                if c in sliders[d]:
                     return True
                 break
     return False
+
+
+@cache
+def _tables_for(players: int, opts: tuple[tuple[str, str], ...]) -> Tables:
+    o = dict(opts)
+    return tables(players, o["spear"], o["archer"])
+
+
+@cache
+def _limits(opts: tuple[tuple[str, str], ...]) -> tuple[int, int]:
+    """The repetition limit and the ply cap of a set of options."""
+    o = dict(opts)
+    return repetition_limit(o), ply_cap(o)
+
+
+def _pins(board: tuple[int, ...], g: int, seat: int, t: Tables) -> dict[int, tuple[int, ...]]:
+    """``seat``'s pinned pieces: for each, the cells it may move to without exposing the general
+    on ``g`` (the line from the general up to and including the enemy slider behind it)."""
+    pins: dict[int, tuple[int, ...]] = {}
+    sliders = t.seat_ray_attackers[seat]
+    low, high = 8 * seat + 1, 8 * seat + 8
+    for d, ray in LINES[g]:
+        own = -1
+        for i, x in enumerate(ray):
+            c = board[x]
+            if not c:
+                continue
+            if own < 0 and low <= c < high:
+                own = x
+                continue
+            if own >= 0 and c in sliders[d]:
+                pins[own] = ray[: i + 1]
+            break
+    return pins
+
+
+def _safe_targets(
+    work: list[int], src: int, targets: list[int], g: int, seat: int, t: Tables
+) -> list[int]:
+    """The ``targets`` that leave ``seat``'s general (on ``g``) unattacked when the piece on
+    ``src`` moves there, tried on ``work`` (a copy of the board, restored before returning).
+    Capturing a general is always legal."""
+    code = work[src]
+    out = []
+    for dst in targets:
+        captured = work[dst]
+        if captured & 7 == GENERAL:
+            out.append(dst)
+            continue
+        work[dst] = code
+        work[src] = 0
+        if not is_attacked(work, dst if src == g else g, seat, t):
+            out.append(dst)
+        work[src] = code
+        work[dst] = captured
+    return out
 
 
 # --- moves ----------------------------------------------------------------------------------
@@ -272,6 +366,17 @@ class Move:
             return f"{LETTERS.get(self.drop, '?')}*{NAMES[self.dst]}"
         return f"{NAMES[self.src]}-{NAMES[self.dst]}{'+' if self.promote else ''}"
 
+
+STEP_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(src, dst) for dst in range(N_CELLS)) for src in range(N_CELLS)
+)
+"""``STEP_MOVES[src][dst]``: the move ``src``-``dst`` (shared values: generation looks them up)."""
+PROMOTIONS: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(src, dst, True) for dst in range(N_CELLS)) for src in range(N_CELLS)
+)
+DROPS: dict[int, tuple[Move, ...]] = {
+    kind: tuple(Move(-1, dst, False, kind) for dst in range(N_CELLS)) for kind in DROP_KINDS
+}
 
 SEAT_NAMES_3P = (("Wei", "魏"), ("Shu", "蜀"), ("Wu", "呉"))
 SEAT_NAMES_2P = (("Black", "先手"), ("White", "後手"))
@@ -329,10 +434,9 @@ class SangokushiState(State[Move]):
     def options(self) -> dict[str, str]:
         return dict(self.opts)
 
-    @cached_property
+    @cached
     def tables(self) -> Tables:
-        o = dict(self.opts)
-        return tables(self.players, o["spear"], o["archer"])
+        return _tables_for(self.players, self.opts)
 
     def current_player(self) -> int:
         return TERMINAL if self.outcome() is not None else self.to_move
@@ -344,7 +448,7 @@ class SangokushiState(State[Move]):
         except ValueError:
             return -1
 
-    @cached_property
+    @cached
     def in_check(self) -> frozenset[int]:
         """Seats whose general is attacked now (王手がかかっている)."""
         out = set()
@@ -365,72 +469,89 @@ class SangokushiState(State[Move]):
             return ()
         return self._legal
 
-    @cached_property
+    @cached
     def _pseudo_legal(self) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
-        """(legal by the check rule, rejected because they leave one's general in check)."""
+        """(legal by the check rule, rejected because they leave one's general in check).
+
+        Out of check only the general's own moves and the moves of a pinned piece (the only
+        piece of its owner between the general and an enemy slider) can expose the general; in
+        check every move is tried on the board."""
         t = self.tables
         me = self.to_move
-        board = list(self.board)
+        board = self.board
         g = self.general_cell(me)
         checked = g >= 0 and is_attacked(board, g, me, t)
+        pins = {} if checked or g < 0 else _pins(board, g, me, t)
         promo = t.promo[me]
         pawn = PAWN + 8 * me
+        jumps, rays = t.jumps, t.rays
+        low, high = 8 * me + 1, 8 * me + 8
         ok: list[Move] = []
         bad: list[Move] = []
-        for src in range(N_CELLS):
-            code = board[src]
-            if not code or code >> 3 != me:
+        work: list[int] = []
+        for src, code in enumerate(board):
+            if code < low or code >= high:
                 continue
-            targets: list[int] = []
-            for dst in t.jumps[code][src]:
-                c = board[dst]
-                if not c or c >> 3 != me:
-                    targets.append(dst)
-            for ray in t.rays[code][src]:
-                for dst in ray:
-                    c = board[dst]
-                    if not c:
-                        targets.append(dst)
-                        continue
-                    if c >> 3 != me:
-                        targets.append(dst)
-                    break
-            targets.sort()
-            safe_unless_checked = src != g and src not in ALIGNED[g] if g >= 0 else True
-            for dst in targets:
-                captured = board[dst]
-                if g < 0 or captured & 7 == GENERAL:
-                    legal = True  # capturing a general is always legal
-                elif not checked and safe_unless_checked:
-                    legal = True
-                else:
-                    board[dst] = code
-                    board[src] = 0
-                    legal = not is_attacked(board, dst if src == g else g, me, t)
-                    board[src] = code
-                    board[dst] = captured
-                out = ok if legal else bad
-                out.append(Move(src, dst))
-                if code == pawn and (src in promo or dst in promo):
-                    out.append(Move(src, dst, True))
+            slides = rays[code][src]
+            if slides:
+                targets = [dst for dst in jumps[code][src] if not low <= board[dst] < high]
+                for ray in slides:
+                    for dst in ray:
+                        c = board[dst]
+                        if not c:
+                            targets.append(dst)
+                            continue
+                        if not low <= c < high:
+                            targets.append(dst)
+                        break
+                targets.sort()
+            else:
+                targets = [dst for dst in jumps[code][src] if not low <= board[dst] < high]
+            row = STEP_MOVES[src]
+            promoting = code == pawn
+            if checked or src == g:
+                if not work:
+                    work = list(board)
+                legal_to = _safe_targets(work, src, targets, g, me, t)
+            elif src in pins:
+                line = pins[src]
+                legal_to = [dst for dst in targets if dst in line or board[dst] & 7 == GENERAL]
+            else:
+                legal_to = targets
+            if len(legal_to) != len(targets):
+                for dst in targets:
+                    if dst not in legal_to:
+                        bad.append(row[dst])
+                        if promoting and (src in promo or dst in promo):
+                            bad.append(PROMOTIONS[src][dst])
+            if promoting:
+                promotions = PROMOTIONS[src]
+                for dst in legal_to:
+                    ok.append(row[dst])
+                    if src in promo or dst in promo:
+                        ok.append(promotions[dst])
+            else:
+                ok.extend([row[dst] for dst in legal_to])
         hand = self.hands[me]
+        empty = [dst for dst in range(N_CELLS) if not board[dst]] if any(hand[1:]) else []
         for kind in DROP_KINDS:
             if not hand[HAND_KINDS.index(kind)]:
                 continue
+            drops = DROPS[kind]
+            if not checked:
+                ok.extend([drops[dst] for dst in empty])
+                continue
+            if not work:
+                work = list(board)
             code = kind + 8 * me
-            for dst in range(N_CELLS):
-                if board[dst]:
-                    continue
-                if checked:
-                    board[dst] = code
-                    legal = not is_attacked(board, g, me, t)
-                    board[dst] = 0
-                else:
-                    legal = True
-                (ok if legal else bad).append(Move(-1, dst, False, kind))
+            for dst in empty:
+                work[dst] = code
+                legal = not is_attacked(work, g, me, t)
+                work[dst] = 0
+                (ok if legal else bad).append(drops[dst])
         return tuple(ok), tuple(bad)
 
-    @cached_property
+    @cached
     def _legal(self) -> tuple[Move, ...]:
         moves = self._pseudo_legal[0]
         banned = self._banned_keys
@@ -438,10 +559,10 @@ class SangokushiState(State[Move]):
             return moves
         return tuple(m for m in moves if hash(self._successor(m).repetition_key()) not in banned)
 
-    @cached_property
+    @cached
     def _banned_keys(self) -> frozenset[int]:
         """Repetition keys already seen ``limit - 1`` times: no turn may produce them again."""
-        limit = repetition_limit(dict(self.opts))
+        limit = _limits(self.opts)[0]
         if not limit:
             return frozenset()
         seen: dict[int, int] = {}
@@ -449,7 +570,7 @@ class SangokushiState(State[Move]):
             seen[k] = seen.get(k, 0) + 1
         return frozenset(k for k, n in seen.items() if n >= limit - 1)
 
-    @cached_property
+    @cached
     def _legal_set(self) -> frozenset[Move]:
         return frozenset(self.legal_moves())
 
@@ -548,7 +669,7 @@ class SangokushiState(State[Move]):
     def outcome(self) -> Outcome | None:
         return self._outcome
 
-    @cached_property
+    @cached
     def _outcome(self) -> Outcome | None:
         n = self.players
         taken = self.captured_general()
@@ -565,8 +686,8 @@ class SangokushiState(State[Move]):
                 ),
             )
         me = self.to_move
-        ms = _seat_text(n, me)
         if n == 3 and self.board[CENTRE] == GENERAL + 8 * me:
+            ms = _seat_text(n, me)
             return Outcome.win(
                 me,
                 n,
@@ -582,7 +703,7 @@ class SangokushiState(State[Move]):
             if winner < 0:
                 winner = self.last_mover if self.last_mover >= 0 else (me - 1) % n
                 why_en, why_ja = "who moved just before", "直前に指した"
-            ws = _seat_text(n, winner)
+            ws, ms = _seat_text(n, winner), _seat_text(n, me)
             return Outcome.win(
                 winner,
                 n,
@@ -592,7 +713,7 @@ class SangokushiState(State[Move]):
                     f"{ms.ja}は指せる手がありません：{why_ja}{ws.ja}の勝ち。",
                 ),
             )
-        cap = ply_cap(dict(self.opts))
+        cap = _limits(self.opts)[1]
         if cap and self.plies >= cap:
             return Outcome.draw(n, Termination.CAP, DRAW_TEXTS[Termination.CAP])
         return None

@@ -89,15 +89,28 @@ _BEYOND = (
 when ``t < _BEYOND[1][c]`` (the first cell of the row above; of its own row)."""
 
 # --- the board as one number (move generation) --------------------------------------------------
-# Each cell is a hex digit of ``int(board.translate(_HEX), 16)``, cell 0 the most significant:
-# 1 = P, 2 = M, 4 = p, 8 = m, so one bit per cell and kind. A set of cells is the sum of their
-# ``BIT``; the masks of one kind of piece are the number shifted and masked with ``_ONES``.
+# Pieces stand on rows 2-8 only, so generation reads the board's cells 11-78 (``_SPAN``; the ring
+# cells among them stay empty) as one number, ``kinds``: a hex digit per cell, cell 11 the most
+# significant, one bit per kind of piece as the side to move sees them (``_SEAT_HEX``). A set of
+# cells is the sum of their ``BIT`` (each cell's lowest digit bit); the set of one kind of piece
+# is ``kinds`` shifted and masked with ``_ONES``.
 
-_HEX = str.maketrans({EMPTY: "0", "P": "1", "M": "2", "p": "4", "m": "8"})
-BIT = tuple(1 << 4 * (CELLS - 1 - c) for c in range(CELLS))
-_ONES = sum(BIT)
-_KIND_SHIFT = ((0, 1, 2, 3), (2, 3, 0, 1))
-"""Per seat, the digit bit of its plain and marked pieces, then the enemy's plain and marked."""
+_FIRST, _LAST = cell(1, 2), cell(COLS - 2, 8)
+_SPAN = slice(_FIRST, _LAST + 1)
+BIT = tuple(1 << 4 * (_LAST - c) if _FIRST <= c <= _LAST else 0 for c in range(CELLS))
+"""A cell's lowest bit in ``kinds`` (0 for the rows no piece reaches)."""
+_ONES = sum(BIT[c] for c in range(CELLS) if AREA[c])
+"""The lowest bit of every area cell's digit."""
+_SEAT_HEX = (
+    str.maketrans({EMPTY: "0", "P": "1", "M": "2", "m": "4", "p": "8"}),
+    str.maketrans({EMPTY: "0", "p": "1", "m": "2", "M": "4", "P": "8"}),
+)
+"""Per seat, ``kinds`` as that seat sees it: 1 = its plain piece, 2 = its marked piece,
+4 = an enemy marked one, 8 = an enemy plain one."""
+_THREES = 3 * _ONES
+_SEVENS = 7 * _ONES
+_CELL_AT_BIT = tuple(_LAST - b // 4 for b in range(4 * (_LAST - _FIRST + 1)))
+"""The cell of a bit of ``kinds``."""
 
 
 def _cells_mask(cells: Iterable[int]) -> int:
@@ -122,32 +135,42 @@ def _jump_table(c: int) -> dict[int, tuple[int, ...]]:
 _JUMP_MASK = tuple(_cells_mask(cell for pair in JUMPS[c] for cell in pair) for c in range(CELLS))
 _JUMP_LANDS = tuple(_jump_table(c) for c in range(CELLS))
 """``_JUMP_LANDS[c][occupied & _JUMP_MASK[c]]``: where a piece on ``c`` can jump to."""
-_STEP_MASK = tuple(tuple(_cells_mask(steps[c]) for c in range(CELLS)) for steps in STEP_FORWARD)
 
 
-def _step_table(c: int, steps: tuple[int, ...]) -> dict[int, tuple[Move, ...]]:
-    """For each occupancy of the cells ``steps`` (masked as ``_STEP_MASK``): the step moves
-    from ``c`` to the empty ones, in order."""
-    table: dict[int, tuple[Move, ...]] = {0: ()}
-    for t in steps:
-        bit = BIT[t]
-        table = {
-            key | extra: moves if extra else (*moves, STEPS[c][t])
-            for key, moves in table.items()
-            for extra in (0, bit)
-        }
-    return table
+Land = tuple[int, "Move | None", dict[int, tuple[int, ...]], int]
+"""A first jump: (landing cell, the move there if it ends forward, and the landing cell's
+``_JUMP_LANDS`` and ``_JUMP_MASK``, for the jumps on from there)."""
 
 
-_STEP_MOVES = tuple(tuple(_step_table(c, steps[c]) for c in range(CELLS)) for steps in STEP_FORWARD)
-"""``_STEP_MOVES[seat][c][occupied & _STEP_MASK[seat][c]]``: the steps of a piece on ``c``."""
-_BLOCKED = tuple(
-    tuple(_cells_mask(steps[c] + tuple(land for _, land in JUMPS[c])) for c in range(CELLS))
+def _near_table(seat: int, c: int) -> dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]]:
+    """For each occupancy of the cells a piece of ``seat`` on ``c`` steps to, jumps over or
+    lands on (masked with ``_NEAR_MASK``): its steps and its first jumps."""
+    steps = STEP_FORWARD[seat][c]
+    cells = sorted({*steps, *(x for pair in JUMPS[c] for x in pair)})
+    lim = _BEYOND[seat][c]
+    forward = {t: STEPS[c][t] for t in range(CELLS) if (t >= lim) is (seat == BLACK)}
+    out: dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]] = {}
+    for bits in range(1 << len(cells)):
+        occ = sum(BIT[x] for i, x in enumerate(cells) if bits >> i & 1)
+        moves = tuple(STEPS[c][t] for t in steps if not occ & BIT[t])
+        lands = tuple(
+            (land, forward.get(land), _JUMP_LANDS[land], _JUMP_MASK[land])
+            for over, land in JUMPS[c]
+            if occ & BIT[over] and not occ & BIT[land]
+        )
+        out[occ] = (moves, lands)
+    return out
+
+
+_NEAR_MASK = tuple(
+    tuple(_cells_mask((*steps[c], *(x for pair in JUMPS[c] for x in pair))) for c in range(CELLS))
     for steps in STEP_FORWARD
 )
-"""A piece on ``c`` with all of ``_BLOCKED[seat][c]`` occupied has no move."""
-_MINE = tuple(str.maketrans({ch: "x" for ch in own}) for own in OWN)
-"""Translation tables that turn a seat's pieces into ``x`` (to find them with ``str.find``)."""
+_NEAR = tuple(
+    tuple(_near_table(seat, c) if AREA[c] else {} for c in range(CELLS)) for seat in (0, 1)
+)
+"""``_NEAR[seat][c][occupied & _NEAR_MASK[seat][c]]``: (the steps of a piece on ``c``, its first
+jumps), one look-up for both."""
 GOALS = (
     tuple(cell(col, 8) for col in (1, 3, 5, 7)),
     tuple(cell(col, 2) for col in (1, 3, 5, 7)),
@@ -166,47 +189,150 @@ START = "".join(
 FLIP_PHASE, MOVE_PHASE = 0, 1
 
 
-def _occupied(board: str) -> tuple[int, int]:
-    """``board`` as a number (see ``BIT``) and its occupied cells."""
-    kinds = int(board.translate(_HEX), 16)
-    return kinds, (kinds | kinds >> 1 | kinds >> 2 | kinds >> 3) & _ONES
+Piece = tuple[int, dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]], int]
+"""A cell with its ``_NEAR`` table and ``_NEAR_MASK`` for one seat."""
+
+
+def _row_table(seat: int, row: int) -> tuple[int, dict[int, tuple[Piece, ...]]]:
+    """The shift that brings ``row``'s area digits (see ``kinds``) to the bottom, and for each
+    set of them (masked with ``_ROW_MASK``) its cells in cell order, each with its tables."""
+    cells = [cell(col, row) for col in range(1, COLS - 1)]
+    shift = 4 * (_LAST - cells[-1])
+    table: dict[int, tuple[Piece, ...]] = {}
+    for bits in range(1 << len(cells)):
+        chosen = [c for i, c in enumerate(cells) if bits >> i & 1]
+        table[sum(BIT[c] for c in chosen) >> shift] = tuple(
+            (c, _NEAR[seat][c], _NEAR_MASK[seat][c]) for c in chosen
+        )
+    return shift, table
+
+
+_ROWS = tuple(tuple(_row_table(seat, row) for row in range(2, 9)) for seat in (0, 1))
+"""Per seat and area row: (shift, set of digits → pieces): a set of cells a row at a time."""
+_ROW_MASK = (1 << 4 * (COLS - 2)) - 1
 
 
 def _around(m: int) -> int:
-    """Each cell's digit of ``m`` (see ``BIT``) or-ed onto the digits of its 8 neighbours: 1, 9,
-    10 or 11 cells away, 4 bits a cell. (A shift wraps across rows only from columns a and j,
-    off the area; only area cells are read from the result.)"""
+    """Each cell's digit of ``m`` (see ``kinds``) or-ed onto the digits of its 8 neighbours: 1,
+    9, 10 or 11 cells away, 4 bits a cell. (A shift wraps across rows only from columns a and
+    j, off the area; only area cells are read from the result.)"""
     return m << 4 | m >> 4 | m << 36 | m >> 36 | m << 40 | m >> 40 | m << 44 | m >> 44
 
 
-def _pieces(board: str, seat: int, kinds: int) -> tuple[list[int], list[int]]:
-    """The area cells of ``seat``'s pieces, and of those in check, in cell order."""
-    find = board.translate(_MINE[seat]).find
-    mine = []
-    c = find("x")
-    while c >= 0:
-        if AREA[c]:
-            mine.append(c)
-        c = find("x", c + 1)
-    plain, marked, their_plain, their_marked = _KIND_SHIFT[seat]
-    near = _around(kinds)  # each cell's digit: the kinds of pieces next to it
-    checked = (
-        kinds >> plain & near >> their_marked | kinds >> marked & near >> their_plain
-    ) & _ONES
-    return mine, [c for c in mine if checked & BIT[c]] if checked else []
+def _diagonal(m: int) -> int:
+    """``_around`` for the 4 diagonal neighbours only (9 or 11 cells away)."""
+    return m << 36 | m >> 36 | m << 44 | m >> 44
 
 
-def _reach(occupied: int, c: int, seen: set[int], ends: list[int]) -> None:
-    """Add to ``ends`` every cell a chain of jumps from ``c`` reaches through cells not yet in
-    ``seen``, in depth-first order (``occupied``: with the moving piece lifted off its start).
+_OFF_COLOUR = sum(0xF * BIT[c] for c in range(CELLS) if (col_of(c) + row_of(c)) % 2 == 0)
+"""Every bit of the digits of the cells a piece never reaches from the start."""
+
+
+def _masks(board: str, seat: int) -> tuple[int, int, int]:
+    """``occupied`` (see ``BIT``), and the digits (see ``kinds``) of ``seat``'s pieces in check
+    (チェック) and of all its pieces."""
+    kinds = int(board[_SPAN].translate(_SEAT_HEX[seat]), 16)
+    # Each cell's digit: the kinds of pieces next to it. Pieces keep to the cells of one colour
+    # (col + row odd: every move is diagonal), whose orthogonal neighbours are always empty;
+    # only a hand-made position may use the others.
+    near = _around(kinds) if kinds & _OFF_COLOUR else _diagonal(kinds)
+    # Bit 0: my plain piece next to a marked enemy; bit 1: my marked one next to a plain enemy.
+    # (Adding 3 to a digit 0-3, or 7 to a digit 0-8, sets bit 2, or bit 3, when it was not 0.)
+    checked = ((kinds & near >> 2 & _THREES) + _THREES) >> 2 & _ONES
+    occupied = (kinds + _SEVENS) >> 3 & _ONES
+    return occupied, checked, ((kinds & _THREES) + _THREES) >> 2 & _ONES
+
+
+def _walk(
+    occupied: int,
+    lands: tuple[int, ...],
+    seen: set[int],
+    out: list[Move],
+    row: tuple[Move, ...],
+    lim: int,
+    black: bool,
+) -> None:
+    """Follow every chain of jumps on through ``lands`` to cells not yet in ``seen``, depth
+    first, adding to ``out`` the move (from ``row``) to each cell strictly forward (past
+    ``lim``, see ``_BEYOND``) the first time it is reached. ``occupied``: with the moving
+    piece lifted off its start.
 
     A cell reachable by some chain is reachable by one without repeats, so visiting each cell
     once finds every end, in the order a walk over every path first arrives at them."""
-    for land in _JUMP_LANDS[c][occupied & _JUMP_MASK[c]]:
-        if land not in seen:
-            seen.add(land)
-            ends.append(land)
-            _reach(occupied, land, seen, ends)
+    for land in lands:
+        if land in seen:
+            continue
+        seen.add(land)
+        if (land >= lim) is black:
+            out.append(row[land])
+        more = _JUMP_LANDS[land][occupied & _JUMP_MASK[land]]
+        for m in more:
+            if m not in seen:
+                _walk(occupied, more, seen, out, row, lim, black)
+                break
+
+
+def _cells_of(mask: int) -> list[int]:
+    """The cells of a set of digits (see ``kinds``), in cell order."""
+    out = []
+    at = _CELL_AT_BIT
+    while mask:
+        top = mask.bit_length() - 1
+        out.append(at[top])
+        mask ^= 1 << top
+    return out
+
+
+def _moves_of(pieces: int, checked: int, seat: int, occupied: int) -> list[Move]:
+    """The moves of ``seat``'s pieces on the digits ``pieces`` (see ``kinds``), piece by piece in
+    cell order: steps first, then jump chains ending forward. When some of the pieces in
+    ``checked`` can move, only theirs (a piece in check must move)."""
+    if checked:
+        forced = _piece_moves(checked, seat, occupied)
+        if forced:
+            return forced
+        pieces &= ~checked
+    return _piece_moves(pieces, seat, occupied)
+
+
+def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
+    """The moves of ``seat``'s pieces on the digits ``pieces``, piece by piece in cell order:
+    steps first, then jump chains ending forward.
+
+    A jump moves a piece by an even number of columns and of rows (two, or none after a
+    wall), so a chain never ends on a step's cell and the two lists need no merging."""
+    beyond = _BEYOND[seat]
+    black = seat == BLACK
+    out: list[Move] = []
+    for shift, row_pieces in _ROWS[seat]:
+        for s, near, near_mask in row_pieces[pieces >> shift & _ROW_MASK]:
+            steps, lands = near[occupied & near_mask]
+            if steps:
+                out.extend(steps)
+            if not lands:
+                continue
+            # The first jumps, as in _walk (inlined: most lead nowhere but back to s).
+            lifted = occupied ^ BIT[s]
+            seen = None
+            done = 0
+            for land, move, jump_lands, jump_mask in lands:
+                done += 1
+                if seen is not None:
+                    if land in seen:
+                        continue
+                    seen.add(land)
+                if move is not None:
+                    out.append(move)
+                more = jump_lands[lifted & jump_mask]
+                if len(more) == 1 and more[0] == s:
+                    continue
+                if seen is None:
+                    seen = {s, *(x[0] for x in lands[:done])}
+                for m in more:
+                    if m not in seen:
+                        _walk(lifted, more, seen, out, STEPS[s], beyond[s], black)
+                        break
+    return out
 
 
 def jump_path(board: str, start: int, end: int) -> list[int] | None:
@@ -248,7 +374,7 @@ class KokutanState(SocratesState):
 
     def in_check(self, seat: int) -> list[int]:
         """The cells of ``seat``'s pieces in check (チェック), in cell order."""
-        return _pieces(self.board, seat, _occupied(self.board)[0])[1]
+        return _cells_of(_masks(self.board, seat)[1])
 
     def _moves_of(self, cells: Iterable[int], seat: int, occupied: int = -1) -> list[Move]:
         """The moves of the pieces on ``cells``: steps first, then jump chains ending forward.
@@ -256,35 +382,8 @@ class KokutanState(SocratesState):
         A jump moves a piece by an even number of columns and of rows (two, or none after a
         wall), so a chain never ends on a step's cell and the two lists need no merging."""
         if occupied < 0:
-            occupied = _occupied(self.board)[1]
-        blocked = _BLOCKED[seat]
-        step_mask, step_moves = _STEP_MASK[seat], _STEP_MOVES[seat]
-        jump_mask, jump_lands = _JUMP_MASK, _JUMP_LANDS
-        beyond = _BEYOND[seat]
-        black = seat == BLACK
-        out: list[Move] = []
-        for s in cells:
-            need = blocked[s]
-            if occupied & need == need:
-                continue
-            out.extend(step_moves[s][occupied & step_mask[s]])
-            lands = jump_lands[s][occupied & jump_mask[s]]
-            if lands:
-                lifted = occupied & ~BIT[s]
-                seen = {s}
-                ends: list[int] = []
-                for land in lands:
-                    if land not in seen:
-                        seen.add(land)
-                        ends.append(land)
-                        _reach(lifted, land, seen, ends)
-                row = STEPS[s]
-                lim = beyond[s]
-                if black:
-                    out.extend([row[t] for t in ends if t >= lim])
-                else:
-                    out.extend([row[t] for t in ends if t < lim])
-        return out
+            occupied = _masks(self.board, seat)[0]
+        return _moves_of(sum(BIT[c] for c in set(cells)), 0, seat, occupied)
 
     def _choices(self) -> tuple[Move, ...]:
         b = self.board
@@ -299,11 +398,8 @@ class KokutanState(SocratesState):
                 c = b.find(plain, c + 1)
             flips.append(PASS)
             return tuple(flips)
-        kinds, occupied = _occupied(b)
-        mine, checked = _pieces(b, me, kinds)
-        if checked and (forced := self._moves_of(checked, me, occupied)):
-            return tuple(forced)
-        return tuple(self._moves_of(mine, me, occupied))
+        occupied, checked, mine = _masks(b, me)
+        return tuple(_moves_of(mine, checked, me, occupied))
 
     def _play(self, move: Move) -> tuple[SocratesState, Outcome | None, bool]:
         me = self.turn
