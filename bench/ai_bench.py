@@ -1,14 +1,20 @@
-"""The computer opponents: nodes per second, time per move per level, and a ladder.
+"""The computer opponents: nodes per second, time per move per level, and the strength ladder.
 
-    python -m bench.ai_bench [--games ID,...] [--levels 1-8] [--pairs 20] [--scale 0.02]
-                             [--max-plies 120] [--workers 2] [--skip-time]
+    python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 2500]
+                       [--max-plies 200] [--workers 2] [--skip-time] [--skip-ladder]
 
-The ladder plays level N against level N-2 (seats alternated; in 三国志 the stronger level takes
-one seat in turn against two of the weaker) and level 1 against random play, and prints the
-stronger side's score (win 1, draw or shared first place 1/2). Budgets are scaled by ``--scale``
-so the default run fits in minutes on two cores; games longer than ``--max-plies`` count as
-draws. 略式易双六 has no opponent: its row is the win rate of the hint's choices against random
-choices over the same number of deals.
+1. **Speed**: nodes per second of an unbounded search, 0.5 s a move, on 4 positions a game.
+2. **Seconds per move** at each level with its real time budget (2 positions a game).
+3. **Ladder**: level N against level N-2 and level 1 against random play, ``--pairs`` games a
+   pair (default 20), seats alternated (in 三国志 the stronger level takes each seat in turn
+   against two of the weaker), each game from its own seed. Printed: the stronger side's score
+   (win 1, draw or shared first place 1/2, loss 0) and the mean seconds per move of the pair.
+   The ladder does not read the clock: each level searches to its own depth cap within a node
+   budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 5,000 nodes at
+   the default), which makes it reproducible on a loaded machine and bounds its run time (about
+   35 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
+   略式易双六 has no opponent: its cell is the win rate of the level's hints against random
+   choices over the same deals.
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engines import all_games, get_game
-from engines.ai import choose_move, evaluation_for
+from engines.ai import LEVELS, choose_move, evaluation_for
 from engines.ai.search import search
 from engines.core import CHANCE, SIMULTANEOUS, State, chance_pick
 from tests.engines.playout import random_game
 
 RANDOM = 0
 """A "level" that plays uniformly random legal moves."""
+Task = tuple[str, int, tuple[int, ...], int, int, int]
+"""(game id, players, level of each seat (0: random), seed, nodes per second, max plies)."""
 
 
 def _positions(game_id: str, players: int, count: int) -> list[State[Any]]:
@@ -59,7 +67,7 @@ def speed_row(game_id: str, players: int, positions: int, budget: float) -> tupl
 
 
 def time_row(game_id: str, players: int, positions: int, levels: list[int]) -> list[float]:
-    """Mean seconds per move at each level (unscaled budgets)."""
+    """Mean seconds per move at each level (real budgets)."""
     states = _positions(game_id, players, positions)
     out = []
     for lvl in levels:
@@ -70,12 +78,14 @@ def time_row(game_id: str, players: int, positions: int, levels: list[int]) -> l
     return out
 
 
-def play(task: tuple[str, int, tuple[int, ...], int, float, int]) -> tuple[float, ...]:
-    """One game; ``levels[seat]`` (0: random). Returns each seat's score."""
-    game_id, players, levels, seed, scale, max_plies = task
+def play(task: Task) -> tuple[tuple[float, ...], float, int]:
+    """One game; ``levels[seat]`` (0: random). Returns each seat's score, the seconds spent
+    by the computer players and the number of their moves."""
+    game_id, players, levels, seed, nodes, max_plies = task
     rng = random.Random(f"ladder:{game_id}:{seed}")
     state: State[Any] = get_game(game_id).new_game(players)
     plies = 0
+    spent, moves = 0.0, 0
     while not state.is_over() and plies < max_plies:
         p = state.current_player()
         if p == CHANCE:
@@ -84,42 +94,60 @@ def play(task: tuple[str, int, tuple[int, ...], int, float, int]) -> tuple[float
         seats = state.acting_players() if p == SIMULTANEOUS else (p,)
         for seat in seats:
             actor = seat if p == SIMULTANEOUS else None
-            if levels[seat] == RANDOM:
+            lvl = levels[seat]
+            if lvl == RANDOM:
                 move = rng.choice(state.legal_moves(seat if actor is not None else None))
             else:
-                move = choose_move(state, seat, levels[seat], rng, budget_scale=scale)
+                t0 = time.monotonic()
+                budget = int(LEVELS[lvl].budget * nodes)
+                move = choose_move(state, seat, lvl, rng, budget_scale=1e6, max_nodes=budget)
+                spent += time.monotonic() - t0
+                moves += 1
             state = state.apply(move, actor)
         plies += 1
     outcome = state.outcome()
     if outcome is None:
-        return (0.5,) * players
-    return tuple(
+        return (0.5,) * players, spent, moves
+    scores = tuple(
         1.0 if r == "win" and len(outcome.winners) == 1 else 0.5 if r in ("win", "draw") else 0.0
         for r in (outcome.result(s) for s in range(players))
     )
+    return scores, spent, moves
 
 
 def ladder_tasks(
-    game_id: str, players: int, strong: int, weak: int, n: int, scale: float, max_plies: int
-) -> list[tuple[tuple[str, int, tuple[int, ...], int, float, int], int]]:
+    game_id: str, players: int, strong: int, weak: int, n: int, nodes: int, max_plies: int
+) -> list[tuple[Task, int]]:
     """The games of one pair, with the stronger side's seat."""
     tasks = []
     for i in range(n):
         seat = i % players
         levels = tuple(strong if s == seat else weak for s in range(players))
-        tasks.append(((game_id, players, levels, 1000 * strong + i, scale, max_plies), seat))
+        tasks.append(((game_id, players, levels, 1000 * strong + i, nodes, max_plies), seat))
     return tasks
 
 
+def _yosuko_cell(pool: ProcessPoolExecutor, level: int, n: int) -> str:
+    """The hint's win rate at ``level`` against random choices, over the same ``n`` deals."""
+    hinted = [("yosuko", 1, (level,), i, 0, 400) for i in range(n)]
+    blind = [("yosuko", 1, (RANDOM,), i, 0, 400) for i in range(n)]
+    wins = sum(r[0][0] for r in pool.map(play, hinted))
+    base = sum(r[0][0] for r in pool.map(play, blind))
+    return f"{wins / n:.0%}/{base / n:.0%}"
+
+
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m bench.ai_bench")
+    parser = argparse.ArgumentParser(prog="python -m bench ai")
     parser.add_argument("--games", default="", help="comma-separated ids (default: all)")
     parser.add_argument("--levels", default="1-8", help="a range like 1-8")
     parser.add_argument("--pairs", type=int, default=20, help="games per ladder pair")
-    parser.add_argument("--scale", type=float, default=0.02, help="budget scale in the ladder")
-    parser.add_argument("--max-plies", type=int, default=120)
+    parser.add_argument(
+        "--nodes", type=int, default=2500, help="ladder node budget per second of level budget"
+    )
+    parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-time", action="store_true", help="skip the per-level timing")
+    parser.add_argument("--skip-ladder", action="store_true", help="skip the ladder")
     args = parser.parse_args(argv)
     lo, _, hi = args.levels.partition("-")
     levels = list(range(int(lo), int(hi or lo) + 1))
@@ -128,44 +156,45 @@ def main(argv: list[str] | None = None) -> None:
     games = [(g, n) for g, n in games if not wanted or g in wanted]
     t_start = time.monotonic()
 
-    print("AI search speed (alpha-beta to any depth, 0.5 s a move, 4 positions)")
+    print("## AI: search speed (alpha-beta to any depth, 0.5 s a move, 4 positions)\n")
     print(f"{'game':20} {'nodes/s':>9} {'depth':>6}")
     for game_id, n in games:
         nps, depth = speed_row(game_id, n, 4, 0.5)
-        print(f"{game_id:20} {nps:9.0f} {depth:6.1f}")
+        print(f"{game_id:20} {nps:9.0f} {depth:6.1f}", flush=True)
 
     if not args.skip_time:
-        print("\nSeconds per move by level (unscaled budgets, 2 positions)")
+        print("\nSeconds per move by level (real time budgets, 2 positions)")
         print(f"{'game':20} " + " ".join(f"{'L' + str(lv):>6}" for lv in levels))
         for game_id, n in games:
             row = time_row(game_id, n, 2, levels)
-            print(f"{game_id:20} " + " ".join(f"{t:6.2f}" for t in row))
+            print(f"{game_id:20} " + " ".join(f"{t:6.2f}" for t in row), flush=True)
 
+    if args.skip_ladder:
+        return
     pairs = [(lv, lv - 2) for lv in levels if lv - 2 in levels] + [(1, RANDOM)]
-    print(f"\nLadder: stronger side's score, {args.pairs} games a pair, budgets x{args.scale}")
+    print(
+        f"\nLadder: the stronger side's score, {args.pairs} games a pair, seats alternated; "
+        f"node budget {args.nodes} a second of level budget; (s/move)"
+    )
     names = [f"{s}v{w or 'R'}" for s, w in pairs]
-    print(f"{'game':20} " + " ".join(f"{name:>6}" for name in names))
+    print(f"{'game':20} " + " ".join(f"{name:>12}" for name in names))
     with ProcessPoolExecutor(args.workers) as pool:
         for game_id, n in games:
+            t_game = time.monotonic()
             cells = []
             for strong, weak in pairs:
                 if game_id == "yosuko":
-                    tasks = [((game_id, 1, (strong,), i, 1.0, 400), 0) for i in range(args.pairs)]
-                    if weak != RANDOM:
-                        cells.append("   -  ")
-                        continue
-                    hint_wins = sum(r[0] for r in pool.map(play, [t for t, _ in tasks]))
-                    rand = [((game_id, 1, (RANDOM,), i, 1.0, 400), 0) for i in range(args.pairs)]
-                    rand_wins = sum(r[0] for r in pool.map(play, [t for t, _ in rand]))
-                    cells.append(f"{hint_wins / args.pairs:.0%}/{rand_wins / args.pairs:.0%}")
+                    cells.append(_yosuko_cell(pool, strong, args.pairs) if weak == RANDOM else "-")
                     continue
                 tasks = ladder_tasks(
-                    game_id, n, strong, weak, args.pairs, args.scale, args.max_plies
+                    game_id, n, strong, weak, args.pairs, args.nodes, args.max_plies
                 )
                 results = list(pool.map(play, [t for t, _ in tasks]))
-                score = sum(r[seat] for r, (_, seat) in zip(results, tasks, strict=True))
-                cells.append(f"{score / args.pairs:6.0%}")
-            print(f"{game_id:20} " + " ".join(f"{c:>6}" for c in cells), flush=True)
+                score = sum(r[0][seat] for r, (_, seat) in zip(results, tasks, strict=True))
+                spent = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
+                cells.append(f"{score / args.pairs:4.0%} ({spent:.2f})")
+            took = time.monotonic() - t_game
+            print(f"{game_id:20} " + " ".join(f"{c:>12}" for c in cells) + f"  {took:.0f} s")
     print(f"\n(total {time.monotonic() - t_start:.0f} s)")
 
 

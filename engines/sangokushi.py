@@ -560,10 +560,36 @@ class SangokushiState(State[Move]):
         return tuple(m for m in moves if hash(self._successor(m).repetition_key()) not in banned)
 
     @cached
+    def _has_legal(self) -> bool:
+        """Whether the player to move has a legal turn: out of check and without repetition
+        bans, the first piece with a move it may make (or a piece in hand) answers; otherwise
+        every move is generated."""
+        if "_legal" in self.__dict__ or self._banned_keys:
+            return bool(self._legal)
+        me = self.to_move
+        board = self.board
+        g = self.general_cell(me)
+        t = self.tables
+        if g < 0 or is_attacked(board, g, me, t):
+            return bool(self._legal)
+        if any(self.hands[me][1:]) and 0 in board:
+            return True  # a drop is legal anywhere out of check
+        pins = _pins(board, g, me, t)
+        low, high = 8 * me + 1, 8 * me + 8
+        for src, code in enumerate(board):
+            if code < low or code >= high or src == g or src in pins:
+                continue
+            if any(not low <= board[dst] < high for dst in t.jumps[code][src]):
+                return True
+            if any(ray and not low <= board[ray[0]] < high for ray in t.rays[code][src]):
+                return True
+        return bool(self._legal)
+
+    @cached
     def _banned_keys(self) -> frozenset[int]:
         """Repetition keys already seen ``limit - 1`` times: no turn may produce them again."""
         limit = _limits(self.opts)[0]
-        if not limit:
+        if not limit or len(set(self.history)) == len(self.history):
             return frozenset()
         seen: dict[int, int] = {}
         for k in self.history:
@@ -697,7 +723,7 @@ class SangokushiState(State[Move]):
                     f"{ms.ja}の勝ち：武将が中央（E5）で手番を迎えました。",
                 ),
             )
-        if not self._legal:
+        if not self._has_legal:
             winner = self.checked_by[me]
             why_en, why_ja = "the last to put them in check", "最後に王手をかけた"
             if winner < 0:

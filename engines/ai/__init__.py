@@ -59,8 +59,12 @@ def analyse(
     clock: Clock = time.monotonic,
     budget_scale: float = 1.0,
     check_every: int = 64,
+    max_nodes: int | None = None,
 ) -> SearchResult:
-    """Search ``state`` for ``seat`` (to move) at a level; the move is drawn with ``rng``."""
+    """Search ``state`` for ``seat`` (to move) at a level; the move is drawn with ``rng``.
+
+    ``max_nodes`` caps the nodes visited (a budget that does not depend on the machine: the
+    benchmark's ladder and the tests use it); the level's time budget applies as well."""
     lvl = level(level_number)
     view = state.observe(seat)
     if view.current_player() != seat:
@@ -85,6 +89,7 @@ def analyse(
         deadline=stop,
         clock=clock,
         check_every=check_every,
+        max_nodes=max_nodes,
     )
     move = rng.choice(result.candidates) if len(result.candidates) > 1 else result.move
     return SearchResult(move, result.score, result.depth, result.nodes, result.candidates)
@@ -99,13 +104,21 @@ def choose_setup(
     deadline: float | None = None,
     clock: Clock = time.monotonic,
     budget_scale: float = 1.0,
+    max_nodes: int | None = None,
 ) -> Any:
     """A secret arrangement for ``seat``, from what ``seat`` may see (see engines.ai.setup)."""
     lvl = level(level_number)
     view = state.observe(seat)
     stop = _stop(lvl, deadline, clock, budget_scale)
     return _choose_setup(
-        view, seat, lvl, rng, evaluation_for(view.game.id), deadline=stop, clock=clock
+        view,
+        seat,
+        lvl,
+        rng,
+        evaluation_for(view.game.id),
+        deadline=stop,
+        clock=clock,
+        max_nodes=max_nodes,
     )
 
 
@@ -118,23 +131,21 @@ def choose_move(
     deadline: float | None = None,
     clock: Clock = time.monotonic,
     budget_scale: float = 1.0,
+    max_nodes: int | None = None,
 ) -> Any:
     """The AI's action for ``seat`` (1 ≤ ``level_number`` ≤ 8), always legal for that seat.
 
     Stops by the earlier of ``deadline`` (a ``clock()`` value) and the level's budget
-    (× ``budget_scale``). The state is read through ``state.observe(seat)`` only. At a secret
-    setup step this is :func:`choose_setup`; apply the result with ``state.apply(move, seat)``.
+    (× ``budget_scale``), or after ``max_nodes`` nodes. The state is read through
+    ``state.observe(seat)`` only. At a secret setup step this is :func:`choose_setup`; apply the
+    result with ``state.apply(move, seat)``.
     """
+    limits: dict[str, Any] = {
+        "deadline": deadline,
+        "clock": clock,
+        "budget_scale": budget_scale,
+        "max_nodes": max_nodes,
+    }
     if state.current_player() == SIMULTANEOUS:
-        return choose_setup(
-            state,
-            seat,
-            level_number,
-            rng,
-            deadline=deadline,
-            clock=clock,
-            budget_scale=budget_scale,
-        )
-    return analyse(
-        state, seat, level_number, rng, deadline=deadline, clock=clock, budget_scale=budget_scale
-    ).move
+        return choose_setup(state, seat, level_number, rng, **limits)
+    return analyse(state, seat, level_number, rng, **limits).move

@@ -3,7 +3,9 @@
 ``evaluate(state, seat)`` scores a position for ``seat`` on a scale where a typical piece is
 worth about 100 (a level's randomness margin is in the same units); it is never called on a
 finished game. ``priority(state, move)`` (optional) ranks moves for search order: captures and
-wins high. ``key(state)`` (optional) is the transposition-table key; the state itself by default.
+wins high. ``tactical(state, move)`` (optional) marks the moves a quiescence search follows past
+the depth (captures), so that no leaf is scored in the middle of an exchange. ``key(state)``
+(optional) is the transposition-table key; the state itself by default.
 """
 
 from __future__ import annotations
@@ -16,16 +18,19 @@ from engines.core import State
 
 Evaluate = Callable[[State[Any], int], float]
 Priority = Callable[[State[Any], Any], int]
+Tactical = Callable[[State[Any], Any], bool]
 Key = Callable[[State[Any]], Hashable]
 
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """A game's evaluation function, move priorities and table key (see the module text)."""
+    """A game's evaluation function, move priorities, tactical moves and table key (see the
+    module text)."""
 
     evaluate: Evaluate
     priority: Priority | None = None
     key: Key | None = None
+    tactical: Tactical | None = None
 
 
 def _neutral(state: State[Any], seat: int) -> float:

@@ -20,16 +20,17 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(0.05, 1, 80.0, 4, 2),
-    2: Level(0.1, 2, 50.0, 8, 3),
-    3: Level(0.2, 2, 25.0, 12, 4),
-    4: Level(0.35, 3, 15.0, 16, 5),
-    5: Level(0.6, 4, 8.0, 24, 6),
-    6: Level(1.0, 6, 4.0, 32, 8),
-    7: Level(1.5, 10, 1.0, 48, 10),
+    1: Level(0.05, 1, 60.0, 4, 2),
+    2: Level(0.1, 1, 20.0, 8, 3),
+    3: Level(0.2, 2, 30.0, 12, 4),
+    4: Level(0.35, 2, 8.0, 16, 5),
+    5: Level(0.6, 3, 10.0, 24, 6),
+    6: Level(1.0, 3, 2.0, 32, 8),
+    7: Level(1.5, 4, 1.0, 48, 10),
     8: Level(2.0, 64, 0.0, 64, 12),
 }
-"""Level → (time budget, depth cap, randomness). Level 8 searches until its budget is spent."""
+"""Level → (time budget, depth cap, randomness). Every second step adds a ply of depth and
+the step between narrows the randomness; level 8 searches until its budget is spent."""
 
 
 def level(n: int) -> Level:

@@ -1,4 +1,9 @@
-"""六面体: material by face, with the 占 (occupy) pieces weighted as the lives they are."""
+"""六面体: material by face, the 占 (occupy) pieces weighted as the lives they are, and mobility.
+
+A player who cannot place or move on their turn loses, and 占 never moves: a side that only
+places 占 runs out of turns when its hand is empty (Black first, since it moves first). So the
+pieces that move (武, 騎, 弓) count by the squares they can reach as well as by their face.
+"""
 
 from __future__ import annotations
 
@@ -6,31 +11,62 @@ from typing import Any
 
 from engines.ai.evaluation import Evaluation
 from engines.core import State
-from engines.rokumentai import FACE, GHOST, OCCUPY, OWNER, Move, RokumentaiState
+from engines.rokumentai import (
+    ARCHER,
+    ARCHER_FACE,
+    FACE,
+    GHOST,
+    HORSE,
+    KNIGHT,
+    NEIGHBOURS,
+    OCCUPY,
+    OWNER,
+    WARRIOR,
+    Move,
+    RokumentaiState,
+)
 
-FACE_VALUE = (90, 35, 40, 45, 35, 0)
+FACE_VALUE = (70, 45, 40, 50, 45, 0)
 """Per face (占 武 巫 騎 弓 怨): a cube showing it on the board."""
-HAND_VALUE = 20
+HAND_VALUE = 25
 """A cube still in hand (it can become any face, but must be placed first)."""
 LAST_OCCUPY = 150
 """A player down to one 占 loses when it is beaten: keep a spare."""
+MOBILITY = 4
+"""A square a moving piece (武 騎 弓) can go to: empty, or an enemy piece to beat."""
+STUCK = 400
+"""Nothing left to place and nothing that moves: the next turn without a move loses."""
+REACH = {WARRIOR: NEIGHBOURS, HORSE: KNIGHT, ARCHER_FACE: ARCHER}
 
 
 def evaluate(state: State[Any], seat: int) -> float:
     assert isinstance(state, RokumentaiState)
+    board = state.board
     score = [0.0, 0.0]
     occupy = [0, 0]
-    for c in state.board:
-        if c:
-            face = FACE[c]
-            owner = OWNER[c]
-            score[owner] += FACE_VALUE[face]
-            if face == OCCUPY:
-                occupy[owner] += 1
+    mobility = [0, 0]
+    for sq, c in enumerate(board):
+        if not c:
+            continue
+        face = FACE[c]
+        owner = OWNER[c]
+        score[owner] += FACE_VALUE[face]
+        if face == OCCUPY:
+            occupy[owner] += 1
+            continue
+        reach = REACH.get(face)
+        if reach is None:
+            continue
+        for t in reach[sq]:
+            x = board[t]
+            if not x or (OWNER[x] != owner and FACE[x] != GHOST):
+                mobility[owner] += 1
     for s in (0, 1):
-        score[s] += HAND_VALUE * state.hands[s]
+        score[s] += HAND_VALUE * state.hands[s] + MOBILITY * mobility[s]
         if occupy[s] == 1:
             score[s] -= LAST_OCCUPY
+        if not state.hands[s] and not mobility[s]:
+            score[s] -= STUCK
     return score[seat] - score[1 - seat]
 
 
@@ -47,4 +83,9 @@ def priority(state: State[Any], move: Any) -> int:
     return 0
 
 
-EVALUATIONS = {"rokumentai": Evaluation(evaluate, priority)}
+def beats(state: State[Any], move: Any) -> bool:
+    """A move that beats a piece (followed past the depth by the quiescence search)."""
+    return priority(state, move) > 0
+
+
+EVALUATIONS = {"rokumentai": Evaluation(evaluate, priority, tactical=beats)}

@@ -105,7 +105,13 @@ def priority(state: State[Any], move: Any) -> int:
     return 0
 
 
+def capture(state: State[Any], move: Any) -> bool:
+    """A move that takes a piece (followed past the depth by the quiescence search)."""
+    assert isinstance(state, SangokushiState) and isinstance(move, Move)
+    return move.src >= 0 and state.board[move.dst] != 0
+
+
 EVALUATIONS = {
-    "sangokushi": Evaluation(evaluate, priority),
-    "sangokushi-2p": Evaluation(evaluate, priority),
+    "sangokushi": Evaluation(evaluate, priority, tactical=capture),
+    "sangokushi-2p": Evaluation(evaluate, priority, tactical=capture),
 }

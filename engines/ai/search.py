@@ -5,11 +5,14 @@ jump, as in 三国志's 王手 rule) and maximises the root seat's value where t
 minimises it everywhere else. With two players that is plain minimax (negamax by another name);
 with three it is *paranoid* search: the two others are assumed to play together against us.
 
-Iterative deepening with a transposition table (keyed by the state itself: states are frozen,
-hash in a few microseconds and compare by position), the table's move tried first, then the
-game's own priorities (captures, wins), then a history heuristic. The clock is read every
-``check_every`` nodes; when the deadline passes, the best move of the last completed depth is
-returned. Chance and secret-setup steps inside the tree are leaves (evaluated as they stand).
+Iterative deepening with a transposition table (keyed by the game's ``key``, by default the
+state itself: states are frozen and compare by position), the table's move tried first, then
+the game's own priorities (captures, wins), then killer moves and a history heuristic. Past
+the depth, a game that marks some moves ``tactical`` (captures) has them searched on for a few
+plies (a quiescence search), so that a leaf is not scored in the middle of an exchange. The
+search stops when the clock passes its deadline (read every ``check_every`` nodes) or when it
+has visited ``max_nodes`` nodes; it then returns the best move of the last completed depth.
+Chance and secret-setup steps inside the tree are leaves (evaluated as they stand).
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ Clock = Callable[[], float]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TT_LIMIT = 400_000
+QUIESCENCE = 4
+"""Plies of tactical moves searched past the depth."""
 
 
 class OutOfTime(Exception):
-    """Raised inside the tree when the deadline has passed."""
+    """Raised inside the tree when the deadline has passed or the node budget is spent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,37 +64,56 @@ class Searcher:
         clock: Clock = time.monotonic,
         deadline: float = float("inf"),
         check_every: int = 64,
+        max_nodes: int | None = None,
     ) -> None:
         self.root = root_seat
         self.ev = evaluation
         self.clock = clock
         self.deadline = deadline
         self.check_every = max(1, check_every)
+        self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
         self.nodes = 0
         self.tt: dict[Hashable, tuple[int, float, int, Any]] = {}
         self.history: dict[Any, int] = {}
+        self.killers: dict[int, list[Any]] = {}
         self._horizon = False
         self._key = evaluation.key or _identity
 
     # -- the clock -----------------------------------------------------------------------------
     def _tick(self) -> None:
         self.nodes += 1
+        if self.nodes >= self.max_nodes:
+            raise OutOfTime
         if self.nodes % self.check_every == 0 and self.clock() >= self.deadline:
             raise OutOfTime
 
     # -- ordering ------------------------------------------------------------------------------
-    def ordered(self, state: State[Any], moves: Sequence[Any], first: Any = None) -> list[Any]:
-        """``moves`` best-guess first: the table move, the game's priority, then history."""
+    def ordered(
+        self, state: State[Any], moves: Sequence[Any], first: Any = None, ply: int = -1
+    ) -> list[Any]:
+        """``moves`` best-guess first: the table move, the game's priority, killer moves of
+        this ply, then history."""
         priority = self.ev.priority
         hist = self.history
+        killers = self.killers.get(ply, ())
         if priority is None:
-            keyed = sorted(moves, key=lambda m: -hist.get(m, 0))
+            keyed = sorted(moves, key=lambda m: -hist.get(m, 0) - (1 << 40) * (m in killers))
         else:
-            keyed = sorted(moves, key=lambda m: (-priority(state, m), -hist.get(m, 0)))
+            keyed = sorted(
+                moves,
+                key=lambda m: (-priority(state, m), -(m in killers), -hist.get(m, 0)),
+            )
         if first is not None and first in moves:
             keyed.remove(first)
             keyed.insert(0, first)
         return keyed
+
+    def _cutoff(self, move: Any, depth: int, ply: int) -> None:
+        self.history[move] = self.history.get(move, 0) + depth * depth
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
 
     # -- the tree ------------------------------------------------------------------------------
     def terminal_value(self, state: State[Any], ply: int) -> float | None:
@@ -115,7 +139,9 @@ class Searcher:
             return self.ev.evaluate(state, self.root)
         if depth <= 0:
             self._horizon = True
-            return self.ev.evaluate(state, self.root)
+            if self.ev.tactical is None:
+                return self.ev.evaluate(state, self.root)
+            return self.quiet(state, QUIESCENCE, alpha, beta, ply)
         key = self._key(state)
         entry = self.tt.get(key)
         tt_move = None
@@ -133,7 +159,7 @@ class Searcher:
         a0, b0 = alpha, beta
         best = -WIN * 2 if maximising else WIN * 2
         best_move = None
-        for move in self.ordered(state, moves, tt_move):
+        for move in self.ordered(state, moves, tt_move, ply):
             v = self.value(state.apply(move), depth - 1, alpha, beta, ply + 1)
             if maximising:
                 if v > best:
@@ -143,12 +169,51 @@ class Searcher:
                 best, best_move = v, move
                 beta = min(beta, v)
             if alpha >= beta:
-                self.history[move] = self.history.get(move, 0) + depth * depth
+                self._cutoff(move, depth, ply)
                 break
         flag = _UPPER if best <= a0 else _LOWER if best >= b0 else _EXACT
         if len(self.tt) >= _TT_LIMIT:
             self.tt.clear()
         self.tt[key] = (depth, best, flag, best_move)
+        return best
+
+    def quiet(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``state`` when only tactical moves are searched on: the side to move
+        may also stand on the evaluation (it need not capture)."""
+        stand = self.ev.evaluate(state, self.root)
+        tactical = self.ev.tactical
+        if depth <= 0 or tactical is None:
+            return stand
+        maximising = state.current_player() == self.root
+        if maximising:
+            if stand >= beta:
+                return stand
+            alpha = max(alpha, stand)
+        else:
+            if stand <= alpha:
+                return stand
+            beta = min(beta, stand)
+        best = stand
+        noisy = [m for m in state.legal_moves() if tactical(state, m)]
+        for move in self.ordered(state, noisy):
+            self._tick()
+            child = state.apply(move)
+            end = self.terminal_value(child, ply + 1)
+            if end is not None:
+                v = end
+            elif child.current_player() < 0:
+                v = self.ev.evaluate(child, self.root)
+            else:
+                v = self.quiet(child, depth - 1, alpha, beta, ply + 1)
+            if maximising:
+                if v > best:
+                    best = v
+                    alpha = max(alpha, v)
+            elif v < best:
+                best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
         return best
 
     def root_scores(
@@ -184,7 +249,7 @@ class Searcher:
                 self.root_scores(state, moves, depth, margin, partial)
             except OutOfTime:
                 if not done and partial:
-                    done = partial
+                    done = sorted(partial, key=lambda t: -t[1])
                 break
             done = sorted(partial, key=lambda t: -t[1])
             completed = depth
@@ -210,6 +275,7 @@ def search(
     deadline: float = float("inf"),
     clock: Clock = time.monotonic,
     check_every: int = 64,
+    max_nodes: int | None = None,
 ) -> SearchResult:
     """Search ``state`` for ``seat`` (who must be to move); see :class:`Searcher`.
 
@@ -219,7 +285,7 @@ def search(
     moves = state.legal_moves()
     if not moves:
         raise ValueError("no legal move to choose")
-    searcher = Searcher(seat, evaluation, clock, deadline, check_every)
+    searcher = Searcher(seat, evaluation, clock, deadline, check_every, max_nodes)
     if len(moves) == 1:
         return SearchResult(moves[0], 0.0, 0, 0, (moves[0],))
     scores, depth = searcher.run(state, max_depth, margin)

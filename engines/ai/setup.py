@@ -30,6 +30,7 @@ def choose_setup(
     *,
     deadline: float,
     clock: Any = time.monotonic,
+    max_nodes: int | None = None,
 ) -> Any:
     view = state.observe(seat)
     if view.current_player() != SIMULTANEOUS or seat not in view.acting_players():
@@ -41,7 +42,7 @@ def choose_setup(
     samples = [
         [(o, rng.choice(fresh.legal_moves(o))) for o in others] for _ in range(lvl.setup_samples)
     ]
-    searcher = Searcher(seat, evaluation, clock, deadline)
+    searcher = Searcher(seat, evaluation, clock, deadline, max_nodes=max_nodes)
     scores: list[tuple[Any, float]] = []
     try:
         for cand in candidates:

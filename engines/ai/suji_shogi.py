@@ -67,4 +67,10 @@ def priority(state: State[Any], move: Any) -> int:
     return 50 if move.promote else 0
 
 
-EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority)}
+def capture(state: State[Any], move: Any) -> bool:
+    """A move that takes a piece (followed past the depth by the quiescence search)."""
+    assert isinstance(state, SujiState)
+    return isinstance(move, Move) and move.frm >= 0 and state.board[move.to] != 0
+
+
+EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority, tactical=capture)}

@@ -112,6 +112,8 @@ def test_sangokushi_moves_match_the_oracle(game_id: str) -> None:
             got = _sangokushi_moves(state)
             assert len(got) == len(set(got))
             assert set(got) == _sangokushi_oracle(state), state.position()
+            fresh = state.game.from_position(state.position(), state.options(), state.players)
+            assert fresh._has_legal == bool(got)  # the outcome's quick test, before any move
             checked += bool(state.in_check)
     assert checked > 20  # the positions include many in check
 

@@ -13,6 +13,7 @@ from engines.ai import twothree as solved
 from engines.core import CHANCE, SIMULTANEOUS, Game, State, chance_pick
 from engines.socrates.board import PASS, board_to_text
 from tests.engines.ai.helpers import FakeClock, sangokushi_position
+from tests.engines.playout import random_game
 
 PLAYER_COUNTS = [(g, n) for g in all_games() for n in g.player_counts]
 SCALE = 0.02
@@ -60,16 +61,33 @@ WIN_IN_ONE = [
     ("suji-shogi", "v4.v6/1../.../.../... b 12 - 10", 0),
     # ツースリー: Black's last piece steps onto White's start.
     ("socrates-twothree", "10/4PP4/4PP4/4P5/4pP4/4pp4/4pp4/5p4/10 b 0 0", 0),
+    # 真剣勝負: Black takes White's last piece.
+    ("socrates-shinken", "10/10/10/10/4p5/4P5/10/10/P9 b move 0 30", 0),
 ]
 
 
-@pytest.mark.parametrize(("game_id", "position", "seat"), WIN_IN_ONE)
-@pytest.mark.parametrize("lvl", range(2, 9))
-def test_an_immediate_win_is_taken(game_id: str, position: str, seat: int, lvl: int) -> None:
-    state = get_game(game_id).from_position(position)
-    assert any(_wins(state, m, seat) for m in state.legal_moves())
-    move = choose_move(state, seat, lvl, random.Random(lvl), clock=FakeClock(), budget_scale=0.2)
-    assert _wins(state, move, seat)
+def _first_win_in_one(game: Game[Any]) -> tuple[State[Any], int] | None:
+    """The first position of seeded random games where the player to move can win at once."""
+    for seed in range(60):
+        states, _ = random_game(game, seed, max_plies=300)
+        for state in states:
+            p = state.current_player()
+            if p >= 0 and any(_wins(state, m, p) for m in state.legal_moves()):
+                return state, p
+    return None
+
+
+@pytest.mark.parametrize("game", [g for g in all_games() if g.id != "yosuko"], ids=_id)
+def test_an_immediate_win_is_found_in_every_game(game: Game[Any]) -> None:
+    found = _first_win_in_one(game)
+    cases = [(s, p) for g, pos, p in WIN_IN_ONE if g == game.id for s in [game.from_position(pos)]]
+    cases += [found] if found is not None else []
+    assert cases, f"no position with a win in one for {game.id}"
+    for state, seat in cases:
+        assert any(_wins(state, m, seat) for m in state.legal_moves())
+        for lvl in range(2, 9):
+            move = choose_move(state, seat, lvl, random.Random(lvl), clock=FakeClock(0.001))
+            assert _wins(state, move, seat), (lvl, state.position())
 
 
 def test_the_search_reads_its_clock_and_stops() -> None:
@@ -81,6 +99,39 @@ def test_the_search_reads_its_clock_and_stops() -> None:
     # A deadline 10 reads away: the search stops after about 10 reads of 64 nodes each.
     assert clock.calls <= 15
     assert result.nodes <= 15 * 64
+
+
+@pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
+def test_the_search_keeps_to_its_node_budget(game: Game[Any], players: int) -> None:
+    state: State[Any] = game.new_game(players)
+    while state.current_player() < 0:
+        p = state.current_player()
+        if p == CHANCE:
+            state = state.apply(chance_pick(state, 3, state.ply))
+        else:  # a secret setup: every seat chooses its first arrangement
+            for seat in state.acting_players():
+                state = state.apply(state.legal_moves(seat)[0], seat)
+    for _ in range(4):  # a few plies in, where every game has a choice
+        state = state.apply(state.legal_moves()[0]) if state.current_player() >= 0 else state
+    seat = state.current_player()
+    if seat < 0 or game.id == "yosuko":
+        return
+    for budget in (1, 40, 300):
+        result = analyse(state, seat, 8, random.Random(2), clock=FakeClock(0.0), max_nodes=budget)
+        assert result.nodes <= budget
+        assert result.move in state.legal_moves()
+
+
+def test_level_8_searches_until_its_budget_is_spent() -> None:
+    """Level 8 does not stop at a depth: it deepens until the time is up (2 s by default)."""
+    state: State[Any] = get_game("sangokushi-2p").new_game()
+    clock = FakeClock(step=0.01)
+    result = analyse(state, 0, 8, random.Random(0), clock=clock, check_every=16)
+    assert clock.now >= level(8).budget
+    assert result.depth >= 3
+    scaled = FakeClock(step=0.01)
+    analyse(state, 0, 8, random.Random(0), clock=scaled, check_every=16, budget_scale=0.25)
+    assert level(8).budget * 0.25 <= scaled.now < level(8).budget
 
 
 @pytest.mark.parametrize("game_id", ["rokumentai", "sangokushi", "socrates-uchu", "yosuko"])
