@@ -8,7 +8,9 @@
 3. **Ladder**: level N against level N-2 and level 1 against random play, ``--pairs`` games a
    pair (default 20), seats alternated (in 三国志 the stronger level takes each seat in turn
    against two of the weaker), each game from its own seed. Printed: the stronger side's score
-   (win 1, draw or shared first place 1/2, loss 0) and the mean seconds per move of the pair.
+   against each opponent by finishing place (1 ahead, 1/2 level, 0 behind: win 1, draw 1/2,
+   loss 0 with two players; with three, winning scores 1 and losing 1/4, so an equal field
+   scores 50% as with two) and the mean seconds per move of the pair.
    The ladder does not read the clock: each level searches to its own depth cap within a node
    budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 5,000 nodes at
    the default), which makes it reproducible on a loaded machine and bounds its run time (about
@@ -34,6 +36,11 @@ from tests.engines.playout import random_game
 
 RANDOM = 0
 """A "level" that plays uniformly random legal moves."""
+MIN_NODES = 100
+"""The least node budget of a ladder move (level 1 at the default rate would get 40)."""
+SETUP_NODES = 10
+"""A secret setup (数字将棋) is chosen once a game and decides much of it: it gets ten moves'
+nodes."""
 Task = tuple[str, int, tuple[int, ...], int, int, int]
 """(game id, players, level of each seat (0: random), seed, nodes per second, max plies)."""
 
@@ -99,7 +106,9 @@ def play(task: Task) -> tuple[tuple[float, ...], float, int]:
                 move = rng.choice(state.legal_moves(seat if actor is not None else None))
             else:
                 t0 = time.monotonic()
-                budget = int(LEVELS[lvl].budget * nodes)
+                budget = max(MIN_NODES, int(LEVELS[lvl].budget * nodes))
+                if actor is not None:
+                    budget *= SETUP_NODES
                 move = choose_move(state, seat, lvl, rng, budget_scale=1e6, max_nodes=budget)
                 spent += time.monotonic() - t0
                 moves += 1
@@ -108,11 +117,25 @@ def play(task: Task) -> tuple[tuple[float, ...], float, int]:
     outcome = state.outcome()
     if outcome is None:
         return (0.5,) * players, spent, moves
-    scores = tuple(
-        1.0 if r == "win" and len(outcome.winners) == 1 else 0.5 if r in ("win", "draw") else 0.0
-        for r in (outcome.result(s) for s in range(players))
+    if players == 1:  # 略式易双六: won or not
+        return (float(0 in outcome.winners),), spent, moves
+    return head_to_head(outcome.ranks), spent, moves
+
+
+def head_to_head(ranks: tuple[int, ...]) -> tuple[float, ...]:
+    """Each seat's mean score against every other seat by finishing place: 1 ahead, 1/2 level,
+    0 behind. With two players: win 1, draw 1/2, loss 0. With three, an equal field scores 1/2
+    each (the winner 1, the two others 1/4), as in two-player play."""
+    n = len(ranks)
+    return tuple(
+        sum(
+            1.0 if ranks[s] < ranks[o] else 0.5 if ranks[s] == ranks[o] else 0.0
+            for o in range(n)
+            if o != s
+        )
+        / max(1, n - 1)
+        for s in range(n)
     )
-    return scores, spent, moves
 
 
 def ladder_tasks(
@@ -142,7 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="1-8", help="a range like 1-8")
     parser.add_argument("--pairs", type=int, default=20, help="games per ladder pair")
     parser.add_argument(
-        "--nodes", type=int, default=2500, help="ladder node budget per second of level budget"
+        "--nodes", type=int, default=2000, help="ladder node budget per second of level budget"
     )
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)

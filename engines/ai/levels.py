@@ -20,17 +20,18 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(0.05, 1, 60.0, 4, 2),
-    2: Level(0.1, 1, 20.0, 8, 3),
-    3: Level(0.2, 2, 30.0, 12, 4),
-    4: Level(0.35, 2, 8.0, 16, 5),
-    5: Level(0.6, 3, 10.0, 24, 6),
-    6: Level(1.0, 3, 2.0, 32, 8),
-    7: Level(1.5, 4, 1.0, 48, 10),
+    1: Level(0.02, 1, 80.0, 4, 2),
+    2: Level(0.04, 1, 40.0, 8, 3),
+    3: Level(0.08, 2, 30.0, 12, 4),
+    4: Level(0.15, 2, 15.0, 16, 5),
+    5: Level(0.3, 3, 10.0, 24, 6),
+    6: Level(0.6, 4, 4.0, 32, 8),
+    7: Level(1.2, 6, 1.0, 48, 10),
     8: Level(2.0, 64, 0.0, 64, 12),
 }
-"""Level → (time budget, depth cap, randomness). Every second step adds a ply of depth and
-the step between narrows the randomness; level 8 searches until its budget is spent."""
+"""Level → (time budget, depth cap, randomness). Two steps up the ladder give four times the
+time, a ply more depth (where the time allows it) and a third of the randomness; level 8
+searches as deep as its whole budget allows."""
 
 
 def level(n: int) -> Level:

@@ -34,7 +34,7 @@ Clock = Callable[[], float]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TT_LIMIT = 400_000
-QUIESCENCE = 4
+QUIESCENCE = 2
 """Plies of tactical moves searched past the depth."""
 
 
@@ -248,8 +248,14 @@ class Searcher:
             try:
                 self.root_scores(state, moves, depth, margin, partial)
             except OutOfTime:
-                if not done and partial:
-                    done = sorted(partial, key=lambda t: -t[1])
+                if partial and (not done or max(v for _, v, _ in partial) > partial[0][1]):
+                    # The interrupted depth searched the last best move first and found a
+                    # better one: trust it (the moves it did not reach keep their old order,
+                    # but are no candidates).
+                    searched = {m for m, _, _ in partial}
+                    done = sorted(partial, key=lambda t: -t[1]) + [
+                        (m, v, False) for m, v, _ in done if m not in searched
+                    ]
                 break
             done = sorted(partial, key=lambda t: -t[1])
             completed = depth

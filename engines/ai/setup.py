@@ -17,8 +17,9 @@ from engines.ai.levels import Level
 from engines.ai.search import PROVEN, OutOfTime, Searcher
 from engines.core import SIMULTANEOUS, State
 
-SETUP_DEPTH = 2
-"""Plies searched after each imagined reveal."""
+SETUP_DEPTH = 4
+"""At most this many plies are searched after each imagined reveal (a level searches to its
+own depth cap, up to this): the first exchanges decide much of a game."""
 
 
 def choose_setup(
@@ -43,6 +44,7 @@ def choose_setup(
         [(o, rng.choice(fresh.legal_moves(o))) for o in others] for _ in range(lvl.setup_samples)
     ]
     searcher = Searcher(seat, evaluation, clock, deadline, max_nodes=max_nodes)
+    depth = min(lvl.depth, SETUP_DEPTH)
     scores: list[tuple[Any, float]] = []
     try:
         for cand in candidates:
@@ -51,7 +53,7 @@ def choose_setup(
                 st = fresh.apply(cand, seat)
                 for o, setup in sample:
                     st = st.apply(setup, o)
-                v = searcher.value(st, SETUP_DEPTH, -PROVEN * 2, PROVEN * 2, 0)
+                v = searcher.value(st, depth, -PROVEN * 2, PROVEN * 2, 0)
                 total += v
             scores.append((cand, total / len(samples)))
     except OutOfTime:

@@ -7,6 +7,7 @@ from typing import Any
 from engines.ai import twothree
 from engines.ai.evaluation import Evaluation
 from engines.core import State
+from engines.socrates import kokutan
 from engines.socrates.board import (
     CELLS,
     COLS,
@@ -149,6 +150,12 @@ KOKUTAN_GUARD = 250
 """At least one piece still on one's own back row: the enemy cannot fill it (pieces never
 move back, so a piece that leaves it is gone for good)."""
 KOKUTAN_GUARDS = 40
+KOKUTAN_MOBILITY = 8
+"""A move one could make now (as if it were one's turn) with a piece off one's back row:
+pieces meet head on in the middle, and a side that jams first must break its guard."""
+KOKUTAN_NO_SPARE = 150
+KOKUTAN_HOME = (frozenset(kokutan.GOALS[1]), frozenset(kokutan.GOALS[0]))
+"""Each side's own back row (the enemy's goal)."""
 """Each piece on one's own back row (spares, for when the check rule forces one out)."""
 
 
@@ -168,6 +175,11 @@ def evaluate_kokutan(state: State[Any], seat: int) -> float:
             guards[s] += 1
         else:
             score[s] += KOKUTAN_ADVANCE * (rows - 1)
+    if state.phase == kokutan.MOVE_PHASE:
+        for s in (0, 1):
+            home = KOKUTAN_HOME[s]
+            spare = sum(1 for m in kokutan.moves_for(state.board, s) if m.frm not in home)
+            score[s] += KOKUTAN_MOBILITY * spare if spare else -KOKUTAN_NO_SPARE
     for s in (0, 1):
         if guards[s]:
             score[s] += KOKUTAN_GUARD + KOKUTAN_GUARDS * guards[s]

@@ -335,6 +335,13 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
     return out
 
 
+def moves_for(board: str, seat: int) -> list[Move]:
+    """The moves ``seat`` would have on ``board`` in phase 2 if it were its turn (for the
+    computer's evaluation; no pass)."""
+    occupied, checked, mine = _masks(board, seat)
+    return _moves_of(mine, checked, seat, occupied)
+
+
 def jump_path(board: str, start: int, end: int) -> list[int] | None:
     """One chain of jumps from ``start`` to ``end`` (cells landed on, start first), for
     drawing a move that only names its two ends; None if there is none."""
