@@ -33,9 +33,7 @@ def _starts(dc: int, dr: int) -> int:
     return out
 
 
-LINES = tuple(
-    (dc + COLS * dr, _starts(dc, dr)) for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1))
-)
+LINES = tuple((dc + COLS * dr, _starts(dc, dr)) for dc, dr in ((1, 0), (0, 1), (1, 1), (-1, 1)))
 """Per direction of a run of five: the cell step and the cells where a run can start. The
 board is read as two numbers, one bit a cell per side (cell 0 the lowest bit)."""
 _SIDES = (
