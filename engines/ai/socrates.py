@@ -173,7 +173,7 @@ def evaluate_kokutan(state: State[Any], seat: int) -> float:
             guards[s] += 1
         else:
             score[s] += KOKUTAN_ADVANCE * (rows - 1)
-    if state.phase == kokutan.MOVE_PHASE:
+    if isinstance(state, kokutan.KokutanState) and state.phase == kokutan.MOVE_PHASE:
         for s in (0, 1):
             home = KOKUTAN_HOME[s]
             spare = sum(1 for m in kokutan.moves_for(state.board, s) if m.frm not in home)
