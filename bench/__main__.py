@@ -1,8 +1,13 @@
-"""`make bench`: every benchmark table in one run (`ARGS=engines` etc. to pick some)."""
+"""`make bench`: every benchmark table in one run (`ARGS=engines` etc. to pick some).
+
+Arguments that are not section names go to the sections that take options (``ai``):
+``make bench ARGS="ai --pairs 4 --games sangokushi"``.
+"""
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import sys
 
 SECTIONS = {
@@ -16,7 +21,9 @@ SECTIONS = {
 
 
 def main() -> None:
-    wanted = sys.argv[1:] or list(SECTIONS)
+    args = sys.argv[1:]
+    options = [a for a in args if a not in SECTIONS]
+    wanted = [a for a in args if a in SECTIONS] or list(SECTIONS)
     for name in wanted:
         module_name = SECTIONS[name]
         try:
@@ -26,7 +33,10 @@ def main() -> None:
                 print(f"(no {name} benchmark yet)\n")
                 continue
             raise
-        module.main()
+        if inspect.signature(module.main).parameters:
+            module.main(options)
+        else:
+            module.main()
         print()
 
 

@@ -464,10 +464,12 @@ class SangokushiState(State[Move]):
 
     # -- moves -------------------------------------------------------------------------------
     def legal_moves(self, player: int | None = None) -> tuple[Move, ...]:
-        self.check_player(player)
-        if (player is not None and player != self.to_move) or self.outcome() is not None:
-            return ()
-        return self._legal
+        if player is not None:
+            self.check_player(player)
+            if player != self.to_move:
+                return ()
+        moves = self._legal  # first, so that the outcome's test for a legal turn is free
+        return () if self.outcome() is not None else moves
 
     @cached
     def _pseudo_legal(self) -> tuple[tuple[Move, ...], tuple[Move, ...]]:

@@ -72,7 +72,10 @@ def analyse(
     stop = _stop(lvl, deadline, clock, budget_scale)
     game_id = view.game.id
     if game_id == "yosuko":
-        samples = 16 * level_number
+        # 16 imagined futures a level; level 8 samples until its budget is spent.
+        samples = 16 * level_number if level_number < max(LEVELS) else 1 << 20
+        if max_nodes is not None:  # a sample is one imagined game: count it as a node
+            samples = min(samples, max(1, max_nodes))
         hints = hint(view, rng, samples, deadline=stop, clock=clock)
         best = hints[0]
         return SearchResult(best.move, best.win_chance, 0, best.samples * len(hints), (best.move,))

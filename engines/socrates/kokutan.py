@@ -129,7 +129,11 @@ def _jump_table(c: int) -> dict[int, tuple[int, ...]]:
             for key, lands in table.items()
             for extra in (0, ob, lb, ob | lb)
         }
-    return table
+    return {key: _ONE[lands[0]] if len(lands) == 1 else lands for key, lands in table.items()}
+
+
+_ONE = tuple((c,) for c in range(CELLS))
+"""The one-cell tuples, shared: a jump whose only way on is back is ``_ONE[start]`` itself."""
 
 
 _JUMP_MASK = tuple(_cells_mask(cell for pair in JUMPS[c] for cell in pair) for c in range(CELLS))
@@ -137,9 +141,10 @@ _JUMP_LANDS = tuple(_jump_table(c) for c in range(CELLS))
 """``_JUMP_LANDS[c][occupied & _JUMP_MASK[c]]``: where a piece on ``c`` can jump to."""
 
 
-Land = tuple[int, "Move | None", dict[int, tuple[int, ...]], int]
-"""A first jump: (landing cell, the move there if it ends forward, and the landing cell's
-``_JUMP_LANDS`` and ``_JUMP_MASK``, for the jumps on from there)."""
+Land = tuple[int, "Move | None", dict[int, tuple[int, ...]], int, frozenset[int]]
+"""A first jump: (landing cell, the move there if it ends forward, the landing cell's
+``_JUMP_LANDS`` and ``_JUMP_MASK`` for the jumps on from there, and the first jumps' landing
+cells up to this one)."""
 
 
 def _near_table(seat: int, c: int) -> dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]]:
@@ -153,10 +158,10 @@ def _near_table(seat: int, c: int) -> dict[int, tuple[tuple[Move, ...], tuple[La
     for bits in range(1 << len(cells)):
         occ = sum(BIT[x] for i, x in enumerate(cells) if bits >> i & 1)
         moves = tuple(STEPS[c][t] for t in steps if not occ & BIT[t])
+        ends = [land for over, land in JUMPS[c] if occ & BIT[over] and not occ & BIT[land]]
         lands = tuple(
-            (land, forward.get(land), _JUMP_LANDS[land], _JUMP_MASK[land])
-            for over, land in JUMPS[c]
-            if occ & BIT[over] and not occ & BIT[land]
+            (land, forward.get(land), _JUMP_LANDS[land], _JUMP_MASK[land], frozenset(ends[: i + 1]))
+            for i, land in enumerate(ends)
         )
         out[occ] = (moves, lands)
     return out
@@ -313,10 +318,9 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
                 continue
             # The first jumps, as in _walk (inlined: most lead nowhere but back to s).
             lifted = occupied ^ BIT[s]
+            back = _ONE[s]
             seen = None
-            done = 0
-            for land, move, jump_lands, jump_mask in lands:
-                done += 1
+            for land, move, jump_lands, jump_mask, before in lands:
                 if seen is not None:
                     if land in seen:
                         continue
@@ -324,10 +328,10 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
                 if move is not None:
                     out.append(move)
                 more = jump_lands[lifted & jump_mask]
-                if len(more) == 1 and more[0] == s:
+                if more is back:
                     continue
                 if seen is None:
-                    seen = {s, *(x[0] for x in lands[:done])}
+                    seen = {s, *before}
                 for m in more:
                     if m not in seen:
                         _walk(lifted, more, seen, out, STEPS[s], beyond[s], black)
