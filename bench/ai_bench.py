@@ -1,6 +1,6 @@
 """The computer opponents: nodes per second, time per move per level, and the strength ladder.
 
-    python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 2500]
+    python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 2000]
                        [--max-plies 200] [--workers 2] [--skip-time] [--skip-ladder]
 
 1. **Speed**: nodes per second of an unbounded search, 0.5 s a move, on 4 positions a game.
@@ -12,9 +12,9 @@
    loss 0 with two players; with three, winning scores 1 and losing 1/4, so an equal field
    scores 50% as with two) and the mean seconds per move of the pair.
    The ladder does not read the clock: each level searches to its own depth cap within a node
-   budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 5,000 nodes at
+   budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 4,000 nodes at
    the default), which makes it reproducible on a loaded machine and bounds its run time (about
-   35 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
+   34 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
    略式易双六 has no opponent: its cell is the win rate of the level's hints against random
    choices over the same deals.
 """
