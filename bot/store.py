@@ -959,9 +959,13 @@ class SqliteStore(SqlStore):
         await self.migrate(self._target)
 
     async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        # A change in progress (a command answered while the bot shuts down) ends first: a
+        # connection closed under it would hold the file's write lock until its cursors are
+        # collected, and the next start would find the database locked.
+        async with self._lock:
+            if self._db is not None:
+                await self._db.close()
+                self._db = None
 
     @property
     def db(self) -> aiosqlite.Connection:

@@ -212,6 +212,37 @@ async def test_apply_is_atomic(db_url: str) -> None:
         await store.close()
 
 
+async def test_close_waits_for_the_change_in_progress(db_url: str) -> None:
+    """A shutdown in the middle of a command: the change commits, then the store closes, and
+    the next start can write at once."""
+    store = _store(db_url)
+    await store.open()
+    await store.upsert_user("u1", "alice", 1)
+    inside, go_on = asyncio.Event(), asyncio.Event()
+
+    async def slow_change() -> None:
+        async with store._writing() as tx:
+            await tx.execute("UPDATE users SET name = 'Alice' WHERE id = 'u1'")
+            inside.set()
+            await go_on.wait()
+
+    writer = asyncio.create_task(slow_change())
+    await inside.wait()
+    closing = asyncio.create_task(store.close())
+    asyncio.get_running_loop().call_soon(go_on.set)  # runs after close() has begun
+    await writer
+    await closing
+    again = _store(db_url)
+    await again.open()
+    try:
+        await again.upsert_user("u2", "bob", 2)
+        gid = await again.create_game(_game())
+        row = await again.load_game(gid)
+        assert row is not None and [s.name for s in row.seats] == ["Alice", "bob"]
+    finally:
+        await again.close()
+
+
 async def test_user_names_and_counts(db_url: str) -> None:
     store = _store(db_url)
     await store.open()
