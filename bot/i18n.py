@@ -165,6 +165,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Draw offers are for two-player games only.",
         "引き分けの提案は二人用の対局でのみできます。",
     ),
+    "refuse.computer_plays_on": (
+        "The computer does not agree to draws in game #{id}: play on, or resign.",
+        "対局 #{id} のコンピューターは引き分けに応じません。指し続けるか、投了してください。",
+    ),
     "refuse.no_takeback": (
         "There is no move of yours that can be taken back in game #{id}.",
         "対局 #{id} には待ったできるあなたの手がありません。",

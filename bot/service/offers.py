@@ -90,6 +90,9 @@ class Offers:
             seats = seats_of(loaded, user)
             if loaded.row.players != 2:
                 raise Refusal("refuse.two_player_only", id=game_id)
+            if any(s.is_ai for s in loaded.row.seats if s.seat not in seats):
+                # An offer would wait unanswered until the computer's next move: say so now.
+                raise Refusal("refuse.computer_plays_on", id=game_id)
             offer = loaded.row.offer
             if offer is not None and offer.kind is OfferKind.DRAW:
                 if offer.seat in seats:

@@ -299,6 +299,18 @@ async def test_a_takeback_against_the_computer_needs_no_consent(ai: GameService)
     assert await ai.settle_ai() == []  # alice's turn again: the AI waits
 
 
+async def test_a_draw_offered_to_the_computer_is_refused_at_once(
+    ai: GameService, db_path: str
+) -> None:
+    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    assert gid is not None
+    before = snapshot(db_path)
+    with pytest.raises(Refusal) as refused:
+        await ai.offer_draw(gid, ALICE)
+    assert refused.value.key == "refuse.computer_plays_on"
+    assert snapshot(db_path) == before  # nothing stored, nothing announced
+
+
 async def test_a_three_player_lobby_with_a_computer_seat(ai: GameService) -> None:
     lobby = await ai.create_game(ALICE, "sangokushi", ai=[4], open_seats=1)
     gid = lobby.game_id
