@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -309,6 +310,17 @@ async def test_a_draw_offered_to_the_computer_is_refused_at_once(
         await ai.offer_draw(gid, ALICE)
     assert refused.value.key == "refuse.computer_plays_on"
     assert snapshot(db_path) == before  # nothing stored, nothing announced
+
+
+async def test_the_computer_is_never_reminded(ai: GameService, clock: FakeClock) -> None:
+    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2], clock="corr:2")).game_id
+    assert gid is not None
+    deadline = (await ai.play(gid, ALICE, "一01占")).deadline
+    assert deadline is not None
+    clock.set(deadline - timedelta(minutes=30))  # the computer is slow: both points passed
+    assert await ai.process_due() == []
+    assert ai.next_timer_at() == deadline + timedelta(milliseconds=1)
+    assert [r.key for r in await ai.settle_ai()] == ["move.played"]
 
 
 async def test_a_three_player_lobby_with_a_computer_seat(ai: GameService) -> None:
