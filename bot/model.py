@@ -415,3 +415,37 @@ def with_fields(row: GameRow, fields: Mapping[str, Any], seats: Sequence[SeatRow
     for s in seats:
         new_seats[s.seat] = s
     return replace(row, **fields, seats=tuple(new_seats), version=row.version + 1)
+
+
+def row_of_new(new: NewGame, game_id: int) -> GameRow:
+    """The row :meth:`Store.create_game` writes for ``new`` as game ``game_id`` (version 0),
+    with the seats' names as given (what a created game announces is made before it is read
+    back)."""
+    return GameRow(
+        id=game_id,
+        game_type=new.game_type,
+        players=new.players,
+        options=dict(new.options),
+        seed=new.seed,
+        status=new.status,
+        guild_id=new.guild_id,
+        channel_id=new.channel_id,
+        thread_id=None,
+        message_id=None,
+        creator_id=new.creator_id,
+        clock=new.clock,
+        reminders=new.reminders,
+        created_ms=new.created_ms,
+        started_ms=new.started_ms,
+        finished_ms=new.finished_ms,
+        result=new.result,
+        turn_started_ms=new.turn_started_ms,
+        deadline_ms=new.deadline_ms,
+        reminders_sent=(),
+        offer=None,
+        version=0,
+        seats=new.seats,
+        expires_ms=new.expires_ms,
+        imported_ms=new.imported_ms,
+        rated=new.rated,
+    )

@@ -19,7 +19,7 @@ import asyncio
 import json
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -81,13 +81,17 @@ class LimitError(Exception):
 # --- rows (the data model lives in bot.model; re-exported for the store's users) ------------
 
 
+Announcing = Callable[[int], Sequence[Announcement]]
+"""What a new game announces, made from its id (see :meth:`Store.create_game`)."""
+
+
 class Store(Protocol):
     """Everything the service stores. Implementations must make :meth:`apply` atomic."""
 
     async def open(self) -> None: ...
     async def close(self) -> None: ...
     async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None: ...
-    async def create_game(self, game: NewGame) -> int: ...
+    async def create_game(self, game: NewGame, announce: Announcing | None = None) -> int: ...
     async def load_game(self, game_id: int) -> GameRow | None: ...
     async def load_moves(self, game_id: int) -> list[MoveRow]: ...
     async def apply(self, change: Change) -> None: ...
@@ -638,7 +642,9 @@ class SqlStore(_SqlRatings):
             if int(rows[0][0]) >= limits.per_guild:
                 raise LimitError(None, limits.per_guild)
 
-    async def create_game(self, game: NewGame) -> int:
+    async def create_game(self, game: NewGame, announce: Announcing | None = None) -> int:
+        """Write ``game``; ``announce(game_id)`` (called inside the transaction) gives what its
+        creation announces, written to the outbox with it (version 0)."""
         async with self._writing() as tx:
             await self._check_limits(tx, game.limits)
             rows = await tx.fetchall(
@@ -692,6 +698,15 @@ class SqlStore(_SqlRatings):
                     "INSERT INTO daily_games (game_type, day, user_id, game_id, guild_id) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
+                )
+            if announce is not None:
+                await tx.executemany(
+                    "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, "
+                    "next_ms) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, a.n, a.ply, a.event, a.body, a.at_ms, a.at_ms)
+                        for a in announce(game_id)
+                    ],
                 )
         return game_id
 

@@ -23,8 +23,10 @@ from bot.model import (
     GameRow,
     GameStatus,
     MoveRow,
+    NewGame,
     SeatKind,
     outbox_key,
+    row_of_new,
     with_fields,
 )
 from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
@@ -294,6 +296,32 @@ class GameCache:
         for listener in self.listeners:
             listener(row)
         return new, replies
+
+    async def create_announcing(
+        self, new: NewGame, announce: Announce, at_ms: int
+    ) -> tuple[int, tuple[Reply, ...]]:
+        """Write the game ``new`` with what its creation announces, in one transaction (a game
+        that starts at once: its first message is not lost either). The replies come back
+        keyed and claimed, as from :meth:`commit_announcing`."""
+        made: list[Reply] = []
+
+        def announcements(game_id: int) -> list[Announcement]:
+            loaded = replay(row_of_new(new, game_id), list(new.entries))
+            public = [r for r in announce(loaded) if r.public]
+            made[:] = [replace(r, outbox=outbox_key(game_id, 0, n)) for n, r in enumerate(public)]
+            until = at_ms + CLAIM_MS
+            self.claims.update((r.outbox, until) for r in made if r.outbox is not None)
+            return [
+                Announcement(n, len(new.entries), str(r.event), r.to_json(), at_ms)
+                for n, r in enumerate(made)
+            ]
+
+        try:
+            game_id = await self.store.create_game(new, announcements)
+        except BaseException:
+            self._unclaim(made)
+            raise
+        return game_id, tuple(made)
 
     def _unclaim(self, replies: Sequence[Reply]) -> None:
         for r in replies:

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import Any, Literal, TypedDict, Unpack
 
 from bot.clock import ClockError, ClockSpec, parse_clock, range_text
+from bot.i18n import clean_text
 from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow
 from bot.service import present
 from bot.service.cache import Loaded
@@ -184,7 +185,8 @@ class Lobby:
         for u in {u.id: u for u in [creator, *humans, *invite]}.values():
             await self.ctx.remember_user(u)
         spec = parse_clock(new.clock)
-        seats = list(new.seats)
+        # names as the store keeps them (a created game's first message is made from these)
+        seats = [replace(s, name=clean_text(s.name)) if s.name else s for s in new.seats]
         if spec.kind == "bank":
             seats = [replace(s, bank_ms=spec.bank * 1000) for s in seats]
         now = self.ctx.now_ms()
@@ -200,8 +202,14 @@ class Lobby:
         full = all(s.kind is not SeatKind.OPEN for s in seats)
         if full:
             new = self._started(new, game, now)
+        first: tuple[Reply, ...] = ()
         try:
-            game_id = await self.ctx.store.create_game(new)
+            if full:  # its first message goes to the outbox with it
+                game_id, first = await self.ctx.games.create_announcing(
+                    new, lambda loaded: [started(loaded)], now
+                )
+            else:
+                game_id = await self.ctx.store.create_game(new)
         except ConflictError as exc:
             raise Refusal("refuse.daily_done") from exc
         except LimitError as exc:
@@ -211,7 +219,8 @@ class Lobby:
             for listener in self.ctx.games.listeners:
                 listener(loaded.row)
             if full:
-                return await self._started_reply(loaded)
+                reply = first[0] if first else started(loaded)
+                return replace(reply, image=await self.ctx.pictures.of(loaded, None))
             return present.reply(
                 loaded,
                 Event.CREATED,
@@ -238,9 +247,6 @@ class Lobby:
             expires_ms=None,
             entries=tuple(rows),
         )
-
-    async def _started_reply(self, loaded: Loaded) -> Reply:
-        return replace(started(loaded), image=await self.ctx.pictures.of(loaded, None))
 
     async def join(self, game_id: int, user: User) -> Reply:
         """Take a free seat (a seat kept for ``user`` first); the last seat starts the game."""

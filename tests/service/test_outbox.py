@@ -23,8 +23,10 @@ async def _open(db_path: str, clock: FakeClock) -> GameService:
 
 
 async def _game(service: GameService, **kw: Any) -> int:
+    """A running game whose first message was posted."""
     reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], **kw)
-    assert reply.game_id is not None
+    assert reply.game_id is not None and reply.outbox is not None
+    await service.announced(reply.outbox)
     return reply.game_id
 
 
@@ -36,12 +38,14 @@ async def _move(service: GameService, gid: int) -> Reply:
     return await service.play(gid, user, state.format_move(state.legal_moves()[0]))
 
 
-def _outbox(db_path: str) -> list[tuple[Any, ...]]:
-    return query(
+def _outbox(db_path: str, *, starts: bool = False) -> list[tuple[Any, ...]]:
+    """The outbox (``starts``: with the first messages of games created running)."""
+    rows = query(
         db_path,
         "SELECT game_id, version, n, ply, event, delivered_ms FROM outbox "
         "ORDER BY game_id, version, n",
     )
+    return [r for r in rows if starts or r[1] > 0]
 
 
 def test_a_reply_survives_the_trip_through_json() -> None:
@@ -219,5 +223,33 @@ async def test_a_game_that_starts_on_a_join_is_announced_through_the_outbox(
         (again,) = await second.pending_announcements()
         assert again.outbox == started.outbox and again.notify == started.notify
         assert again.text("ja") == started.text("ja") and again.image == started.image
+    finally:
+        await second.close()
+
+
+async def test_a_game_created_running_is_announced_with_its_creation(db_path: str) -> None:
+    """A game with every seat given at once (against the computer, a rematch, a solitaire)
+    starts as it is created: its first message is written with it, and after a crash before
+    the post the next process hands it out."""
+    clock = FakeClock()
+    first = await _open(db_path, clock)
+    created = await first.create_game(ALICE, "rokumentai", seated=[BOB])
+    gid = created.game_id
+    assert gid is not None and created.event is Event.STARTED
+    assert created.outbox == f"{gid}.0.0" and created.image is not None
+    assert _outbox(db_path, starts=True) == [(gid, 0, 0, 0, "started", None)]
+    assert await first.pending_announcements() == []  # this process is posting it
+    await first.close()  # never reported delivered
+    second = await _open(db_path, clock)
+    try:
+        (again,) = await second.pending_announcements()
+        assert again.outbox == created.outbox and again.notify == created.notify
+        assert again.text("en") == created.text("en") and again.text("ja") == created.text("ja")
+        assert again.image == created.image
+        await second.announced(created.outbox)
+        assert _outbox(db_path, starts=True)[0][5] is not None
+        # a lobby that waits for players announces nothing yet
+        lobby = await second.create_game(ALICE, "rokumentai", open_seats=1)
+        assert lobby.outbox is None and len(_outbox(db_path, starts=True)) == 1
     finally:
         await second.close()
