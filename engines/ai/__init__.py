@@ -83,12 +83,13 @@ def analyse(
         move = twothree.perfect_move(view, rng)
         if move is not None:
             return SearchResult(move, 0.0, 0, 0, (move,))
+    ev = evaluation_for(game_id).at_level(level_number)
     result = search(
         view,
         seat,
-        evaluation_for(game_id),
+        ev,
         max_depth=lvl.depth,
-        margin=lvl.margin,
+        margin=lvl.margin * ev.unit / 100,
         deadline=stop,
         clock=clock,
         check_every=check_every,
@@ -118,7 +119,7 @@ def choose_setup(
         seat,
         lvl,
         rng,
-        evaluation_for(view.game.id),
+        evaluation_for(view.game.id).at_level(level_number),
         deadline=stop,
         clock=clock,
         max_nodes=max_nodes,

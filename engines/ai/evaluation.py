@@ -1,11 +1,14 @@
 """What a game supplies to get a computer opponent: an :class:`Evaluation`.
 
-``evaluate(state, seat)`` scores a position for ``seat`` on a scale where a typical piece is
-worth about 100 (a level's randomness margin is in the same units); it is never called on a
-finished game. ``priority(state, move)`` (optional) ranks moves for search order: captures and
-wins high. ``tactical(state, move)`` (optional) marks the moves a quiescence search follows past
-the depth (captures), so that no leaf is scored in the middle of an exchange. ``key(state)``
-(optional) is the transposition-table key; the state itself by default.
+``evaluate(state, seat)`` scores a position for ``seat``; it is never called on a finished game.
+``unit`` is what one typical piece (or the game's unit of advantage) is worth on that scale: a
+level's randomness margin is given for a unit of 100 and scaled by it. ``levelled(level)``
+(optional) gives the evaluation a level uses, where a game's levels differ in more than search
+(ツースリー: how far ahead a level reads the solved table). ``priority(state, move)``
+(optional) ranks moves for search order: captures and wins high. ``tactical(state, move)``
+(optional) marks the moves a quiescence search follows past the depth (captures), so that no
+leaf is scored in the middle of an exchange. ``key(state)`` (optional) is the
+transposition-table key; the state itself by default.
 """
 
 from __future__ import annotations
@@ -31,6 +34,12 @@ class Evaluation:
     priority: Priority | None = None
     key: Key | None = None
     tactical: Tactical | None = None
+    unit: float = 100.0
+    levelled: Callable[[int], Evaluation] | None = None
+
+    def at_level(self, level: int) -> Evaluation:
+        """The evaluation level ``level`` searches with."""
+        return self if self.levelled is None else self.levelled(level)
 
 
 def _neutral(state: State[Any], seat: int) -> float:
