@@ -1,6 +1,6 @@
 """The computer opponents: nodes per second, time per move per level, and the strength ladder.
 
-    python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 2000]
+    python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 4000]
                        [--max-plies 200] [--workers 2] [--skip-time] [--skip-ladder]
 
 1. **Speed**: nodes per second of an unbounded search, 0.5 s a move, on 4 positions a game.
@@ -12,9 +12,9 @@
    loss 0 with two players; with three, winning scores 1 and losing 1/4, so an equal field
    scores 50% as with two) and the mean seconds per move of the pair.
    The ladder does not read the clock: each level searches to its own depth cap within a node
-   budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 4,000 nodes at
+   budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 8,000 nodes at
    the default), which makes it reproducible on a loaded machine and bounds its run time (about
-   34 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
+   RUNTIME minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
    略式易双六 has no opponent: its cell is the win rate of the level's hints against random
    choices over the same deals.
 """
@@ -36,6 +36,11 @@ from tests.engines.playout import random_game
 
 RANDOM = 0
 """A "level" that plays uniformly random legal moves."""
+NODES_PER_SECOND = 4000
+"""The ladder's node budget per second of a level's time budget: a fourth to a twelfth of what
+the search does on this machine (14,000–52,000 nodes/s idle, section 1), as on a slower or
+busy host; the ratios between levels are those of real play. (Twice this rate doubles the
+ladder's time: 三国志 alone would take over half an hour.)"""
 MIN_NODES = 100
 """The least node budget of a ladder move (level 1 at the default rate would get 40)."""
 SETUP_NODES = 10
@@ -165,7 +170,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--levels", default="1-8", help="a range like 1-8")
     parser.add_argument("--pairs", type=int, default=20, help="games per ladder pair")
     parser.add_argument(
-        "--nodes", type=int, default=2000, help="ladder node budget per second of level budget"
+        "--nodes",
+        type=int,
+        default=NODES_PER_SECOND,
+        help="ladder node budget per second of level budget",
     )
     parser.add_argument("--max-plies", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
