@@ -971,7 +971,12 @@ class SqliteStore(SqlStore):
         await db.execute(f"PRAGMA synchronous = {self.synchronous}")
         await db.execute("PRAGMA foreign_keys = ON")
         self._db = db
-        await self.migrate(self._target)
+        try:
+            await self.migrate(self._target)
+        except BaseException:
+            # e.g. the file stays locked: the connection's thread would keep the process alive
+            await self.close()
+            raise
 
     async def close(self) -> None:
         # A change in progress (a command answered while the bot shuts down) ends first: a

@@ -109,7 +109,11 @@ class PostgresStore(SqlStore):
                 "password and database in BANMEN_DB right?"
             ) from exc
         self._pool = pool
-        await self.migrate(self._target)
+        try:
+            await self.migrate(self._target)
+        except BaseException:
+            await self.close()  # a failed start leaves no pool (nor its worker tasks) behind
+            raise
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -167,15 +167,19 @@ class GameService:
         settings = settings or Settings(db_path=path)
         store = open_store(path, settings)
         await store.open()
-        service = cls(
-            store,
-            clock,
-            settings,
-            render_images=render_images,
-            thinker=thinker,
-            shuffle=shuffle,
-        )
-        await service.restore()
+        try:
+            service = cls(
+                store,
+                clock,
+                settings,
+                render_images=render_images,
+                thinker=thinker,
+                shuffle=shuffle,
+            )
+            await service.restore()
+        except BaseException:
+            await store.close()  # a failed start leaves no connection (nor its thread) behind
+            raise
         return service
 
     async def restore(self) -> None:

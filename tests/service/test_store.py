@@ -243,6 +243,25 @@ async def test_close_waits_for_the_change_in_progress(db_url: str) -> None:
         await again.close()
 
 
+async def test_a_start_that_fails_to_migrate_leaves_no_connection_behind(tmp_path: Path) -> None:
+    """A store that cannot be migrated (here: a table in the way) raises, and its connection's
+    thread ends with it: a bot that fails to start exits instead of hanging."""
+    import sqlite3
+    import threading
+
+    path = tmp_path / "in-the-way.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE games (id INTEGER)")
+    before = set(threading.enumerate())
+    store = SqliteStore(path)
+    with pytest.raises(sqlite3.OperationalError):
+        await store.open()
+    new = [t for t in threading.enumerate() if t not in before]
+    for t in new:
+        t.join(timeout=10)
+    assert not [t for t in new if t.is_alive()]
+
+
 async def test_user_names_and_counts(db_url: str) -> None:
     store = _store(db_url)
     await store.open()
