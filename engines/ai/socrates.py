@@ -275,9 +275,11 @@ def twothree_at(level: int) -> Evaluation:
 
 EVALUATIONS = {
     "socrates-uchu": Evaluation(evaluate_uchu, None),
-    # Units: 真剣勝負's levels give away advance rather than pieces (a piece is 100, a row up to
-    # 40); 黒壇の馬 has no material, a row is 25 and a move 20.
-    "socrates-shinken": Evaluation(evaluate_shinken, priority, tactical=capture, unit=40),
+    # Units (measured on the ladder): 真剣勝負's levels give away advance as well as pieces (a
+    # piece is 100, a row up to 40): at 40 level 1 beat random play 100% of the time but the
+    # upper steps shrank to 50-68%; at 65 five of seven cells reach their targets. 黒壇の馬 has
+    # no material: a row is 25, a move 20.
+    "socrates-shinken": Evaluation(evaluate_shinken, priority, tactical=capture, unit=65),
     "socrates-kokutan": Evaluation(evaluate_kokutan, unit=25),
     "socrates-twothree": Evaluation(evaluate_twothree, levelled=twothree_at),
 }
