@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 
@@ -421,31 +421,14 @@ def row_of_new(new: NewGame, game_id: int) -> GameRow:
     """The row :meth:`Store.create_game` writes for ``new`` as game ``game_id`` (version 0),
     with the seats' names as given (what a created game announces is made before it is read
     back)."""
+    given = {f.name for f in fields(NewGame)}
+    shared = {f.name: getattr(new, f.name) for f in fields(GameRow) if f.name in given}
     return GameRow(
         id=game_id,
-        game_type=new.game_type,
-        players=new.players,
-        options=dict(new.options),
-        seed=new.seed,
-        status=new.status,
-        guild_id=new.guild_id,
-        channel_id=new.channel_id,
         thread_id=None,
         message_id=None,
-        creator_id=new.creator_id,
-        clock=new.clock,
-        reminders=new.reminders,
-        created_ms=new.created_ms,
-        started_ms=new.started_ms,
-        finished_ms=new.finished_ms,
-        result=new.result,
-        turn_started_ms=new.turn_started_ms,
-        deadline_ms=new.deadline_ms,
         reminders_sent=(),
         offer=None,
         version=0,
-        seats=new.seats,
-        expires_ms=new.expires_ms,
-        imported_ms=new.imported_ms,
-        rated=new.rated,
+        **shared,
     )

@@ -700,15 +700,19 @@ class SqlStore(_SqlRatings):
                     (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
                 )
             if announce is not None:
-                await tx.executemany(
-                    "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, "
-                    "next_ms) VALUES (?, 0, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (game_id, a.n, a.ply, a.event, a.body, a.at_ms, a.at_ms)
-                        for a in announce(game_id)
-                    ],
-                )
+                await self._insert_announcements(tx, game_id, 0, announce(game_id))
         return game_id
+
+    @staticmethod
+    async def _insert_announcements(
+        tx: Session, game_id: int, version: int, announce: Sequence[Announcement]
+    ) -> None:
+        """Keep what the change to ``version`` of a game announces in the outbox."""
+        await tx.executemany(
+            "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, next_ms) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, version, a.n, a.ply, a.event, a.body, a.at_ms, a.at_ms) for a in announce],
+        )
 
     @staticmethod
     async def _insert_moves(tx: Session, game_id: int, entries: Sequence[MoveRow]) -> None:
@@ -812,10 +816,8 @@ class SqlStore(_SqlRatings):
             for result in change.results:
                 await self._record_result(tx, result)
             if change.announce:
-                await tx.executemany(
-                    "INSERT INTO outbox (game_id, version, n, ply, event, body, created_ms, "
-                    "next_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [_outbox_values(change, a) for a in change.announce],
+                await self._insert_announcements(
+                    tx, change.game_id, change.expected_version + 1, change.announce
                 )
             if change.rating is not None:
                 await self._write_rating(tx, change.rating)
@@ -1045,11 +1047,6 @@ class SqliteStore(SqlStore):
 
     async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
         """Nothing to do: ``BEGIN IMMEDIATE`` already makes every write wait for the last."""
-
-
-def _outbox_values(change: Change, a: Announcement) -> tuple[Any, ...]:
-    version = change.expected_version + 1
-    return (change.game_id, version, a.n, a.ply, a.event, a.body, a.at_ms, a.at_ms)
 
 
 def _summary(r: Sequence[Any], seats: dict[int, tuple[SeatRow, ...]]) -> GameSummary:

@@ -270,19 +270,8 @@ class GameCache:
         )
         replies: tuple[Reply, ...] = ()
         if announce is not None:
-            made = [r for r in announce(new) if r.public]
-            keys = [outbox_key(row.id, row.version, n) for n in range(len(made))]
-            replies = tuple(replace(r, outbox=k) for r, k in zip(made, keys, strict=True))
-            change = replace(
-                change,
-                announce=tuple(
-                    Announcement(n, len(entries), str(r.event), r.to_json(), at_ms)
-                    for n, r in enumerate(replies)
-                ),
-            )
-            # claimed before the write, so the delivery loop never takes what this caller sends
-            until = at_ms + CLAIM_MS
-            self.claims.update((k, until) for k in keys)
+            replies, rows = self._announced(new, announce, at_ms)
+            change = replace(change, announce=rows)
         try:
             await self.store.apply(change)
         except ConflictError as exc:
@@ -303,18 +292,13 @@ class GameCache:
         """Write the game ``new`` with what its creation announces, in one transaction (a game
         that starts at once: its first message is not lost either). The replies come back
         keyed and claimed, as from :meth:`commit_announcing`."""
-        made: list[Reply] = []
+        made: tuple[Reply, ...] = ()
 
-        def announcements(game_id: int) -> list[Announcement]:
+        def announcements(game_id: int) -> tuple[Announcement, ...]:
+            nonlocal made
             loaded = replay(row_of_new(new, game_id), list(new.entries))
-            public = [r for r in announce(loaded) if r.public]
-            made[:] = [replace(r, outbox=outbox_key(game_id, 0, n)) for n, r in enumerate(public)]
-            until = at_ms + CLAIM_MS
-            self.claims.update((r.outbox, until) for r in made if r.outbox is not None)
-            return [
-                Announcement(n, len(new.entries), str(r.event), r.to_json(), at_ms)
-                for n, r in enumerate(made)
-            ]
+            made, rows = self._announced(loaded, announce, at_ms)
+            return rows
 
         try:
             game_id = await self.store.create_game(new, announcements)
@@ -322,6 +306,25 @@ class GameCache:
             self._unclaim(made)
             raise
         return game_id, tuple(made)
+
+    def _announced(
+        self, new: Loaded, announce: Announce, at_ms: int
+    ) -> tuple[tuple[Reply, ...], tuple[Announcement, ...]]:
+        """The public replies ``announce`` makes of ``new`` (the game as its change leaves it),
+        keyed by its id and version and claimed for this process before the write (the
+        delivery loop never takes what this caller sends), and their outbox rows."""
+        made = [r for r in announce(new) if r.public]
+        row = new.row
+        replies = tuple(
+            replace(r, outbox=outbox_key(row.id, row.version, n)) for n, r in enumerate(made)
+        )
+        until = at_ms + CLAIM_MS
+        self.claims.update((outbox_key(row.id, row.version, n), until) for n in range(len(made)))
+        rows = tuple(
+            Announcement(n, len(new.entries), str(r.event), r.to_json(), at_ms)
+            for n, r in enumerate(replies)
+        )
+        return replies, rows
 
     def _unclaim(self, replies: Sequence[Reply]) -> None:
         for r in replies:

@@ -219,7 +219,7 @@ class Lobby:
             for listener in self.ctx.games.listeners:
                 listener(loaded.row)
             if full:
-                reply = first[0] if first else started(loaded)
+                (reply,) = first
                 return replace(reply, image=await self.ctx.pictures.of(loaded, None))
             return present.reply(
                 loaded,

@@ -226,8 +226,7 @@ class Timers:
             return None
         sent = tuple(sorted({*row.reminders_sent, *due}, reverse=True))
         change = Change(game_id, row.version, fields={"reminders_sent": sent})
-        seats = {s.seat: s for s in row.seats}
-        if all(seats[s].is_ai for s in loaded.acting_seats()):
+        if all(row.seats[s].is_ai for s in loaded.acting_seats()):
             # Nobody to remind: the computer moves when it is due (kept as sent, quietly).
             await self.ctx.games.commit(loaded, change)
             return None
