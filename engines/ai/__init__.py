@@ -89,7 +89,7 @@ def analyse(
         seat,
         ev,
         max_depth=lvl.depth,
-        margin=lvl.margin * ev.unit / 100,
+        margin=ev.margin(lvl.margin),
         deadline=stop,
         clock=clock,
         check_every=check_every,

@@ -37,6 +37,10 @@ class Evaluation:
     unit: float = 100.0
     levelled: Callable[[int], Evaluation] | None = None
 
+    def margin(self, level_margin: float) -> float:
+        """A level's randomness margin (given for a unit of 100) on this evaluation's scale."""
+        return level_margin * self.unit / 100
+
     def at_level(self, level: int) -> Evaluation:
         """The evaluation level ``level`` searches with."""
         return self if self.levelled is None else self.levelled(level)

@@ -61,5 +61,5 @@ def choose_setup(
     if not scores:
         return candidates[0]
     best = max(v for _, v in scores)
-    near = [c for c, v in scores if v >= best - lvl.margin * evaluation.unit / 100]
+    near = [c for c, v in scores if v >= best - evaluation.margin(lvl.margin)]
     return rng.choice(near)
