@@ -219,10 +219,14 @@ def _forward(column: str) -> tuple[int, int]:
     return int(black), int(white)
 
 
-TWOTHREE_HORIZONS = {1: 3, 2: 3, 3: 5, 4: 7, 5: 11, 6: 15, 7: 23}
+TWOTHREE_HORIZONS = {1: 15, 2: 17, 3: 20, 4: 22, 5: 25, 6: 26, 7: 31}
 """How many plies ahead each level reads the solved table at a leaf. The forward-move count
 below is a poor guide in this puzzle (a deeper search with it alone plays no better), so the
-levels differ mostly in how far they see a decided game coming."""
+levels differ mostly in how far they see a decided game coming. Measured on the ladder (100
+games a pair): with 3 at level 1 White lost to random play 45% of the time (the count leads it
+astray); 15 wins 95%. The start is decided in 34 plies and no position is further than 36, so
+level 6 reads no further than 26 (at 29 its depth-4 search already played White perfectly and
+8v6 fell to 50%)."""
 
 
 def evaluate_twothree(state: State[Any], seat: int, horizon: int = TWOTHREE_HORIZON) -> float:

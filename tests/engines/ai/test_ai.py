@@ -247,20 +247,20 @@ def test_levels_are_one_table() -> None:
 
 def test_twothree_levels_see_a_decided_game_further_ahead() -> None:
     """Below level 8 a level reads the solved table only so far ahead of a leaf: a game decided
-    in 9 plies is a plain position to level 1 and a won (or lost) one from level 5 up."""
+    in 21 plies is a plain position to levels 1-3 and a won (or lost) one from level 4 up."""
     from engines.ai import evaluation_for
     from engines.ai.socrates import TWOTHREE_HORIZONS
 
     game = get_game("socrates-twothree")
     state: State[Any] = game.new_game()
     rng = random.Random(5)
-    while solved.value(state) not in (9, -9):
+    while solved.value(state) not in (21, -21):
         state = state.apply(rng.choice(state.legal_moves()))
         if state.is_over():
             state = game.new_game()
     ev = evaluation_for("socrates-twothree")
     seen = {n: abs(ev.at_level(n).evaluate(state, 0)) for n in range(1, 8)}
-    far = [n for n in range(1, 8) if TWOTHREE_HORIZONS[n] >= 9]
-    assert far and all(seen[n] >= 4000 for n in far)
+    far = [n for n in range(1, 8) if TWOTHREE_HORIZONS[n] >= 21]
+    assert far == [4, 5, 6, 7] and all(seen[n] >= 4000 for n in far)
     assert all(seen[n] < 1000 for n in range(1, 8) if n not in far)
     assert [TWOTHREE_HORIZONS[n] for n in range(1, 8)] == sorted(TWOTHREE_HORIZONS.values())
