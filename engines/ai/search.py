@@ -41,7 +41,7 @@ TIE = 1e-6
 the best (or exactly at the margin) gets an exact value and is a candidate: ties are broken at
 random, never by the engine's move order. (At level 8's margin of 0 the first of equal moves
 was always played: in 数字将棋, whose evaluation ties most quiet moves, level 8 then lost 15 of
-20 games to level 6; with ties drawn at random it won 17.)"""
+20 games to level 6; with ties drawn at random it won 18.)"""
 
 
 class OutOfTime(Exception):
