@@ -319,7 +319,7 @@ class GameCache:
             replace(r, outbox=outbox_key(row.id, row.version, n)) for n, r in enumerate(made)
         )
         until = at_ms + CLAIM_MS
-        self.claims.update((outbox_key(row.id, row.version, n), until) for n in range(len(made)))
+        self.claims.update((r.outbox, until) for r in replies if r.outbox is not None)
         rows = tuple(
             Announcement(n, len(new.entries), str(r.event), r.to_json(), at_ms)
             for n, r in enumerate(replies)
