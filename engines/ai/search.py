@@ -307,11 +307,9 @@ def search(
     # The scores are best first; after an interrupted depth that was trusted, the moves it did
     # not reach follow with their shallower values, which must not outrank what it found.
     top, best, _ = scores[0]
-    if best >= PROVEN or best <= -PROVEN:
-        near = [m for m, v, exact in scores if v == best and exact]
-    else:
-        near = [m for m, v, exact in scores if exact and v >= best - margin]
-    near = near or [top]
+    # A proven win or loss is chosen among equals only (a margin would take a slower win).
+    floor = best if abs(best) >= PROVEN else best - margin
+    near = [m for m, v, exact in scores if exact and v >= floor] or [top]
     # Candidates in the engine's stable order, so a seeded choice does not depend on ordering.
     rank = {m: i for i, m in enumerate(moves)}
     near.sort(key=lambda m: rank[m])
