@@ -152,13 +152,14 @@ KOKUTAN_GUARD = 250
 """At least one piece still on one's own back row: the enemy cannot fill it (pieces never
 move back, so a piece that leaves it is gone for good)."""
 KOKUTAN_GUARDS = 40
+"""Each piece on one's own back row (spares, for when the check rule forces one out)."""
 KOKUTAN_MOBILITY = 20
 """A move one could make now (as if it were one's turn) with a piece off one's back row:
 pieces meet head on in the middle, and a side that jams first must break its guard."""
 KOKUTAN_NO_SPARE = 150
+"""No move at all off one's back row: the next move must break the guard, or pass."""
 KOKUTAN_HOME = (frozenset(kokutan.GOALS[1]), frozenset(kokutan.GOALS[0]))
 """Each side's own back row (the enemy's goal)."""
-"""Each piece on one's own back row (spares, for when the check rule forces one out)."""
 
 
 def evaluate_kokutan(state: State[Any], seat: int) -> float:
