@@ -181,7 +181,7 @@ def evaluate_kokutan(state: State[Any], seat: int) -> float:
     if isinstance(state, kokutan.KokutanState) and state.phase == kokutan.MOVE_PHASE:
         for s in (0, 1):
             home = KOKUTAN_HOME[s]
-            spare = sum(1 for m in kokutan.moves_for(state.board, s) if m.frm not in home)
+            spare = sum(1 for m in state.moves_for(s) if m.frm not in home)
             score[s] += KOKUTAN_MOBILITY * spare if spare else -KOKUTAN_NO_SPARE
     for s in (0, 1):
         if guards[s]:

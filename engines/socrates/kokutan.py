@@ -10,7 +10,7 @@ strictly forward of where it began. A piece next to an enemy of the other face i
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from engines.core import Outcome, Text, position_error
@@ -233,10 +233,19 @@ _OFF_COLOUR = sum(0xF * BIT[c] for c in range(CELLS) if (col_of(c) + row_of(c)) 
 """Every bit of the digits of the cells a piece never reaches from the start."""
 
 
-def _masks(board: str, seat: int) -> tuple[int, int, int]:
-    """``occupied`` (see ``BIT``), and the digits (see ``kinds``) of ``seat``'s pieces in check
-    (チェック) and of all its pieces."""
-    kinds = int(board[_SPAN].translate(_SEAT_HEX[seat]), 16)
+def kinds_of(board: str) -> tuple[int, int]:
+    """``kinds`` (see above) of ``board`` as each seat sees it."""
+    span = board[_SPAN]
+    return int(span.translate(_SEAT_HEX[0]), 16), int(span.translate(_SEAT_HEX[1]), 16)
+
+
+_DIGITS = {"P": (1, 8), "M": (2, 4), "m": (4, 2), "p": (8, 1)}
+"""A piece's digit in ``kinds`` as each seat sees it (``_SEAT_HEX``)."""
+
+
+def _masks(kinds: int) -> tuple[int, int, int]:
+    """``occupied`` (see ``BIT``), and the digits (see ``kinds``) of the pieces in check
+    (チェック) of the seat that sees the board as ``kinds``, and of all its pieces."""
     # Each cell's digit: the kinds of pieces next to it. Pieces keep to the cells of one colour
     # (col + row odd: every move is diagonal), whose orthogonal neighbours are always empty;
     # only a hand-made position may use the others.
@@ -339,13 +348,6 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
     return out
 
 
-def moves_for(board: str, seat: int) -> list[Move]:
-    """The moves ``seat`` would have on ``board`` in phase 2 if it were its turn (for the
-    computer's evaluation; no pass)."""
-    occupied, checked, mine = _masks(board, seat)
-    return _moves_of(mine, checked, seat, occupied)
-
-
 def jump_path(board: str, start: int, end: int) -> list[int] | None:
     """One chain of jumps from ``start`` to ``end`` (cells landed on, start first), for
     drawing a move that only names its two ends; None if there is none."""
@@ -370,6 +372,16 @@ class KokutanState(SocratesState):
 
     phase: int = FLIP_PHASE
     last_passed: bool = False
+    kinds: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    """The board as two numbers (``kinds`` as each seat sees it, see above), kept up to date by
+    each move as python-chess keeps its bitboards; derived from ``board`` when missing."""
+
+    def _kinds(self, seat: int) -> int:
+        kinds = self.kinds
+        if kinds is None:
+            kinds = kinds_of(self.board)
+            object.__setattr__(self, "kinds", kinds)
+        return kinds[seat]
 
     def _extra_key(self) -> Hashable:
         return (self.phase, self.last_passed)
@@ -383,9 +395,15 @@ class KokutanState(SocratesState):
         """The end cells of the moves of the piece on ``s`` (steps, then jump chains)."""
         return [m.to for m in self._moves_of((s,), 0 if self.board[s] in OWN[0] else 1)]
 
+    def moves_for(self, seat: int) -> list[Move]:
+        """The moves ``seat`` would have in phase 2 if it were its turn (for the computer's
+        evaluation; no pass)."""
+        occupied, checked, mine = _masks(self._kinds(seat))
+        return _moves_of(mine, checked, seat, occupied)
+
     def in_check(self, seat: int) -> list[int]:
         """The cells of ``seat``'s pieces in check (チェック), in cell order."""
-        return _cells_of(_masks(self.board, seat)[1])
+        return _cells_of(_masks(self._kinds(seat))[1])
 
     def _moves_of(self, cells: Iterable[int], seat: int, occupied: int = -1) -> list[Move]:
         """The moves of the pieces on ``cells``: steps first, then jump chains ending forward.
@@ -393,7 +411,7 @@ class KokutanState(SocratesState):
         A jump moves a piece by an even number of columns and of rows (two, or none after a
         wall), so a chain never ends on a step's cell and the two lists need no merging."""
         if occupied < 0:
-            occupied = _masks(self.board, seat)[0]
+            occupied = _masks(self._kinds(seat))[0]
         return _moves_of(sum(BIT[c] for c in set(cells)), 0, seat, occupied)
 
     def _choices(self) -> tuple[Move, ...]:
@@ -409,7 +427,7 @@ class KokutanState(SocratesState):
                 c = b.find(plain, c + 1)
             flips.append(PASS)
             return tuple(flips)
-        occupied, checked, mine = _masks(b, me)
+        occupied, checked, mine = _masks(self._kinds(me))
         return tuple(_moves_of(mine, checked, me, occupied))
 
     def _play(self, move: Move) -> tuple[SocratesState, Outcome | None, bool]:
@@ -417,9 +435,16 @@ class KokutanState(SocratesState):
         board = self.board
         phase, passed = self.phase, False
         ending = None
+        kinds = self.kinds
         if move.kind == FLIP:
             board = put(board, move.frm, MARKED[me])
+            if kinds is not None:
+                was, now, bit = _DIGITS[PLAIN[me]], _DIGITS[MARKED[me]], BIT[move.frm]
+                kinds = (kinds[0] + (now[0] - was[0]) * bit, kinds[1] + (now[1] - was[1]) * bit)
         elif move.kind == MOVE:
+            if kinds is not None:
+                digits, step = _DIGITS[board[move.frm]], BIT[move.to] - BIT[move.frm]
+                kinds = (kinds[0] + digits[0] * step, kinds[1] + digits[1] * step)
             board = moved(board, move.frm, move.to)
             if all(board[c] in OWN[me] for c in GOALS[me]):
                 ending = win_for(
@@ -436,6 +461,7 @@ class KokutanState(SocratesState):
             ply_count=self.ply_count + 1,
             phase=phase,
             last_passed=passed,
+            kinds=kinds,
         )
         return nxt, ending, move.kind != "pass" or phase != self.phase
 
@@ -473,7 +499,14 @@ class Kokutan(SocratesGame):
     ) -> KokutanState:
         return seal(
             KokutanState(
-                board, turn, ply, passes, tuple(options.items()), phase=phase, last_passed=passed
+                board,
+                turn,
+                ply,
+                passes,
+                tuple(options.items()),
+                phase=phase,
+                last_passed=passed,
+                kinds=kinds_of(board),
             )
         )
 

@@ -11,7 +11,8 @@ import pytest
 from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination
 from engines.registry import get_game
 from engines.socrates.board import CELLS, EMPTY, board_to_text, parse_cell
-from engines.socrates.kokutan import KokutanState, jump_path
+from engines.socrates.kokutan import KokutanState, jump_path, kinds_of
+from tests.engines.playout import random_game
 from tests.engines.socrates_helpers import moves, piece_moves, play
 
 GAME = get_game("socrates-kokutan")
@@ -169,3 +170,16 @@ def test_position_errors() -> None:
     ):
         with pytest.raises(PositionError):
             GAME.from_position(bad)
+
+
+def test_the_kept_bit_form_follows_the_board() -> None:
+    """Each move updates the state's bit form instead of reading the board again: after every
+    flip, step, jump and pass of random games it is what the board would give."""
+    moved = 0
+    for seed in range(8):
+        states, _ = random_game(GAME, seed)
+        for state in states:
+            assert isinstance(state, KokutanState)
+            assert state.kinds == kinds_of(state.board)
+            moved += state.phase == 1
+    assert moved > 200
