@@ -15,6 +15,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from engines.core import (
@@ -386,7 +387,12 @@ class SocratesState(State[Move]):
         history = self.history.push(key, irreversible)
         if ending is None:
             ending = _common_ending(passes, history.count(key), nxt.ply_count, self.opts)
-        return replace(nxt, passes=passes, history=history, result=ending)
+        # ``nxt`` is new and not yet seen by anyone (nor hashed, nor cached): finish it in
+        # place rather than copy it again (a copy of a frozen dataclass costs a fifth of a move).
+        object.__setattr__(nxt, "passes", passes)
+        object.__setattr__(nxt, "history", history)
+        object.__setattr__(nxt, "result", ending)
+        return nxt
 
     def outcome(self) -> Outcome | None:
         return self.result
@@ -414,17 +420,23 @@ class SocratesState(State[Move]):
         return [c for c, ch in enumerate(self.board) if ch in own]
 
 
+@cache
+def _limits(opts: tuple[tuple[str, str], ...]) -> tuple[int, int]:
+    """The repetition limit and the ply cap of a game's options (read once per set of options:
+    every move checks them)."""
+    options = dict(opts)
+    return repetition_limit(options), ply_cap(options)
+
+
 def _common_ending(
     passes: int, seen: int, ply: int, opts: tuple[tuple[str, str], ...]
 ) -> Outcome | None:
     """The common endings in their order: two passes, repetition, the cap."""
-    options = dict(opts)
     if passes >= 2:
         return Outcome.draw(2, Termination.TWO_PASSES, DRAW_TEXTS[Termination.TWO_PASSES])
-    limit = repetition_limit(options)
+    limit, cap = _limits(opts)
     if limit and seen >= limit:
         return Outcome.draw(2, Termination.REPETITION, DRAW_TEXTS[Termination.REPETITION])
-    cap = ply_cap(options)
     if cap and ply >= cap:
         return Outcome.draw(2, Termination.CAP, DRAW_TEXTS[Termination.CAP])
     return None

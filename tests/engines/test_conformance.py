@@ -110,6 +110,21 @@ def test_same_seed_same_game(game: Game[Any]) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=_id)
+def test_apply_leaves_the_state_it_came_from_alone(game: Game[Any]) -> None:
+    """States are immutable: applying each legal move (engines may finish the new state in
+    place) changes nothing of the state it was applied to, and each child is its own."""
+    states, _ = random_game(game, 5, 40)
+    for state in states:
+        if state.is_over() or state.current_player() in (CHANCE, SIMULTANEOUS):
+            continue
+        before = (state.position(), state.outcome(), state.legal_moves(), hash(state))
+        children = [state.apply(move) for move in state.legal_moves()]
+        assert (state.position(), state.outcome(), state.legal_moves(), hash(state)) == before
+        assert all(child is not state for child in children)
+        assert len({id(child) for child in children}) == len(children)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=_id)
 def test_apply_rejects_illegal_and_keeps_state(game: Game[Any]) -> None:
     states, _ = random_game(game, 3, 30)
     for state in states:
