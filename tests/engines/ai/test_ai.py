@@ -264,3 +264,15 @@ def test_twothree_levels_see_a_decided_game_further_ahead() -> None:
     assert far == [4, 5, 6, 7] and all(seen[n] >= 4000 for n in far)
     assert all(seen[n] < 1000 for n in range(1, 8) if n not in far)
     assert [TWOTHREE_HORIZONS[n] for n in range(1, 8)] == sorted(TWOTHREE_HORIZONS.values())
+
+
+def test_rokumentai_counts_the_turn_of_the_side_to_move() -> None:
+    """六面体's evaluation gives the side to move its coming turn (about a placement), so a
+    search ending after its own move and one ending after the reply score alike: on the empty
+    board, even but for the turn, Black (to move) is ahead by exactly that."""
+    from engines.ai.rokumentai import TEMPO, evaluate
+
+    state = get_game("rokumentai").new_game()
+    assert TEMPO > 0
+    assert evaluate(state, 0) == TEMPO
+    assert evaluate(state, 1) == -TEMPO
