@@ -276,3 +276,14 @@ def test_rokumentai_counts_the_turn_of_the_side_to_move() -> None:
     assert TEMPO > 0
     assert evaluate(state, 0) == TEMPO
     assert evaluate(state, 1) == -TEMPO
+
+
+def test_shinken_counts_the_turn_of_the_side_to_move() -> None:
+    """真剣勝負's evaluation, like 六面体's, gives the side to move its coming turn: leaves the
+    quiescence search ends a ply apart score alike. The start is even but for the turn."""
+    from engines.ai.socrates import SHINKEN_TEMPO, evaluate_shinken
+
+    state = get_game("socrates-shinken").new_game()
+    assert SHINKEN_TEMPO > 0
+    assert evaluate_shinken(state, 0) == SHINKEN_TEMPO
+    assert evaluate_shinken(state, 1) == -SHINKEN_TEMPO
