@@ -127,10 +127,10 @@ SHINKEN_ADVANCE = (0, 3, 6, 10, 15, 22, 32, 60, 100)
 """真剣勝負: a piece's worth by rows advanced (the goal row wins when the piece survives)."""
 SHINKEN_MARKED = 12
 SHINKEN_TEMPO = 50
-"""The side to move: its coming turn, worth half a piece. The quiescence
-search ends its captures after either side's move, so without it leaves a ply apart were scored
-as if the turn were worth nothing: over 40 games a pair on the ladder's seeds, 3v1 52% -> 82%,
-7v5 68% -> 78%, and every other step 75-85% (1 v random 98%)."""
+"""The side to move: its coming turn, worth half a piece. The quiescence search ends its
+captures after either side's move, so without it leaves a ply apart were scored as if the turn
+were worth nothing: over 40 games a pair on the ladder's seeds, 3v1 52% -> 82%, 7v5 68% ->
+78%, and every other step 75-85% (1 v random 98%)."""
 
 
 def evaluate_shinken(state: State[Any], seat: int) -> float:
