@@ -15,7 +15,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
 from engines.core import (
@@ -420,10 +420,10 @@ class SocratesState(State[Move]):
         return [c for c, ch in enumerate(self.board) if ch in own]
 
 
-@cache
+@lru_cache(maxsize=64)
 def _limits(opts: tuple[tuple[str, str], ...]) -> tuple[int, int]:
-    """The repetition limit and the ply cap of a game's options (read once per set of options:
-    every move checks them)."""
+    """The repetition limit and the ply cap of a game's options: every move checks them, so each
+    set of options is read once (a game has few sets; the newest 64 are kept)."""
     options = dict(opts)
     return repetition_limit(options), ply_cap(options)
 
