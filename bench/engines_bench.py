@@ -7,6 +7,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from engines import all_games
@@ -21,14 +23,67 @@ def _median_us(samples: list[float]) -> float:
     return statistics.median(samples) * 1e6
 
 
-def _time(fn: Callable[..., Any], args: list[tuple[Any, ...]]) -> float:
-    """The best of one call per argument tuple (fresh objects defeat per-state caches)."""
+BATCH, ROUNDS = 20, 3
+"""Calls timed per position: ``ROUNDS`` batches of ``BATCH`` back-to-back calls, each on its own
+fresh object (fresh objects defeat per-state caches). One call lasts a few microseconds, so
+timing calls one at a time measured the timer and the VM's scheduling as much as the call:
+python-chess's own figure moved 1.5-2.7 µs a move between runs minutes apart."""
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One position to time: ``make()`` builds a fresh object for ``generate(obj)``, which
+    yields ``moves`` moves; ``play()`` applies one of them."""
+
+    make: Callable[[], Any]
+    generate: Callable[[Any], Any]
+    moves: int
+    play: Callable[[], Any]
+
+
+def _time(fn: Callable[..., Any], batches: list[list[Any]]) -> float:
+    """Per call, the best over ``batches`` of the mean time of a batch of back-to-back calls."""
     best = float("inf")
-    for a in args:
+    for batch in batches:
         t0 = time.perf_counter()
-        fn(*a)
-        best = min(best, time.perf_counter() - t0)
+        for a in batch:
+            fn(a)
+        best = min(best, (time.perf_counter() - t0) / len(batch))
     return best
+
+
+def _timed(sample: Sample) -> tuple[float, float]:
+    """(generation, apply) seconds per call at one position."""
+    fresh = [[sample.make() for _ in range(BATCH)] for _ in range(ROUNDS)]
+    gen = _time(sample.generate, fresh)
+    play = sample.play
+    return gen, _time(lambda _: play(), [[None] * BATCH] * ROUNDS)
+
+
+def _row(times: list[tuple[float, float]], samples: list[Sample]) -> dict[str, float]:
+    return {
+        "positions": float(len(times)),
+        "gen_us": _median_us([g for g, _ in times]),
+        "per_move_us": _median_us([g / x.moves for (g, _), x in zip(times, samples, strict=True)]),
+        "apply_us": _median_us([a for _, a in times]),
+    }
+
+
+def paired_rows(game_id: str) -> tuple[dict[str, float], dict[str, float]]:
+    """python-chess's row and the game's, timed position by position in turn (chess's first
+    position, the game's first, chess's second...): the load of a shared machine drifts within
+    seconds, and a ratio should compare like with like."""
+    ref, mine = chess_samples(), game_samples(game_id)
+    ref_t: list[tuple[float, float]] = []
+    mine_t: list[tuple[float, float]] = []
+    for i in range(max(len(ref), len(mine))):
+        if i < len(ref):
+            ref_t.append(_timed(ref[i]))
+        if i < len(mine):
+            mine_t.append(_timed(mine[i]))
+    row = _row(mine_t, mine)
+    row.update(render_row(game_id))
+    return _row(ref_t, ref), row
 
 
 def sample_states(game_id: str) -> list[State[Any]]:
@@ -49,32 +104,27 @@ def _actor(state: State[Any]) -> int | None:
     return None
 
 
-def engine_row(game_id: str) -> dict[str, float]:
+def game_samples(game_id: str) -> list[Sample]:
     game = next(g for g in all_games() if g.id == game_id)
-    states = sample_states(game_id)
-    gen, per_move, apply_t = [], [], []
-    for state in states:
+    out = []
+    for state in sample_states(game_id):
         actor = _actor(state)
-        fresh = [
-            (game.from_position(state.position(), state.options(), state.num_players), actor)
-            for _ in range(3)
-        ]
-        t = _time(lambda s, a: s.legal_moves(a), fresh)
         moves = state.legal_moves(actor)
         if not moves:
             continue
-        gen.append(t)
-        per_move.append(t / len(moves))
-        move = moves[len(moves) // 2]
-        apply_t.append(_time(lambda s, m, a: s.apply(m, a), [(state, move, actor)] * 3))
-    row = {
-        "positions": float(len(gen)),
-        "gen_us": _median_us(gen),
-        "per_move_us": _median_us(per_move),
-        "apply_us": _median_us(apply_t),
-    }
-    row.update(render_row(game_id))
-    return row
+        out.append(
+            Sample(
+                partial(game.from_position, state.position(), state.options(), state.num_players),
+                partial(_legal_moves, actor=actor),
+                len(moves),
+                partial(state.apply, moves[len(moves) // 2], actor),
+            )
+        )
+    return out
+
+
+def _legal_moves(state: State[Any], actor: int | None) -> Any:
+    return state.legal_moves(actor)
 
 
 RENDER_SEQUENCES = 3
@@ -123,7 +173,7 @@ def _last_move(before: State[Any], entry: Entry) -> Any:
     return before.parse_move(entry.move, None if entry.actor == CHANCE else entry.actor)
 
 
-def chess_row() -> dict[str, float]:
+def chess_samples() -> list[Sample]:
     import chess
 
     rng = random.Random("bench-chess")
@@ -137,31 +187,33 @@ def chess_row() -> dict[str, float]:
             board.push(rng.choice(moves))
         if not board.is_game_over():
             boards.append(board)
-    gen, per_move, apply_t = [], [], []
+    out = []
     for board in boards:
-        fen = board.fen()
-        t = _time(lambda b: list(b.legal_moves), [(chess.Board(fen),) for _ in range(3)])
         n = board.legal_moves.count()
-        gen.append(t)
-        per_move.append(t / n)
-        move = list(board.legal_moves)[n // 2]
+        out.append(
+            Sample(
+                partial(chess.Board, board.fen()),
+                _chess_moves,
+                n,
+                partial(_chess_push, board, list(board.legal_moves)[n // 2]),
+            )
+        )
+    return out
 
-        def push(b: chess.Board, m: chess.Move) -> None:
-            c = b.copy(stack=False)
-            c.push(m)
 
-        apply_t.append(_time(push, [(board, move)] * 3))
-    return {
-        "positions": float(len(gen)),
-        "gen_us": _median_us(gen),
-        "per_move_us": _median_us(per_move),
-        "apply_us": _median_us(apply_t),
-    }
+def _chess_moves(board: Any) -> Any:
+    return list(board.legal_moves)
+
+
+def _chess_push(board: Any, move: Any) -> None:
+    c = board.copy(stack=False)
+    c.push(move)
 
 
 def main() -> None:
     print("## Engines: legal-move generation, apply, render (medians over sampled positions)\n")
-    ref = chess_row()
+    ref_samples = chess_samples()
+    ref = _row([_timed(x) for x in ref_samples], ref_samples)
     header = (
         f"{'game':20} {'pos':>4} {'gen µs':>9} {'µs/move':>8} {'x chess':>7} {'apply µs':>9} "
         f"{'render ms':>9} {'p90 ms':>7} {'cold ms':>7} {'png KB':>7} {'max KB':>7}"
@@ -184,12 +236,10 @@ def main() -> None:
 
     line("python-chess (ref)", ref, ref)
     for game in all_games():
-        # The reference is measured again just before each game: on a shared machine the load
-        # drifts within a run, and a ratio should compare like with like.
-        chess = chess_row()
-        line(game.id, engine_row(game.id), chess)
+        chess, row = paired_rows(game.id)
+        line(game.id, row, chess)
     print(
-        "\nx chess: µs/move against python-chess measured just before that game's row. "
+        "\nx chess: µs/move against python-chess timed in turn with that game's positions. "
         "Goals: µs/move at most python-chess's (x chess <= 1.0); a ~640 px board rendered in "
         "at most 3 ms at the median (render ms: each ply of a game in order, as a turn or a "
         "replay draws them; cold ms: a first picture); PNG at most 100 KB."
