@@ -7,7 +7,9 @@ level's randomness margin is given for a unit of 100 and scaled by it. ``levelle
 (ツースリー: how far ahead a level reads the solved table). ``priority(state, move)``
 (optional) ranks moves for search order: captures and wins high. ``tactical(state, move)``
 (optional) marks the moves a quiescence search follows past the depth (captures), so that no
-leaf is scored in the middle of an exchange. ``key(state)`` (optional) is the
+leaf is scored in the middle of an exchange. ``forced`` (optional): past the depth, a position
+with a single legal move is not scored but played on (a few plies), for games whose rules force
+long single-move sequences (黒壇の馬's check rule). ``key(state)`` (optional) is the
 transposition-table key; the state itself by default.
 """
 
@@ -36,6 +38,7 @@ class Evaluation:
     tactical: Tactical | None = None
     unit: float = 100.0
     levelled: Callable[[int], Evaluation] | None = None
+    forced: bool = False
 
     def margin(self, level_margin: float) -> float:
         """A level's randomness margin (given for a unit of 100) on this evaluation's scale."""

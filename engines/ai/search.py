@@ -36,6 +36,9 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _TT_LIMIT = 400_000
 QUIESCENCE = 2
 """Plies of tactical moves searched past the depth."""
+FORCED_PLIES = 8
+"""Plies of forced moves (a single legal move) followed past the depth, for a game whose
+evaluation asks for it (``Evaluation.forced``)."""
 TIE = 1e-6
 """The root window is lowered by this much past the margin, so that a move exactly as good as
 the best (or exactly at the margin) gets an exact value and is a candidate: ties are broken at
@@ -144,6 +147,10 @@ class Searcher:
             self._horizon = True
             return self.ev.evaluate(state, self.root)
         if depth <= 0:
+            if self.ev.forced and depth > -FORCED_PLIES:
+                moves = state.legal_moves()
+                if len(moves) == 1:  # no choice to score: play it and look again
+                    return self.value(state.apply(moves[0]), depth - 1, alpha, beta, ply + 1)
             self._horizon = True
             if self.ev.tactical is None:
                 return self.ev.evaluate(state, self.root)

@@ -66,3 +66,34 @@ def test_an_interrupted_depth_never_plays_a_move_it_did_not_reach() -> None:
     assert found.move == "b"
     assert found.candidates == ("b",)
     assert found.score == 0
+
+
+def test_forced_moves_are_played_on_past_the_depth_when_the_game_asks() -> None:
+    """At depth 1, a looks better (10) than b (5), but a's only reply leads, again by single
+    moves, to a position worth -100. A game whose evaluation asks for forced moves to be
+    followed (``forced``) sees it and plays b; without it the search stops at a and plays it.
+    Forced moves are followed a few plies only (``FORCED_PLIES``)."""
+    from engines.ai.search import FORCED_PLIES
+
+    children: dict[str, tuple[str, ...]] = {"": ("a", "b"), "b": ("bx", "by")}
+    values: dict[str, float] = {"a": 10, "b": 5, "bx": 5, "by": 5}
+    chain = "a"
+    for _ in range(3):
+        children[chain] = (chain + "x",)
+        values[chain] = 10
+        chain += "x"
+    values[chain] = -100
+    plain = _scores(values)
+    forced = Evaluation(plain.evaluate, forced=True)
+    assert search(_tree(children), 0, plain, max_depth=1).move == "a"  # type: ignore[arg-type]
+    assert search(_tree(children), 0, forced, max_depth=1).move == "b"  # type: ignore[arg-type]
+    # A forced line longer than FORCED_PLIES is scored where the following stops.
+    long = "a" + "x" * (FORCED_PLIES + 2)
+    children = {"": ("a", "b"), "b": ("bx", "by")}
+    chain = "a"
+    while chain != long:
+        children[chain] = (chain + "x",)
+        values[chain] = 10
+        chain += "x"
+    values[long] = -100
+    assert search(_tree(children), 0, forced, max_depth=1).move == "a"  # type: ignore[arg-type]
