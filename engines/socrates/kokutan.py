@@ -239,8 +239,12 @@ def kinds_of(board: str) -> tuple[int, int]:
     return int(span.translate(_SEAT_HEX[0]), 16), int(span.translate(_SEAT_HEX[1]), 16)
 
 
-_DIGITS = {"P": (1, 8), "M": (2, 4), "m": (4, 2), "p": (8, 1)}
+_DIGITS = {ch: tuple(int(ch.translate(view), 16) for view in _SEAT_HEX) for ch in "PMmp"}
 """A piece's digit in ``kinds`` as each seat sees it (``_SEAT_HEX``)."""
+_FLIPPED = tuple(
+    tuple(_DIGITS[MARKED[s]][view] - _DIGITS[PLAIN[s]][view] for view in (0, 1)) for s in (0, 1)
+)
+"""Per seat flipping a piece, what its digit in ``kinds`` gains in each seat's view."""
 
 
 def _masks(kinds: int) -> tuple[int, int, int]:
@@ -439,8 +443,8 @@ class KokutanState(SocratesState):
         if move.kind == FLIP:
             board = put(board, move.frm, MARKED[me])
             if kinds is not None:
-                was, now, bit = _DIGITS[PLAIN[me]], _DIGITS[MARKED[me]], BIT[move.frm]
-                kinds = (kinds[0] + (now[0] - was[0]) * bit, kinds[1] + (now[1] - was[1]) * bit)
+                gain, bit = _FLIPPED[me], BIT[move.frm]
+                kinds = (kinds[0] + gain[0] * bit, kinds[1] + gain[1] * bit)
         elif move.kind == MOVE:
             if kinds is not None:
                 digits, step = _DIGITS[board[move.frm]], BIT[move.to] - BIT[move.frm]
