@@ -69,11 +69,15 @@ def _row(times: list[tuple[float, float]], samples: list[Sample]) -> dict[str, f
     }
 
 
-def paired_rows(game_id: str) -> tuple[dict[str, float], dict[str, float]]:
-    """python-chess's row and the game's, timed position by position in turn (chess's first
-    position, the game's first, chess's second...): the load of a shared machine drifts within
-    seconds, and a ratio should compare like with like."""
-    ref, mine = chess_samples(), game_samples(game_id)
+def paired_rows(
+    game_id: str, ref: list[Sample] | None = None
+) -> tuple[dict[str, float], dict[str, float]]:
+    """python-chess's row (on ``ref``, its samples, built when not given) and the game's, timed
+    position by position in turn (chess's first position, the game's first, chess's second...):
+    the load of a shared machine drifts within seconds, and a ratio should compare like with
+    like."""
+    ref = chess_samples() if ref is None else ref
+    mine = game_samples(game_id)
     ref_t: list[tuple[float, float]] = []
     mine_t: list[tuple[float, float]] = []
     for i in range(max(len(ref), len(mine))):
@@ -236,7 +240,7 @@ def main() -> None:
 
     line("python-chess (ref)", ref, ref)
     for game in all_games():
-        chess, row = paired_rows(game.id)
+        chess, row = paired_rows(game.id, ref_samples)
         line(game.id, row, chess)
     print(
         "\nx chess: µs/move against python-chess timed in turn with that game's positions. "
