@@ -94,6 +94,7 @@ class Store(Protocol):
     async def create_game(self, game: NewGame, announce: Announcing | None = None) -> int: ...
     async def load_game(self, game_id: int) -> GameRow | None: ...
     async def load_moves(self, game_id: int) -> list[MoveRow]: ...
+    async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None: ...
     async def apply(self, change: Change) -> None: ...
     async def timed_games(self) -> list[GameRow]: ...
     async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]: ...
@@ -727,14 +728,29 @@ class SqlStore(_SqlRatings):
             )
 
     async def load_game(self, game_id: int) -> GameRow | None:
-        """The game with its seats, in one statement (a cache miss costs one round trip)."""
+        """The game with its seats, in one statement."""
         async with self._reading() as tx:
-            rows = await tx.fetchall(
-                f"SELECT {_G_COLUMNS}, {_SEAT_COLUMNS} FROM games g "
-                "LEFT JOIN seats s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id "
-                "WHERE g.id = ? ORDER BY s.seat",
-                (game_id,),
-            )
+            return await self._read_game(tx, game_id)
+
+    async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
+        """The game with its seats and its whole move log, as of one moment: a writer elsewhere
+        (another process on the same database) cannot slip a move in between the two reads, so
+        the log always matches the row's version and status. A cache miss costs two round
+        trips."""
+        async with self._snapshot() as tx:
+            row = await self._read_game(tx, game_id)
+            if row is None:
+                return None
+            return row, await self._read_moves(tx, game_id)
+
+    @staticmethod
+    async def _read_game(tx: Session, game_id: int) -> GameRow | None:
+        rows = await tx.fetchall(
+            f"SELECT {_G_COLUMNS}, {_SEAT_COLUMNS} FROM games g "
+            "LEFT JOIN seats s ON s.game_id = g.id LEFT JOIN users u ON u.id = s.user_id "
+            "WHERE g.id = ? ORDER BY s.seat",
+            (game_id,),
+        )
         if not rows:
             return None
         width = len(_GAME_COLUMNS.split(","))
@@ -759,11 +775,15 @@ class SqlStore(_SqlRatings):
 
     async def load_moves(self, game_id: int) -> list[MoveRow]:
         async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT ply, actor, move, user_id, secret, at_ms FROM moves WHERE game_id = ? "
-                "ORDER BY ply",
-                (game_id,),
-            )
+            return await self._read_moves(tx, game_id)
+
+    @staticmethod
+    async def _read_moves(tx: Session, game_id: int) -> list[MoveRow]:
+        rows = await tx.fetchall(
+            "SELECT ply, actor, move, user_id, secret, at_ms FROM moves WHERE game_id = ? "
+            "ORDER BY ply",
+            (game_id,),
+        )
         return [MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5])) for r in rows]
 
     async def apply(self, change: Change) -> None:

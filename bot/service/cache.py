@@ -197,10 +197,10 @@ class GameCache:
             return loaded
         if not 0 < game_id < MAX_GAME_ID:  # SQLite integers are 64-bit: no such game
             raise Refusal("refuse.unknown_game", id=game_id)
-        row = await self.store.load_game(game_id)
-        if row is None:
+        record = await self.store.load_record(game_id)
+        if record is None:
             raise Refusal("refuse.unknown_game", id=game_id)
-        entries = await self.store.load_moves(game_id)
+        row, entries = record
         try:
             loaded = replay(row, entries)
         except EngineError as exc:  # the engine changed under a stored game

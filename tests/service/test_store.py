@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -209,6 +210,40 @@ async def test_apply_is_atomic(db_url: str) -> None:
         with pytest.raises(ValueError):
             await store.apply(Change(gid, 1, fields={"game_type": "chess"}))
     finally:
+        await store.close()
+
+
+async def test_a_record_is_read_as_of_one_moment(db_url: str) -> None:
+    """A game's row and its log come from one snapshot: a move another process commits
+    between the two reads shows in neither (the cache would otherwise replay a log that does
+    not match the row's version, and the next move would be refused as a conflict)."""
+    store, other = _store(db_url), _store(db_url)
+    await store.open()
+    await other.open()
+    try:
+        await store.upsert_user("u1", "alice", 1)
+        await store.upsert_user("u2", "bob", 1)
+        gid = await store.create_game(_game())
+        await store.apply(Change(gid, 0, append=(MoveRow(0, 0, "a1", "u1", False, 2),)))
+        read_moves = store._read_moves
+
+        async def interleaved(tx: Any, game_id: int) -> list[MoveRow]:
+            # the row has been read: another process commits the next move now
+            await other.apply(Change(gid, 1, append=(MoveRow(1, 1, "b1", "u2", False, 3),)))
+            return await read_moves(tx, game_id)
+
+        store._read_moves = interleaved  # type: ignore[method-assign]
+        record = await store.load_record(gid)
+        assert record is not None
+        row, moves = record
+        assert (row.version, [m.move for m in moves]) == (1, ["a1"])
+        store._read_moves = read_moves  # type: ignore[method-assign]
+        record = await store.load_record(gid)
+        assert record is not None
+        assert (record[0].version, [m.move for m in record[1]]) == (2, ["a1", "b1"])
+        assert await store.load_record(gid + 1) is None
+    finally:
+        await other.close()
         await store.close()
 
 
