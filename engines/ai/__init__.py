@@ -88,7 +88,7 @@ def analyse(
         view,
         seat,
         ev,
-        max_depth=lvl.depth,
+        max_depth=ev.depth(level_number, lvl.depth),
         margin=ev.margin(lvl.margin),
         deadline=stop,
         clock=clock,

@@ -9,8 +9,10 @@ level's randomness margin is given for a unit of 100 and scaled by it. ``levelle
 (optional) marks the moves a quiescence search follows past the depth (captures), so that no
 leaf is scored in the middle of an exchange. ``forced`` (optional): past the depth, a position
 with a single legal move is not scored but played on (a few plies), for games whose rules force
-long single-move sequences (黒壇の馬's check rule). ``key(state)`` (optional) is the
-transposition-table key; the state itself by default.
+long single-move sequences (黒壇の馬's check rule). ``depths`` (optional): the depth cap of
+each level, 1 to 8, in place of the level table's, for a game whose plies cost far less than
+others' (黒壇の馬: few moves a position). ``key(state)`` (optional) is the transposition-table
+key; the state itself by default.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ class Evaluation:
     unit: float = 100.0
     levelled: Callable[[int], Evaluation] | None = None
     forced: bool = False
+    depths: tuple[int, ...] | None = None
+
+    def depth(self, level: int, level_depth: int) -> int:
+        """The depth cap level ``level`` searches to: the game's own, else the level's."""
+        return level_depth if self.depths is None else self.depths[level - 1]
 
     def margin(self, level_margin: float) -> float:
         """A level's randomness margin (given for a unit of 100) on this evaluation's scale."""

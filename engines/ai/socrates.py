@@ -164,6 +164,14 @@ KOKUTAN_MOBILITY = 20
 pieces meet head on in the middle, and a side that jams first must break its guard."""
 KOKUTAN_NO_SPARE = 150
 """No move at all off one's back row: the next move must break the guard, or pass."""
+KOKUTAN_DEPTHS = (2, 4, 6, 8, 10, 12, 14, 64)
+"""黒壇の馬's depth caps, levels 1-8. A position has few moves (median 3) and the check rule
+forces many, so a ply costs a fraction of other games' and strength comes from depth: with the
+level table's caps (1, 1, 2, 3, 3, 4, 6, none) levels 1-6 were hardly apart (over 200 games a
+pair: 3v1 50%, 4v2 58%, 5v3 62%, 6v4 58%; 6v1 60% over 40) while level 8 beat level 1 92%.
+With these caps each level searches as deep as its budget takes it (level 4: 3.6 plies on
+average on the ladder, level 6: 4.6), and with a unit of 50 (the lower levels' randomness
+doubled) over 100 games a pair: see docs/ai.md."""
 KOKUTAN_HOME = (frozenset(kokutan.GOALS[1]), frozenset(kokutan.GOALS[0]))
 """Each side's own back row (the enemy's goal)."""
 
@@ -289,11 +297,11 @@ EVALUATIONS = {
     # Units (measured on the ladder): 真剣勝負's levels give away advance as well as pieces (a
     # piece is 100, a row up to 40): at 40 level 1 beat random play 100% of the time but the
     # upper steps shrank to 50-68%; at 65 five of seven cells reach their targets. 黒壇の馬 has
-    # no material: a row is 25, a move 20.
+    # no material: a row is 25, a move 20; its unit is two of them (see KOKUTAN_DEPTHS).
     "socrates-shinken": Evaluation(evaluate_shinken, priority, tactical=capture, unit=65),
     # 黒壇の馬's check rule makes long runs of single-move turns, and its jams come through them
     # (an enemy guard is locked in 2-9 plies before the end, often by a forced move): followed
     # past the depth, level 1 against random play 66% -> 76% (200 games).
-    "socrates-kokutan": Evaluation(evaluate_kokutan, unit=25, forced=True),
+    "socrates-kokutan": Evaluation(evaluate_kokutan, unit=50, forced=True, depths=KOKUTAN_DEPTHS),
     "socrates-twothree": Evaluation(evaluate_twothree, levelled=twothree_at),
 }

@@ -287,3 +287,17 @@ def test_shinken_counts_the_turn_of_the_side_to_move() -> None:
     assert SHINKEN_TEMPO > 0
     assert evaluate_shinken(state, 0) == SHINKEN_TEMPO
     assert evaluate_shinken(state, 1) == -SHINKEN_TEMPO
+
+
+def test_kokutan_levels_have_their_own_depth_caps() -> None:
+    """黒壇の馬's plies are cheap (few moves a position, many forced), so its levels search
+    deeper than the level table's caps; other games keep the table's."""
+    from engines.ai.socrates import KOKUTAN_DEPTHS
+
+    kokutan = get_game("socrates-kokutan").new_game()
+    for n in (1, 2):
+        result = analyse(kokutan, 0, n, random.Random(n), budget_scale=1e6, max_nodes=10**6)
+        assert result.depth == KOKUTAN_DEPTHS[n - 1] > level(n).depth
+    rokumentai = get_game("rokumentai").new_game()
+    result = analyse(rokumentai, 0, 1, random.Random(1), budget_scale=1e6, max_nodes=10**6)
+    assert result.depth == level(1).depth
