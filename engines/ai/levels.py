@@ -31,7 +31,8 @@ LEVELS: dict[int, Level] = {
 }
 """Level → (time budget, depth cap, randomness). Two steps up the ladder give four times the
 time, a ply more depth (where the time allows it) and a third of the randomness; level 8
-searches as deep as its whole budget allows."""
+searches as deep as its whole budget allows. A game whose plies are far cheaper than others'
+may give its levels depth caps of their own (``Evaluation.depths``: 黒壇の馬)."""
 
 
 def level(n: int) -> Level:
