@@ -735,8 +735,7 @@ class SqlStore(_SqlRatings):
     async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
         """The game with its seats and its whole move log, as of one moment: a writer elsewhere
         (another process on the same database) cannot slip a move in between the two reads, so
-        the log always matches the row's version and status. A cache miss costs two round
-        trips."""
+        the log always matches the row's version and status."""
         async with self._snapshot() as tx:
             row = await self._read_game(tx, game_id)
             if row is None:
