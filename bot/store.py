@@ -92,8 +92,6 @@ class Store(Protocol):
     async def close(self) -> None: ...
     async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None: ...
     async def create_game(self, game: NewGame, announce: Announcing | None = None) -> int: ...
-    async def load_game(self, game_id: int) -> GameRow | None: ...
-    async def load_moves(self, game_id: int) -> list[MoveRow]: ...
     async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None: ...
     async def apply(self, change: Change) -> None: ...
     async def timed_games(self) -> list[GameRow]: ...
@@ -727,11 +725,6 @@ class SqlStore(_SqlRatings):
                 ],
             )
 
-    async def load_game(self, game_id: int) -> GameRow | None:
-        """The game with its seats, in one statement."""
-        async with self._reading() as tx:
-            return await self._read_game(tx, game_id)
-
     async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
         """The game with its seats and its whole move log, as of one moment: a writer elsewhere
         (another process on the same database) cannot slip a move in between the two reads, so
@@ -771,10 +764,6 @@ class SqlStore(_SqlRatings):
         for r in rows:
             out.setdefault(int(r[0]), []).append(_seat_row(r[1:]))
         return {k: tuple(v) for k, v in out.items()}
-
-    async def load_moves(self, game_id: int) -> list[MoveRow]:
-        async with self._reading() as tx:
-            return await self._read_moves(tx, game_id)
 
     @staticmethod
     async def _read_moves(tx: Session, game_id: int) -> list[MoveRow]:

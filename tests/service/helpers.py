@@ -11,7 +11,7 @@ from typing import Any
 
 import psycopg
 
-from bot.store import is_postgres_url
+from bot.store import GameRow, Store, is_postgres_url
 
 
 def query(db_path: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -63,3 +63,9 @@ def moves_of(db_path: str, game_id: int) -> list[tuple[int, int, str]]:
 def file_text(name: str, data: bytes) -> str:
     """A record file's text: ``.kif`` is Shift-JIS (cp932), everything else UTF-8."""
     return data.decode("cp932" if name.endswith(".kif") else "utf-8")
+
+
+async def stored_row(store: Store, game_id: int) -> GameRow | None:
+    """The game's row as the store holds it (``None``: no such game)."""
+    record = await store.load_record(game_id)
+    return None if record is None else record[0]

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.service import GameService, Refusal
 from bot.store import Change, ConflictError, MoveRow
 from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import moves_of
+from tests.service.helpers import moves_of, stored_row
 
 SQUARES = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
 
@@ -81,7 +81,7 @@ async def test_store_refuses_a_second_writer_for_one_ply(service: GameService) -
     assert sum(r is None for r in results) == 1
     assert sum(isinstance(r, ConflictError) for r in results) == 1
     # the (game, ply) key holds even when the version guard is bypassed
-    fresh = await service.ctx.store.load_game(gid)
+    fresh = await stored_row(service.ctx.store, gid)
     assert fresh is not None
     with pytest.raises(ConflictError):
         await service.ctx.store.apply(Change(gid, fresh.version, append=(other,)))

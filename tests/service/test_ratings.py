@@ -16,7 +16,7 @@ from bot.service import ratings as rt
 from bot.store import RatingConflict
 from engines.core import Outcome, Termination, Text
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import query
+from tests.service.helpers import query, stored_row
 from tests.service.test_service import play_all
 
 MODEL = PlackettLuce()
@@ -256,7 +256,7 @@ async def test_a_stale_rating_writes_nothing(service: GameService, db_path: str)
             Change(gid, loaded.row.version, fields=change_fields, rating=stale)
         )
     assert rating_tables(db_path) == before
-    assert (await service.ctx.store.load_game(gid)) == loaded.row  # the end was not written
+    assert (await stored_row(service.ctx.store, gid)) == loaded.row  # the end was not written
 
 
 async def test_an_end_is_rated_again_when_a_rating_moved(

@@ -23,7 +23,7 @@ from bot.store import (
     migrations,
 )
 from bot.store_postgres import POSTGRES_MIGRATIONS, PostgresStore
-from tests.service.helpers import query
+from tests.service.helpers import moves_of, query, stored_row
 
 
 def _schema(db_url: str) -> list[tuple[str, ...]]:
@@ -67,6 +67,15 @@ def _game(creator: str = "u1") -> NewGame:
         created_ms=1,
         seats=(SeatRow(0, SeatKind.HUMAN, "u1"), SeatRow(1, SeatKind.HUMAN, "u2")),
     )
+
+
+async def _game_with_a_move(store: SqlStore) -> int:
+    """A new game between u1 and u2 whose log holds Black's first move, a1 (version 1)."""
+    await store.upsert_user("u1", "alice", 1)
+    await store.upsert_user("u2", "bob", 1)
+    gid = await store.create_game(_game())
+    await store.apply(Change(gid, 0, append=(MoveRow(0, 0, "a1", "u1", False, 2),)))
+    return gid
 
 
 def _old_game(db_url: str) -> int:
@@ -152,7 +161,7 @@ async def test_from_each_previous_version(db_url: str, tmp_path: Path, start: in
     try:
         assert await new.user_version() == start + 1
         if game_id is not None:
-            assert [m.move for m in await new.load_moves(game_id)] == ["a1"]
+            assert [move for _, _, move in moves_of(db_url, game_id)] == ["a1"]
     finally:
         await new.close()
     # upgrading step by step ends at the same schema as a fresh database
@@ -181,11 +190,8 @@ async def test_apply_is_atomic(db_url: str) -> None:
     store = _store(db_url)
     await store.open()
     try:
-        await store.upsert_user("u1", "alice", 1)
-        await store.upsert_user("u2", "bob", 1)
-        gid = await store.create_game(_game())
+        gid = await _game_with_a_move(store)
         # a bad second entry (a ply already taken) rolls back the whole change
-        await store.apply(Change(gid, 0, append=(MoveRow(0, 0, "a1", "u1", False, 2),)))
         with pytest.raises(ConflictError):
             await store.apply(
                 Change(
@@ -198,9 +204,11 @@ async def test_apply_is_atomic(db_url: str) -> None:
                     fields={"status": "finished"},
                 )
             )
-        row = await store.load_game(gid)
-        assert row is not None and row.status == "active" and row.version == 1
-        assert [m.move for m in await store.load_moves(gid)] == ["a1"]
+        record = await store.load_record(gid)
+        assert record is not None
+        row, moves = record
+        assert row.status == "active" and row.version == 1
+        assert [m.move for m in moves] == ["a1"]
         # a stale version is refused
         with pytest.raises(ConflictError):
             await store.apply(Change(gid, 0, fields={"status": "finished"}))
@@ -221,10 +229,7 @@ async def test_a_record_is_read_as_of_one_moment(db_url: str) -> None:
     await store.open()
     await other.open()
     try:
-        await store.upsert_user("u1", "alice", 1)
-        await store.upsert_user("u2", "bob", 1)
-        gid = await store.create_game(_game())
-        await store.apply(Change(gid, 0, append=(MoveRow(0, 0, "a1", "u1", False, 2),)))
+        gid = await _game_with_a_move(store)
         read_moves = store._read_moves
 
         async def interleaved(tx: Any, game_id: int) -> list[MoveRow]:
@@ -272,7 +277,7 @@ async def test_close_waits_for_the_change_in_progress(db_url: str) -> None:
     try:
         await again.upsert_user("u2", "bob", 2)
         gid = await again.create_game(_game())
-        row = await again.load_game(gid)
+        row = await stored_row(again, gid)
         assert row is not None and [s.name for s in row.seats] == ["Alice", "bob"]
     finally:
         await again.close()
@@ -305,7 +310,7 @@ async def test_user_names_and_counts(db_url: str) -> None:
         await store.upsert_user("u1", "Alice", 2)
         await store.upsert_user("u2", "bob", 1)
         gid = await store.create_game(_game())
-        row = await store.load_game(gid)
+        row = await stored_row(store, gid)
         assert row is not None and row.seats[0].name == "Alice"
         assert await store.count_active("u1", None) == 1
         assert await store.count_active(None, None) == 1
@@ -324,7 +329,7 @@ async def test_ai_levels_are_kept_on_host_seats_only(db_url: str) -> None:
         game = _game()
         ai_seat = SeatRow(1, SeatKind.HOST, None, None, ai_level=5)
         gid = await store.create_game(replace(game, seats=(game.seats[0], ai_seat)))
-        row = await store.load_game(gid)
+        row = await stored_row(store, gid)
         assert row is not None and row.ai_levels == (5,) and row.seats[1].is_ai
         [summary] = await store.active_games()
         assert summary.seats[1].ai_level == 5
