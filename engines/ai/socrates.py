@@ -7,6 +7,7 @@ from typing import Any
 
 from engines.ai import twothree
 from engines.ai.evaluation import Evaluation
+from engines.ai.levels import LEVELS
 from engines.core import State
 from engines.socrates import kokutan
 from engines.socrates.board import (
@@ -164,7 +165,7 @@ KOKUTAN_MOBILITY = 20
 pieces meet head on in the middle, and a side that jams first must break its guard."""
 KOKUTAN_NO_SPARE = 150
 """No move at all off one's back row: the next move must break the guard, or pass."""
-KOKUTAN_DEPTHS = (2, 4, 5, 8, 10, 12, 14, 64)
+KOKUTAN_DEPTHS = (2, 4, 5, 8, 10, 12, 14, LEVELS[8].depth)
 """黒壇の馬's depth caps, levels 1-8. A position has few moves (median 3) and the check rule
 forces many, so a ply costs a fraction of other games' and strength comes from depth: with the
 level table's caps (1, 1, 2, 3, 3, 4, 6, none) levels 1-6 were hardly apart (over 200 games a
