@@ -11,8 +11,10 @@ leaf is scored in the middle of an exchange. ``forced`` (optional): past the dep
 with a single legal move is not scored but played on (a few plies), for games whose rules force
 long single-move sequences (黒壇の馬's check rule). ``depths`` (optional): the depth cap of
 each level, 1 to 8, in place of the level table's, for a game whose plies cost far less than
-others' (黒壇の馬: few moves a position). ``key(state)`` (optional) is the transposition-table
-key; the state itself by default.
+others' (黒壇の馬: few moves a position). ``contempt`` (optional): what a drawn game is worth
+*below* an even one to the side searching, on the evaluation's scale: a computer player that
+plays for the win (黒壇の馬, whose draws are jams both sides walked into). ``key(state)``
+(optional) is the transposition-table key; the state itself by default.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ class Evaluation:
     levelled: Callable[[int], Evaluation] | None = None
     forced: bool = False
     depths: tuple[int, ...] | None = None
+    contempt: float = 0.0
 
     def depth(self, level: int, level_depth: int) -> int:
         """The depth cap level ``level`` searches to: the game's own, else the level's."""

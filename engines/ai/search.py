@@ -126,6 +126,8 @@ class Searcher:
 
     # -- the tree ------------------------------------------------------------------------------
     def terminal_value(self, state: State[Any], ply: int) -> float | None:
+        """A finished game's value for the root seat (a draw: less the game's contempt);
+        None while it goes on."""
         outcome = state.outcome()
         if outcome is None:
             return None
@@ -134,7 +136,7 @@ class Searcher:
             return WIN - ply
         if r < 0:
             return -WIN + ply
-        return 0.0
+        return -self.ev.contempt
 
     def value(self, state: State[Any], depth: int, alpha: float, beta: float, ply: int) -> float:
         """The minimax value of ``state`` for the root seat, within (alpha, beta)."""
