@@ -114,12 +114,14 @@ def choose_setup(
     lvl = level(level_number)
     view = state.observe(seat)
     stop = _stop(lvl, deadline, clock, budget_scale)
+    ev = evaluation_for(view.game.id).at_level(level_number)
     return _choose_setup(
         view,
         seat,
         lvl,
         rng,
-        evaluation_for(view.game.id).at_level(level_number),
+        ev,
+        depth=ev.depth(level_number, lvl.depth),
         deadline=stop,
         clock=clock,
         max_nodes=max_nodes,

@@ -19,7 +19,8 @@ from engines.core import SIMULTANEOUS, State
 
 SETUP_DEPTH = 4
 """At most this many plies are searched after each imagined reveal (a level searches to its
-own depth cap, up to this): the first exchanges decide much of a game."""
+depth cap, the game's own where it has one, up to this): the first exchanges decide much of a
+game."""
 
 
 def choose_setup(
@@ -29,6 +30,7 @@ def choose_setup(
     rng: random.Random,
     evaluation: Evaluation,
     *,
+    depth: int,
     deadline: float,
     clock: Any = time.monotonic,
     max_nodes: int | None = None,
@@ -44,7 +46,7 @@ def choose_setup(
         [(o, rng.choice(fresh.legal_moves(o))) for o in others] for _ in range(lvl.setup_samples)
     ]
     searcher = Searcher(seat, evaluation, clock, deadline, max_nodes=max_nodes)
-    depth = min(lvl.depth, SETUP_DEPTH)
+    depth = min(depth, SETUP_DEPTH)
     scores: list[tuple[Any, float]] = []
     try:
         for cand in candidates:

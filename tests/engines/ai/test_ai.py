@@ -152,6 +152,33 @@ def test_a_zero_budget_setup_is_legal() -> None:
     assert move in state.legal_moves(1)
 
 
+def test_a_setup_searches_to_the_games_own_depth_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose evaluation has depth caps of its own (``depths``) has them used after an
+    imagined reveal too, not only in the main search (capped at SETUP_DEPTH as ever)."""
+    import dataclasses
+
+    from engines.ai import registry, setup
+
+    depths: list[int] = []
+
+    class Spy(setup.Searcher):
+        def value(
+            self, state: State[Any], depth: int, alpha: float, beta: float, ply: int
+        ) -> float:
+            if ply == 0:
+                depths.append(depth)
+            return super().value(state, depth, alpha, beta, ply)
+
+    monkeypatch.setattr(setup, "Searcher", Spy)
+    state = get_game("suji-shogi").new_game()
+    own = dataclasses.replace(registry.EVALUATIONS["suji-shogi"], depths=(1, 1, 1, 1, 1, 1, 1, 2))
+    for evaluation, level_8 in ((registry.EVALUATIONS["suji-shogi"], setup.SETUP_DEPTH), (own, 2)):
+        monkeypatch.setitem(registry.EVALUATIONS, "suji-shogi", evaluation)
+        depths.clear()
+        choose_setup(state, 1, 8, random.Random(0), clock=FakeClock(), max_nodes=2_000)
+        assert depths and set(depths) == {level_8}
+
+
 @pytest.mark.parametrize("game_id", ["rokumentai", "sangokushi", "socrates-shinken"])
 def test_the_same_seed_gives_the_same_move(game_id: str) -> None:
     state: State[Any] = get_game(game_id).new_game()
