@@ -10,16 +10,25 @@ from engines.ai.evaluation import Evaluation
 from engines.ai.search import search
 
 
+class _Drawn:
+    """A drawn game's outcome, as far as the search reads it."""
+
+    def returns(self) -> tuple[float, float]:
+        return (0.0, 0.0)
+
+
 @dataclass(frozen=True)
 class Node:
     """A position of a made-up two-player game: ``tree`` maps a position to its moves (a move
-    is the name of the position it leads to); seat 0 moves at even depths."""
+    is the name of the position it leads to); seat 0 moves at even depths. The positions
+    named in ``drawn`` are finished, drawn."""
 
     name: str
     tree: tuple[tuple[str, tuple[str, ...]], ...]
+    drawn: frozenset[str] = frozenset()
 
-    def outcome(self) -> None:
-        return None
+    def outcome(self) -> _Drawn | None:
+        return _Drawn() if self.name in self.drawn else None
 
     def current_player(self) -> int:
         return len(self.name) % 2
@@ -28,7 +37,7 @@ class Node:
         return dict(self.tree).get(self.name, ())
 
     def apply(self, move: str) -> Node:
-        return Node(move, self.tree)
+        return Node(move, self.tree, self.drawn)
 
 
 def _tree(children: dict[str, tuple[str, ...]]) -> Node:
@@ -99,31 +108,11 @@ def test_forced_moves_are_played_on_past_the_depth_when_the_game_asks() -> None:
     assert search(_tree(children), 0, forced, max_depth=1).move == "a"  # type: ignore[arg-type]
 
 
-class _Drawn:
-    """A drawn game's outcome, as far as the search reads it."""
-
-    def returns(self) -> tuple[float, float]:
-        return (0.0, 0.0)
-
-
-@dataclass(frozen=True)
-class Ending(Node):
-    """A made-up game whose positions named in ``drawn`` are finished, drawn."""
-
-    drawn: frozenset[str] = frozenset()
-
-    def outcome(self) -> _Drawn | None:  # type: ignore[override]
-        return _Drawn() if self.name in self.drawn else None
-
-    def apply(self, move: str) -> Ending:
-        return Ending(move, self.tree, self.drawn)
-
-
 def test_contempt_plays_on_rather_than_into_a_draw() -> None:
     """Move a ends the game drawn; b leads to a position a little worse than even (-200).
     Without contempt a draw is even and a is played; a game that gives draws a contempt of
     1,000 (黒壇の馬) plays b and scores a at -1,000."""
-    root = Ending("", (("", ("a", "b")),), frozenset({"a"}))
+    root = Node("", (("", ("a", "b")),), frozenset({"a"}))
     plain = _scores({"b": -200})
     spiteful = Evaluation(plain.evaluate, contempt=1_000)
     assert search(root, 0, plain, max_depth=1).move == "a"  # type: ignore[arg-type]
