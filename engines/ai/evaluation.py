@@ -11,7 +11,10 @@ leaf is scored in the middle of an exchange. ``forced`` (optional): past the dep
 with a single legal move is not scored but played on (a few plies), for games whose rules force
 long single-move sequences (黒壇の馬's check rule). ``depths`` (optional): the depth cap of
 each level, 1 to 8, in place of the level table's, for a game whose plies cost far less than
-others' (黒壇の馬: few moves a position). ``contempt`` (optional): what a drawn game is worth
+others' (黒壇の馬: few moves a position). ``margins`` (optional): the randomness margin of each
+level, 1 to 8, in place of the level table's (given for a unit of 100 like the table's), for a
+game whose levels are spread by more than the table's (三国志 with three players).
+``contempt`` (optional): what a drawn game is worth
 *below* an even one to the side searching, on the evaluation's scale: a computer player that
 plays for the win (黒壇の馬, whose draws are jams both sides walked into). ``key(state)``
 (optional) is the transposition-table key; the state itself by default.
@@ -45,14 +48,17 @@ class Evaluation:
     forced: bool = False
     depths: tuple[int, ...] | None = None
     contempt: float = 0.0
+    margins: tuple[float, ...] | None = None
 
     def depth(self, level: int, level_depth: int) -> int:
         """The depth cap level ``level`` searches to: the game's own, else the level's."""
         return level_depth if self.depths is None else self.depths[level - 1]
 
-    def margin(self, level_margin: float) -> float:
-        """A level's randomness margin (given for a unit of 100) on this evaluation's scale."""
-        return level_margin * self.unit / 100
+    def margin(self, level: int, level_margin: float) -> float:
+        """Level ``level``'s randomness margin on this evaluation's scale: the game's own, else
+        the level's (both given for a unit of 100)."""
+        given = level_margin if self.margins is None else self.margins[level - 1]
+        return given * self.unit / 100
 
     def at_level(self, level: int) -> Evaluation:
         """The evaluation level ``level`` searches with."""

@@ -31,6 +31,7 @@ def choose_setup(
     evaluation: Evaluation,
     *,
     depth: int,
+    margin: float,
     deadline: float,
     clock: Any = time.monotonic,
     max_nodes: int | None = None,
@@ -63,5 +64,5 @@ def choose_setup(
     if not scores:
         return candidates[0]
     best = max(v for _, v in scores)
-    near = [c for c, v in scores if v >= best - evaluation.margin(lvl.margin)]
+    near = [c for c, v in scores if v >= best - margin]
     return rng.choice(near)

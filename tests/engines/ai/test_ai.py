@@ -328,3 +328,16 @@ def test_kokutan_levels_have_their_own_depth_caps() -> None:
     rokumentai = get_game("rokumentai").new_game()
     result = analyse(rokumentai, 0, 1, random.Random(1), budget_scale=1e6, max_nodes=10**6)
     assert result.depth == level(1).depth
+
+
+def test_a_games_own_margins_replace_the_level_tables() -> None:
+    """``Evaluation.margins`` gives a level's randomness in place of the table's, scaled by the
+    game's unit like the table's."""
+    import dataclasses
+
+    from engines.ai import evaluation_for
+
+    ev = evaluation_for("rokumentai")
+    assert ev.margin(1, level(1).margin) == level(1).margin * ev.unit / 100
+    own = dataclasses.replace(ev, margins=(500.0,) * 8, unit=50.0)
+    assert own.margin(1, level(1).margin) == 250.0
