@@ -7,9 +7,11 @@ to an E5 that no other player attacks, is nearly a won game for its owner.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from engines.ai.evaluation import Evaluation
+from engines.ai.levels import LEVELS
 from engines.core import State
 from engines.sangokushi import (
     ARCHER,
@@ -111,7 +113,43 @@ def capture(state: State[Any], move: Any) -> bool:
     return move.src >= 0 and state.board[move.dst] != 0
 
 
+THREE_PLAYER_DEPTHS = (1, 1, 1, 1, 1, 1, 6, LEVELS[8].depth)
+"""Depth caps of the 3-player game's levels 1-8. With three players the level table's budgets
+end a search 2-3 plies deep at every level from 5 up (one round of turns; four times the nodes
+buy little more than half a ply), so levels two apart scored 56-65% against each other however
+their time and randomness were set. A round more of reading is what tells two levels apart:
+levels 7 and 8 score 75-87% against a level that reads one ply. Levels 1-6 therefore read one
+ply, and what surrounds that ply separates them (below)."""
+
+THREE_PLAYER_MARGINS = (2000.0, 1500.0, 30.0, 10.0, 8.0, 3.0, 1.0, 0.0)
+"""Randomness of the 3-player game's levels 1-8 (for a unit of 100, like the level table's).
+Levels 1 and 2 play almost any move that does not lose a general or the centre outright: that
+still beats random play (93.5% over 200 games) and scores about 13% against the same search at
+10-30 points. (At 1,000 the step to level 4 was 71%.)"""
+
+QUIESCENT_FROM = 5
+"""The 3-player game's levels below this do not follow captures past their depth (no quiescence
+search): they see the piece they take, not the one they lose for it. Following them is worth
+76-81% to a one-ply search (40-100 games)."""
+
+
+def _three_players_at(level: int) -> Evaluation:
+    return THREE_PLAYERS if level >= QUIESCENT_FROM else _THREE_PLAYERS_UNQUIET
+
+
+THREE_PLAYERS = Evaluation(
+    evaluate,
+    priority,
+    tactical=capture,
+    depths=THREE_PLAYER_DEPTHS,
+    margins=THREE_PLAYER_MARGINS,
+    levelled=_three_players_at,
+)
+"""三国志 with three players: one evaluation, its levels spread by depth, randomness and the
+quiescence search (see THREE_PLAYER_DEPTHS)."""
+_THREE_PLAYERS_UNQUIET = dataclasses.replace(THREE_PLAYERS, tactical=None, levelled=None)
+
 EVALUATIONS = {
-    "sangokushi": Evaluation(evaluate, priority, tactical=capture),
+    "sangokushi": THREE_PLAYERS,
     "sangokushi-2p": Evaluation(evaluate, priority, tactical=capture),
 }

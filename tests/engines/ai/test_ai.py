@@ -330,6 +330,44 @@ def test_kokutan_levels_have_their_own_depth_caps() -> None:
     assert result.depth == level(1).depth
 
 
+def _sangokushi_with_captures() -> State[Any]:
+    """A 3-player 三国志 position, reached by seeded random play, where the side to move can
+    take something."""
+    from engines.ai.sangokushi import capture
+
+    rng = random.Random(3)
+    state: State[Any] = get_game("sangokushi").new_game()
+    while not any(capture(state, m) for m in state.legal_moves()) or state.ply < 6:
+        state = state.apply(rng.choice(state.legal_moves()))
+        assert not state.is_over()
+    return state
+
+
+def test_sangokushi_3p_levels_are_spread_by_depth_randomness_and_exchanges() -> None:
+    """With three players the levels read one ply up to level 6 and follow exchanges past it
+    from level 5 up (levels 1-4 visit one node a root move); levels 1 and 2 play almost any
+    move that does not lose the game outright, level 8 only the best. The 2-player variant keeps
+    the level table."""
+    from engines.ai.sangokushi import QUIESCENT_FROM, THREE_PLAYER_DEPTHS, THREE_PLAYER_MARGINS
+
+    state = _sangokushi_with_captures()
+    seat = state.current_player()
+    root_moves = len(state.legal_moves())
+    results = {
+        n: analyse(state, seat, n, random.Random(n), budget_scale=1e6, max_nodes=10**6)
+        for n in range(1, 7)
+    }
+    assert all(r.depth == 1 == THREE_PLAYER_DEPTHS[n - 1] for n, r in results.items())
+    assert QUIESCENT_FROM == 5
+    assert all(results[n].nodes == root_moves for n in (1, 2, 3, 4))
+    assert all(results[n].nodes > root_moves for n in (5, 6))
+    assert len(results[1].candidates) > root_moves // 2
+    assert len(results[6].candidates) < len(results[1].candidates)
+    assert list(THREE_PLAYER_MARGINS) == sorted(THREE_PLAYER_MARGINS, reverse=True)
+    two = get_game("sangokushi-2p").new_game()
+    assert analyse(two, 0, 6, random.Random(6), budget_scale=1e6, max_nodes=10**6).depth > 1
+
+
 def test_a_games_own_margins_replace_the_level_tables() -> None:
     """``Evaluation.margins`` gives a level's randomness in place of the table's, scaled by the
     game's unit like the table's."""
