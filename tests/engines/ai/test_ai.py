@@ -379,3 +379,30 @@ def test_a_games_own_margins_replace_the_level_tables() -> None:
     assert ev.margin(1, level(1).margin) == level(1).margin * ev.unit / 100
     own = dataclasses.replace(ev, margins=(500.0,) * 8, unit=50.0)
     assert own.margin(1, level(1).margin) == 250.0
+
+
+def test_every_level_guards_e5_in_sangokushi() -> None:
+    """Shu's general stands next to an empty E5 that nobody attacks, and Shu moves next: unless
+    Wei covers E5 now, Shu steps onto it. Wei's one guarding move is the spear's C5-D5; every
+    level plays it (levels 1-6 read one ply: only the evaluation's centre term shows them the
+    threat)."""
+    from engines.sangokushi import CENTRE, NAMES, is_attacked
+
+    state = get_game("sangokushi").from_position(
+        sangokushi_position({"A3": "G0", "F5": "G1", "I7": "G2", "C5": "L0"})
+    )
+
+    def threatened(st: Any) -> bool:
+        return (
+            NAMES[st.general_cell(1)] in ("D4", "D5", "E4", "E6", "F5", "F6")
+            and st.board[CENTRE] == 0
+            and not is_attacked(st.board, CENTRE, 1, st.tables)
+        )
+
+    assert state.current_player() == 0 and threatened(state)
+    guards = [m for m in state.legal_moves() if not threatened(state.apply(m))]
+    assert [(NAMES[m.src], NAMES[m.dst]) for m in guards] == [("C5", "D5")]
+    for lvl in range(1, 9):
+        for seed in range(3):
+            move = choose_move(state, 0, lvl, random.Random(seed), clock=FakeClock(0.001))
+            assert not threatened(state.apply(move)), (lvl, seed, move)
