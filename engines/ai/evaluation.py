@@ -26,6 +26,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
+from engines.ai.levels import LEVELS
 from engines.core import State
 
 Evaluate = Callable[[State[Any], int], float]
@@ -49,6 +50,11 @@ class Evaluation:
     depths: tuple[int, ...] | None = None
     contempt: float = 0.0
     margins: tuple[float, ...] | None = None
+
+    def __post_init__(self) -> None:
+        for name, table in (("depths", self.depths), ("margins", self.margins)):
+            if table is not None and len(table) != len(LEVELS):
+                raise ValueError(f"{name} needs one entry a level ({len(LEVELS)}), not {table!r}")
 
     def depth(self, level: int, level_depth: int) -> int:
         """The depth cap level ``level`` searches to: the game's own, else the level's."""

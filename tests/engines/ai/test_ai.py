@@ -370,7 +370,7 @@ def test_sangokushi_3p_levels_are_spread_by_depth_randomness_and_exchanges() -> 
 
 def test_a_games_own_margins_replace_the_level_tables() -> None:
     """``Evaluation.margins`` gives a level's randomness in place of the table's, scaled by the
-    game's unit like the table's."""
+    game's unit like the table's; a game's own margins or depth caps have one entry a level."""
     import dataclasses
 
     from engines.ai import evaluation_for
@@ -379,6 +379,10 @@ def test_a_games_own_margins_replace_the_level_tables() -> None:
     assert ev.margin(1, level(1).margin) == level(1).margin * ev.unit / 100
     own = dataclasses.replace(ev, margins=(500.0,) * 8, unit=50.0)
     assert own.margin(1, level(1).margin) == 250.0
+    with pytest.raises(ValueError, match="one entry a level"):
+        dataclasses.replace(ev, margins=(500.0,) * 7)
+    with pytest.raises(ValueError, match="one entry a level"):
+        dataclasses.replace(ev, depths=(1, 2))
 
 
 def test_every_level_guards_e5_in_sangokushi() -> None:
