@@ -13,8 +13,8 @@
    scores 50% as with two) and the mean seconds per move of the pair.
    The ladder does not read the clock: each level searches to its own depth cap within a node
    budget of ``--nodes`` per second of its time budget (so level 8, 2 s, gets 8,000 nodes at
-   the default), which makes it reproducible on a loaded machine and bounds its run time (about
-   48 minutes for every game on 2 workers). Games longer than ``--max-plies`` count as draws.
+   the default; 黒壇の馬 gets four times as many, ``LADDER_RATE``), which makes it reproducible
+   on a loaded machine and bounds its run time. Games longer than ``--max-plies`` count as draws.
    略式易双六 has no opponent: its cell is the win rate of the level's hints against random
    choices over the same deals.
 """
@@ -37,10 +37,17 @@ from tests.engines.playout import random_game
 RANDOM = 0
 """A "level" that plays uniformly random legal moves."""
 NODES_PER_SECOND = 4000
-"""The ladder's node budget per second of a level's time budget: a fourth to a twelfth of what
-the search does on this machine (14,000–52,000 nodes/s idle, section 1), as on a slower or
-busy host; the ratios between levels are those of real play. (Twice this rate doubles the
-ladder's time: 三国志 alone would take over half an hour.)"""
+"""The ladder's node budget per second of a level's time budget: a fifth to a twelfth of what
+the search does on this machine (20,000–50,000 nodes/s idle, section 1; but see LADDER_RATE),
+as on a slower or busy host; the ratios between levels are those of real play. (Twice this
+rate doubles the ladder's time.)"""
+LADDER_RATE = {"socrates-kokutan": 4}
+"""Games whose search runs so much faster than the others' that the common rate would hold them
+to a far smaller share of their real speed: their ladder budget is this many times ``--nodes``.
+黒壇の馬 searches 63,000-72,000 nodes/s (few moves a position): at 4,000 its ladder ran at a
+sixteenth to an eighteenth of its real speed, against a fifth to a twelfth for the other games,
+and its level 1 (100 nodes, against about 1,400 in real play) could not be both 90% against
+random play and 70% below level 3. At 16,000 it runs at about a fourth."""
 MIN_NODES = 100
 """The least node budget of a ladder move (level 1 at the default rate would get 40)."""
 SETUP_NODES = 10
@@ -205,7 +212,9 @@ def main(argv: list[str] | None = None) -> None:
     pairs = [(lv, lv - 2) for lv in levels if lv - 2 in levels] + [(1, RANDOM)]
     print(
         f"\nLadder: the stronger side's score, {args.pairs} games a pair, seats alternated; "
-        f"node budget {args.nodes} a second of level budget; (s/move)"
+        f"node budget {args.nodes} a second of level budget"
+        + "".join(f", {g}: x{k}" for g, k in LADDER_RATE.items() if any(g == x for x, _ in games))
+        + "; (s/move)"
     )
     names = [f"{s}v{w or 'R'}" for s, w in pairs]
     print(f"{'game':20} " + " ".join(f"{name:>12}" for name in names))
@@ -217,9 +226,8 @@ def main(argv: list[str] | None = None) -> None:
                 if game_id == "yosuko":
                     cells.append(_yosuko_cell(pool, strong, args.pairs) if weak == RANDOM else "-")
                     continue
-                tasks = ladder_tasks(
-                    game_id, n, strong, weak, args.pairs, args.nodes, args.max_plies
-                )
+                rate = args.nodes * LADDER_RATE.get(game_id, 1)
+                tasks = ladder_tasks(game_id, n, strong, weak, args.pairs, rate, args.max_plies)
                 results = list(pool.map(play, [t for t, _ in tasks]))
                 score = sum(r[0][seat] for r, (_, seat) in zip(results, tasks, strict=True))
                 spent = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
