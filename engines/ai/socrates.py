@@ -165,16 +165,20 @@ KOKUTAN_MOBILITY = 20
 pieces meet head on in the middle, and a side that jams first must break its guard."""
 KOKUTAN_NO_SPARE = 150
 """No move at all off one's back row: the next move must break the guard, or pass."""
-KOKUTAN_DEPTHS = (2, 4, 5, 8, 10, 12, 14, LEVELS[8].depth)
+KOKUTAN_DEPTHS = (8, 10, 12, 14, 16, 18, 20, LEVELS[8].depth)
 """黒壇の馬's depth caps, levels 1-8. A position has few moves (median 3) and the check rule
 forces many, so a ply costs a fraction of other games' and strength comes from depth: with the
 level table's caps (1, 1, 2, 3, 3, 4, 6, none) levels 1-6 were hardly apart (over 200 games a
 pair: 3v1 50%, 4v2 58%, 5v3 62%, 6v4 58%; 6v1 60% over 40) while level 8 beat level 1 92%.
-With these caps each level searches as deep as its budget takes it (level 4: 3.6 plies on
-average on the ladder, level 6: 4.6), and with a unit of 50 (the lower levels' randomness
-doubled) over 100 games a pair: see docs/ai.md. Level 3 stops at 5 (at 6 it reached 6 plies
-on a tenth of its moves: 5v3 64%, 3v1 79%; at 5, 69.5% and 74%; at 4, 70% and 68%, 200
-games)."""
+These caps hardly bind: each level searches as deep as its budget takes it, two levels up
+(four times the nodes) reach further, and the ladder's steps come from that (docs/ai.md).
+Stop 23-24's caps (2, 4, 5, 8, 10, 12, 14, none) held level 1 to 2 plies, and at 2 plies it
+drew a third of its games against random play (jams made further ahead than it saw): 76%."""
+KOKUTAN_MARGINS = (180.0, 50.0, 25.0, 15.0, 8.0, 3.0, 1.0, 0.0)
+"""黒壇の馬's randomness, levels 1-8: the level table's but level 1's, 180 (the table's 80).
+Level 1 reads as deep as its nodes allow; its randomness, not its depth, keeps it below level
+3 (over 100 games at the ladder's rate for this game, 3v1 with 80: 68%, 120: 74.5%, 180: 77.5%,
+300: 81%; against random play 92.5%, 90%, 90.5%, 81%)."""
 KOKUTAN_CONTEMPT = 1_000
 """黒壇の馬: a draw, for the side searching, is worth this much less than an even position
 (about three goal cells). Its only draws are jams: 24 pieces on 28 cells, moving only forward,
@@ -319,6 +323,7 @@ EVALUATIONS = {
         unit=50,
         forced=True,
         depths=KOKUTAN_DEPTHS,
+        margins=KOKUTAN_MARGINS,
         contempt=KOKUTAN_CONTEMPT,
     ),
     "socrates-twothree": Evaluation(evaluate_twothree, levelled=twothree_at),

@@ -321,9 +321,13 @@ def test_kokutan_levels_have_their_own_depth_caps() -> None:
     deeper than the level table's caps; other games keep the table's."""
     from engines.ai.socrates import KOKUTAN_DEPTHS
 
-    kokutan = get_game("socrates-kokutan").new_game()
+    # Phase 2 (from seeded random play): few moves a position, so deep searches are cheap.
+    kokutan = get_game("socrates-kokutan").from_position(
+        "10/3m1m1p2/2p1m1m1m1/1m1m1p1m2/2P3M3/1M1M1M1M2/2M1m1M1M1/1M3M1M2/10 w move 0 35"
+    )
     for n in (1, 2):
-        result = analyse(kokutan, 0, n, random.Random(n), budget_scale=1e6, max_nodes=10**6)
+        seat = kokutan.current_player()
+        result = analyse(kokutan, seat, n, random.Random(n), budget_scale=1e6, max_nodes=10**6)
         assert result.depth == KOKUTAN_DEPTHS[n - 1] > level(n).depth
     rokumentai = get_game("rokumentai").new_game()
     result = analyse(rokumentai, 0, 1, random.Random(1), budget_scale=1e6, max_nodes=10**6)
