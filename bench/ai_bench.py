@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"\nLadder: the stronger side's score, {args.pairs} games a pair, seats alternated; "
         f"node budget {args.nodes} a second of level budget"
-        + "".join(f", {g}: x{k}" for g, k in LADDER_RATE.items() if any(g == x for x, _ in games))
+        + "".join(f", {g}: x{k}" for g, k in LADDER_RATE.items() if g in dict(games))
         + "; (s/move)"
     )
     names = [f"{s}v{w or 'R'}" for s, w in pairs]

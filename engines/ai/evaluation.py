@@ -14,10 +14,10 @@ each level, 1 to 8, in place of the level table's, for a game whose plies cost f
 others' (黒壇の馬: few moves a position). ``margins`` (optional): the randomness margin of each
 level, 1 to 8, in place of the level table's (given for a unit of 100 like the table's), for a
 game whose levels are spread by more than the table's (三国志 with three players).
-``contempt`` (optional): what a drawn game is worth
-*below* an even one to the side searching, on the evaluation's scale: a computer player that
-plays for the win (黒壇の馬, whose draws are jams both sides walked into). ``key(state)``
-(optional) is the transposition-table key; the state itself by default.
+``contempt`` (optional): what a drawn game is worth *below* an even one to the side searching,
+on the evaluation's scale: a computer player that plays for the win (黒壇の馬, whose draws are
+jams both sides walked into). ``key(state)`` (optional) is the transposition-table key; the
+state itself by default.
 """
 
 from __future__ import annotations
