@@ -334,6 +334,37 @@ def test_kokutan_levels_have_their_own_depth_caps() -> None:
     assert result.depth == level(1).depth
 
 
+def test_kokutan_scores_an_empty_enemy_goal_cell_by_the_nearest_piece_that_can_reach_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """黒壇の馬: an empty cell of the enemy's back row counts by how near one's nearest piece on
+    its diagonal cone stands; a piece off the cone does not count; the evaluation adds it."""
+    from engines.ai import socrates
+    from engines.socrates.board import cell, put
+    from engines.socrates.kokutan import MOVE_PHASE, KokutanState
+
+    board = "." * 90
+    for col in (3, 5, 7):  # White's guards on d8 f8 h8: only b8 is empty
+        board = put(board, cell(col, 8), "m")
+    board = put(board, cell(7, 2), "P")  # a Black guard on h2: six rows, six columns from b8
+
+    def black_on(col: int, row: int) -> str:
+        return put(board, cell(col, row), "P")
+
+    near = socrates.KOKUTAN_NEAR_GOAL
+    assert socrates.near_goal(black_on(2, 7), 0) == near[1]  # c7: next to b8
+    assert socrates.near_goal(black_on(3, 6), 0) == near[2]  # d6: two rows, two columns off
+    assert socrates.near_goal(black_on(5, 6), 0) == near[6]  # f6 is off the cone: h2 counts
+    assert near[1] > near[2] > near[6] > 0
+
+    state = KokutanState(black_on(2, 7), 1, phase=MOVE_PHASE)
+    white = socrates.near_goal(state.board, 1)  # b2 d2 f2, six rows below White's pieces
+    assert white == 3 * near[6]
+    with_term = socrates.evaluate_kokutan(state, 0)
+    monkeypatch.setattr(socrates, "KOKUTAN_NEAR_GOAL", (0,) * len(near))
+    assert with_term - socrates.evaluate_kokutan(state, 0) == near[1] - white
+
+
 def _sangokushi_with_captures() -> State[Any]:
     """A 3-player 三国志 position, reached by seeded random play, where the side to move can
     take something."""
