@@ -46,8 +46,9 @@ LADDER_RATE = {"socrates-kokutan": 4}
 to a far smaller share of their real speed: their ladder budget is this many times ``--nodes``.
 黒壇の馬 searches 63,000-72,000 nodes/s (few moves a position): at 4,000 its ladder ran at a
 sixteenth to an eighteenth of its real speed, against a fifth to a twelfth for the other games,
-and its level 1 (100 nodes, against about 1,400 in real play) could not be both 90% against
-random play and 70% below level 3. At 16,000 it runs at about a fourth."""
+and its level 1 (100 nodes, against a median of 576 in phase 2 and 1,152 in phase 1 in real
+play) could not be both 90% against random play and 70% below level 3. At 16,000 it runs at
+about a fourth."""
 MIN_NODES = 100
 """The least node budget of a ladder move (level 1 at the default rate would get 40)."""
 SETUP_NODES = 10
