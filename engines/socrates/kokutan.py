@@ -133,7 +133,7 @@ def _jump_table(c: int) -> dict[int, tuple[int, ...]]:
 
 
 _ONE = tuple((c,) for c in range(CELLS))
-"""The one-cell tuples, shared: a jump whose only way on is back is ``_ONE[start]`` itself."""
+"""The one-cell tuples, shared by the tables rather than built again in each."""
 
 
 _JUMP_MASK = tuple(_cells_mask(cell for pair in JUMPS[c] for cell in pair) for c in range(CELLS))
@@ -198,23 +198,34 @@ Piece = tuple[int, dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]], int]
 """A cell with its ``_NEAR`` table and ``_NEAR_MASK`` for one seat."""
 
 
-def _row_table(seat: int, row: int) -> tuple[int, dict[int, tuple[Piece, ...]]]:
-    """The shift that brings ``row``'s area digits (see ``kinds``) to the bottom, and for each
-    set of them (masked with ``_ROW_MASK``) its cells in cell order, each with its tables."""
-    cells = [cell(col, row) for col in range(1, COLS - 1)]
+def _set_table(seat: int, cells: list[int]) -> tuple[int, int, dict[int, tuple[Piece, ...]]]:
+    """A set of ``cells`` (in cell order, a few rows' worth) at a time: the shift that brings
+    their digits (see ``kinds``) to the bottom, the mask that then keeps theirs only, and for
+    each set of them the pieces on it in cell order, each with its tables."""
     shift = 4 * (_LAST - cells[-1])
-    table: dict[int, tuple[Piece, ...]] = {}
-    for bits in range(1 << len(cells)):
-        chosen = [c for i, c in enumerate(cells) if bits >> i & 1]
-        table[sum(BIT[c] for c in chosen) >> shift] = tuple(
-            (c, _NEAR[seat][c], _NEAR_MASK[seat][c]) for c in chosen
-        )
-    return shift, table
+    table: dict[int, tuple[Piece, ...]] = {0: ()}
+    for c in cells:  # each cell doubles the table; in cell order, so pieces come in cell order
+        piece, bit = (c, _NEAR[seat][c], _NEAR_MASK[seat][c]), BIT[c] >> shift
+        table.update({key | bit: (*pieces, piece) for key, pieces in table.items()})
+    return shift, sum(BIT[c] for c in cells) >> shift, table
 
 
-_ROWS = tuple(tuple(_row_table(seat, row) for row in range(2, 9)) for seat in (0, 1))
-"""Per seat and area row: (shift, set of digits → pieces): a set of cells a row at a time."""
-_ROW_MASK = (1 << 4 * (COLS - 2)) - 1
+_ROWS = tuple(
+    tuple(_set_table(seat, [cell(col, row) for col in range(1, COLS - 1)]) for row in range(2, 9))
+    for seat in (0, 1)
+)
+"""Per seat, the area's cells a row at a time (``_set_table``)."""
+_GROUPS = tuple(
+    tuple(
+        _set_table(seat, [c for c in range(cell(1, rows[0]), cell(1, rows[-1] + 1)) if reach[c]])
+        for rows in (range(2, 5), range(5, 8), range(8, 9))
+    )
+    for seat in (0, 1)
+    for reach in [[AREA[c] and (col_of(c) + row_of(c)) % 2 == 1 for c in range(CELLS)]]
+)
+"""Per seat, the cells a piece can reach from the start (see ``_OFF_COLOUR``), three rows at a
+time: fewer look-ups than ``_ROWS`` while no piece stands off them (none does, but in a
+hand-made position)."""
 
 
 def _around(m: int) -> int:
@@ -222,11 +233,6 @@ def _around(m: int) -> int:
     9, 10 or 11 cells away, 4 bits a cell. (A shift wraps across rows only from columns a and
     j, off the area; only area cells are read from the result.)"""
     return m << 4 | m >> 4 | m << 36 | m >> 36 | m << 40 | m >> 40 | m << 44 | m >> 44
-
-
-def _diagonal(m: int) -> int:
-    """``_around`` for the 4 diagonal neighbours only (9 or 11 cells away)."""
-    return m << 36 | m >> 36 | m << 44 | m >> 44
 
 
 _OFF_COLOUR = sum(0xF * BIT[c] for c in range(CELLS) if (col_of(c) + row_of(c)) % 2 == 0)
@@ -253,7 +259,10 @@ def _masks(kinds: int) -> tuple[int, int, int]:
     # Each cell's digit: the kinds of pieces next to it. Pieces keep to the cells of one colour
     # (col + row odd: every move is diagonal), whose orthogonal neighbours are always empty;
     # only a hand-made position may use the others.
-    near = _around(kinds) if kinds & _OFF_COLOUR else _diagonal(kinds)
+    if kinds & _OFF_COLOUR:
+        near = _around(kinds)
+    else:  # the 4 diagonal neighbours only (9 or 11 cells away), as _around does
+        near = kinds << 36 | kinds >> 36 | kinds << 44 | kinds >> 44
     # Bit 0: my plain piece next to a marked enemy; bit 1: my marked one next to a plain enemy.
     # (Adding 3 to a digit 0-3, or 7 to a digit 0-8, sets bit 2, or bit 3, when it was not 0.)
     checked = ((kinds & near >> 2 & _THREES) + _THREES) >> 2 & _ONES
@@ -319,19 +328,17 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
 
     A jump moves a piece by an even number of columns and of rows (two, or none after a
     wall), so a chain never ends on a step's cell and the two lists need no merging."""
-    beyond = _BEYOND[seat]
-    black = seat == BLACK
     out: list[Move] = []
-    for shift, row_pieces in _ROWS[seat]:
-        for s, near, near_mask in row_pieces[pieces >> shift & _ROW_MASK]:
+    for shift, mask, group in _ROWS[seat] if pieces & _OFF_COLOUR else _GROUPS[seat]:
+        for s, near, near_mask in group[pieces >> shift & mask]:
             steps, lands = near[occupied & near_mask]
             if steps:
                 out.extend(steps)
             if not lands:
                 continue
-            # The first jumps, as in _walk (inlined: most lead nowhere but back to s).
-            lifted = occupied ^ BIT[s]
-            back = _ONE[s]
+            # The first jumps, as in _walk (inlined: most lead nowhere). The jumps on from a
+            # landing cell are looked up with the piece still on its start: it is never the
+            # cell jumped over (it stands two rows away), so this only leaves out the way back.
             seen = None
             for land, move, jump_lands, jump_mask, before in lands:
                 if seen is not None:
@@ -340,14 +347,16 @@ def _piece_moves(pieces: int, seat: int, occupied: int) -> list[Move]:
                     seen.add(land)
                 if move is not None:
                     out.append(move)
-                more = jump_lands[lifted & jump_mask]
-                if more is back:
+                more = jump_lands[occupied & jump_mask]
+                if not more:
                     continue
                 if seen is None:
                     seen = {s, *before}
                 for m in more:
                     if m not in seen:
-                        _walk(lifted, more, seen, out, STEPS[s], beyond[s], black)
+                        lifted = occupied ^ BIT[s]
+                        lim = _BEYOND[seat][s]
+                        _walk(lifted, more, seen, out, STEPS[s], lim, seat == BLACK)
                         break
     return out
 

@@ -10,7 +10,16 @@ import pytest
 
 from engines.core import TERMINAL, IllegalMoveError, PositionError, Termination
 from engines.registry import get_game
-from engines.socrates.board import CELLS, EMPTY, board_to_text, parse_cell
+from engines.socrates.board import (
+    CELLS,
+    COLS,
+    EMPTY,
+    board_to_text,
+    cell,
+    col_of,
+    parse_cell,
+    row_of,
+)
 from engines.socrates.kokutan import KokutanState, jump_path, kinds_of
 from tests.engines.playout import random_game
 from tests.engines.socrates_helpers import moves, piece_moves, play
@@ -183,3 +192,33 @@ def test_the_kept_bit_form_follows_the_board() -> None:
             assert state.kinds == kinds_of(state.board)
             moved += state.phase == 1
     assert moved > 200
+
+
+def test_a_mirrored_position_has_the_mirrored_moves() -> None:
+    """Seen in a mirror (b↔i), a position's pieces stand on the other colour of cells, which
+    generation reads by another table (pieces off the start's colour only occur in hand-made
+    positions): both must give the mirror image of each other's moves."""
+
+    def mirror(c: int) -> int:
+        return cell(COLS - 1 - col_of(c), row_of(c))
+
+    compared = 0
+    for seed in range(6):
+        states, _ = random_game(GAME, seed)
+        for state in states[::3]:
+            assert isinstance(state, KokutanState)
+            if state.phase != 1 or state.is_over():
+                continue
+            board = [EMPTY] * CELLS
+            for c, piece in enumerate(state.board):
+                if piece != EMPTY:
+                    board[mirror(c)] = piece
+            side = "bw"[state.turn]
+            seen = GAME.from_position(f"{board_to_text(''.join(board))} {side} move 0 30")
+            assert isinstance(seen, KokutanState)
+            for seat in (0, 1):
+                mirrored = {(mirror(m.frm), mirror(m.to)) for m in state.moves_for(seat)}
+                assert {(m.frm, m.to) for m in seen.moves_for(seat)} == mirrored
+                assert sorted(map(mirror, state.in_check(seat))) == seen.in_check(seat)
+            compared += 1
+    assert compared > 50
