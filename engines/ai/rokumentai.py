@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ai.evaluation import Evaluation
+from engines.ai.levels import LEVELS
 from engines.core import State
 from engines.rokumentai import (
     ARCHER,
@@ -44,6 +45,15 @@ the stronger side scored 30% as Black and 75% as White. Measured on the ladder (
 same seeds): 7v5 52% -> 85%, 8v6 55% -> 72%, the other steps 69-94%, 1 v random 99%; 60 gave
 the same within a game or two, 120 lost 8v6 again (55%)."""
 REACH = {WARRIOR: NEIGHBOURS, HORSE: KNIGHT, ARCHER_FACE: ARCHER}
+MARGINS = tuple({4: 25.0, 6: 10.0}.get(n, LEVELS[n].margin) for n in range(1, len(LEVELS) + 1))
+"""六面体's randomness, levels 1-8: the level table's but level 4's, 25 (the table's 15), and
+level 6's, 10 (3). Levels 6 and 8 read nearly as deep in a game this wide, and with the table's
+margins level 8 scored 67.8% against level 6 over 400 ladder games (seeds 0-399: 65%, 70.5%).
+Level 6 at 10: 73.1% (74%, 72.2%); level 4 at 25 keeps the step below it, 6v4 77.8% over 400
+games, 4v2 93% over 200, and level 4 still above level 3 (4v3 61% over 100; at 40: 6v4 83%,
+but 4v3 51%). Level 6 at 20 gave 8v6 68% over 200: the margin moves 8v6 by little more than
+its noise. Depth caps move it further, but too far: level 6 capped at 2 plies, 8v6 82.5% and
+6v4 40%; at 1, 87% and 11%."""
 
 
 def evaluate(state: State[Any], seat: int) -> float:
@@ -96,4 +106,4 @@ def beats(state: State[Any], move: Any) -> bool:
     return priority(state, move) > 0
 
 
-EVALUATIONS = {"rokumentai": Evaluation(evaluate, priority, tactical=beats)}
+EVALUATIONS = {"rokumentai": Evaluation(evaluate, priority, tactical=beats, margins=MARGINS)}
