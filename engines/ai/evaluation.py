@@ -13,7 +13,8 @@ long single-move sequences (黒壇の馬's check rule). ``depths`` (optional): t
 each level, 1 to 8, in place of the level table's, for a game whose plies cost far less than
 others' (黒壇の馬: few moves a position). ``margins`` (optional): the randomness margin of each
 level, 1 to 8, in place of the level table's (given for a unit of 100 like the table's), for a
-game whose levels are spread by more than the table's (三国志 with three players).
+game whose levels are spread by more than the table's (三国志 with three players; 六面体's
+levels 4 and 6 and 黒壇の馬's level 1: ``levels.margins_with``).
 ``contempt`` (optional): what a drawn game is worth *below* an even one to the side searching,
 on the evaluation's scale: a computer player that plays for the win (黒壇の馬, whose draws are
 jams both sides walked into). ``key(state)`` (optional) is the transposition-table key; the

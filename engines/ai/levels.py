@@ -40,3 +40,9 @@ def level(n: int) -> Level:
     if n not in LEVELS:
         raise ValueError(f"AI level must be 1-8, not {n!r}")
     return LEVELS[n]
+
+
+def margins_with(changes: dict[int, float]) -> tuple[float, ...]:
+    """The level table's margins, levels 1-8, with those of the levels in ``changes`` replaced:
+    a game's own ``Evaluation.margins`` when only some of its levels differ."""
+    return tuple(changes.get(n, LEVELS[n].margin) for n in range(1, len(LEVELS) + 1))

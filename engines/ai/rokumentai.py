@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ai.evaluation import Evaluation
-from engines.ai.levels import LEVELS
+from engines.ai.levels import margins_with
 from engines.core import State
 from engines.rokumentai import (
     ARCHER,
@@ -45,7 +45,7 @@ the stronger side scored 30% as Black and 75% as White. Measured on the ladder (
 same seeds): 7v5 52% -> 85%, 8v6 55% -> 72%, the other steps 69-94%, 1 v random 99%; 60 gave
 the same within a game or two, 120 lost 8v6 again (55%)."""
 REACH = {WARRIOR: NEIGHBOURS, HORSE: KNIGHT, ARCHER_FACE: ARCHER}
-MARGINS = tuple({4: 25.0, 6: 10.0}.get(n, LEVELS[n].margin) for n in range(1, len(LEVELS) + 1))
+MARGINS = margins_with({4: 25.0, 6: 10.0})
 """六面体's randomness, levels 1-8: the level table's but level 4's, 25 (the table's 15), and
 level 6's, 10 (3). Levels 6 and 8 read nearly as deep in a game this wide, and with the table's
 margins level 8 scored 67.8% against level 6 over 400 ladder games (seeds 0-399: 65%, 70.5%).

@@ -7,12 +7,13 @@ from typing import Any
 
 from engines.ai import twothree
 from engines.ai.evaluation import Evaluation
-from engines.ai.levels import LEVELS
+from engines.ai.levels import LEVELS, margins_with
 from engines.core import State
 from engines.socrates import kokutan
 from engines.socrates.board import (
     CELLS,
     COLS,
+    EMPTY,
     MARKED,
     MOVE,
     OWN,
@@ -174,7 +175,7 @@ These caps hardly bind: each level searches as deep as its budget takes it, two 
 (four times the nodes) reach further, and the ladder's steps come from that (docs/ai.md).
 Stop 23-24's caps (2, 4, 5, 8, 10, 12, 14, none) held level 1 to 2 plies, and at 2 plies it
 drew a third of its games against random play (jams made further ahead than it saw): 76%."""
-KOKUTAN_MARGINS = (180.0, *(LEVELS[n].margin for n in range(2, len(LEVELS) + 1)))
+KOKUTAN_MARGINS = margins_with({1: 180.0})
 """黒壇の馬's randomness, levels 1-8: the level table's but level 1's, 180 (the table's 80).
 Level 1 reads as deep as its nodes allow; its randomness, not its depth, keeps it below level
 3 (over 100 games at the ladder's rate for this game, 3v1 with 80: 68%, 120: 74.5%, 180: 77.5%,
@@ -227,7 +228,7 @@ def near_goal(board: str, seat: int) -> int:
     own = OWN[seat]
     score = 0
     for goal, cone in KOKUTAN_CONES[seat]:
-        if board[goal] != ".":
+        if board[goal] != EMPTY:
             continue
         for c, rows in cone:
             if board[c] in own:

@@ -198,6 +198,10 @@ Piece = tuple[int, dict[int, tuple[tuple[Move, ...], tuple[Land, ...]]], int]
 """A cell with its ``_NEAR`` table and ``_NEAR_MASK`` for one seat."""
 
 
+_OFF_COLOUR = sum(0xF * BIT[c] for c in range(CELLS) if (col_of(c) + row_of(c)) % 2 == 0)
+"""Every bit of the digits of the cells a piece never reaches from the start."""
+
+
 def _set_table(seat: int, cells: list[int]) -> tuple[int, int, dict[int, tuple[Piece, ...]]]:
     """A set of ``cells`` (in cell order, a few rows' worth) at a time: the shift that brings
     their digits (see ``kinds``) to the bottom, the mask that then keeps theirs only, and for
@@ -210,6 +214,11 @@ def _set_table(seat: int, cells: list[int]) -> tuple[int, int, dict[int, tuple[P
     return shift, sum(BIT[c] for c in cells) >> shift, table
 
 
+def _reachable(c: int) -> bool:
+    """Whether a piece can stand on ``c`` in a game from the start (see ``_OFF_COLOUR``)."""
+    return AREA[c] and not _OFF_COLOUR & BIT[c]
+
+
 _ROWS = tuple(
     tuple(_set_table(seat, [cell(col, row) for col in range(1, COLS - 1)]) for row in range(2, 9))
     for seat in (0, 1)
@@ -217,11 +226,12 @@ _ROWS = tuple(
 """Per seat, the area's cells a row at a time (``_set_table``)."""
 _GROUPS = tuple(
     tuple(
-        _set_table(seat, [c for c in range(cell(1, rows[0]), cell(1, rows[-1] + 1)) if reach[c]])
+        _set_table(
+            seat, [c for c in range(cell(1, rows[0]), cell(1, rows[-1] + 1)) if _reachable(c)]
+        )
         for rows in (range(2, 5), range(5, 8), range(8, 9))
     )
     for seat in (0, 1)
-    for reach in [[AREA[c] and (col_of(c) + row_of(c)) % 2 == 1 for c in range(CELLS)]]
 )
 """Per seat, the cells a piece can reach from the start (see ``_OFF_COLOUR``), three rows at a
 time: fewer look-ups than ``_ROWS`` while no piece stands off them (none does, but in a
@@ -233,10 +243,6 @@ def _around(m: int) -> int:
     9, 10 or 11 cells away, 4 bits a cell. (A shift wraps across rows only from columns a and
     j, off the area; only area cells are read from the result.)"""
     return m << 4 | m >> 4 | m << 36 | m >> 36 | m << 40 | m >> 40 | m << 44 | m >> 44
-
-
-_OFF_COLOUR = sum(0xF * BIT[c] for c in range(CELLS) if (col_of(c) + row_of(c)) % 2 == 0)
-"""Every bit of the digits of the cells a piece never reaches from the start."""
 
 
 def kinds_of(board: str) -> tuple[int, int]:

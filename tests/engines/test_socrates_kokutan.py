@@ -20,7 +20,7 @@ from engines.socrates.board import (
     parse_cell,
     row_of,
 )
-from engines.socrates.kokutan import KokutanState, jump_path, kinds_of
+from engines.socrates.kokutan import MOVE_PHASE, KokutanState, jump_path, kinds_of
 from tests.engines.playout import random_game
 from tests.engines.socrates_helpers import moves, piece_moves, play
 
@@ -207,7 +207,7 @@ def test_a_mirrored_position_has_the_mirrored_moves() -> None:
         states, _ = random_game(GAME, seed)
         for state in states[::3]:
             assert isinstance(state, KokutanState)
-            if state.phase != 1 or state.is_over():
+            if state.phase != MOVE_PHASE or state.is_over():
                 continue
             board = [EMPTY] * CELLS
             for c, piece in enumerate(state.board):

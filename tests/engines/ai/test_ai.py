@@ -340,10 +340,10 @@ def test_kokutan_scores_an_empty_enemy_goal_cell_by_the_nearest_piece_that_can_r
     """黒壇の馬: an empty cell of the enemy's back row counts by how near one's nearest piece on
     its diagonal cone stands; a piece off the cone does not count; the evaluation adds it."""
     from engines.ai import socrates
-    from engines.socrates.board import cell, put
+    from engines.socrates.board import CELLS, EMPTY, cell, put
     from engines.socrates.kokutan import MOVE_PHASE, KokutanState
 
-    board = "." * 90
+    board = EMPTY * CELLS
     for col in (3, 5, 7):  # White's guards on d8 f8 h8: only b8 is empty
         board = put(board, cell(col, 8), "m")
     board = put(board, cell(7, 2), "P")  # a Black guard on h2: six rows, six columns from b8
