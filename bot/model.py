@@ -8,9 +8,10 @@ values. The enums are ``StrEnum``s whose values are the ones in the database.
 from __future__ import annotations
 
 import enum
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+from typing import Any, Literal, TypeAlias, TypeVar
 
 
 class GameStatus(enum.StrEnum):
@@ -84,6 +85,52 @@ class OfferMade:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredOutcome:
+    """How a game ended, as a game row keeps it (the ``result`` column, JSON) and a record file
+    writes it: why it ended (an ``engines.core.Termination`` value), the winning seats, each
+    seat's place (1 = first) and the end in words, in English and Japanese."""
+
+    termination: str
+    winners: tuple[int, ...]
+    ranks: tuple[int, ...]
+    en: str
+    ja: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "termination": self.termination,
+            "winners": sorted(self.winners),
+            "ranks": list(self.ranks),
+            "en": self.en,
+            "ja": self.ja,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> StoredOutcome:
+        """The one parser of a stored or written result; :class:`ValueError` says which part
+        is missing or wrong (a stored row, an imported record's ``result``)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("the result is not an object")
+        termination = data.get("termination")
+        if not isinstance(termination, str) or not termination:
+            raise ValueError("'termination' is missing or wrong")
+        places = {"winners": data.get("winners"), "ranks": data.get("ranks")}
+        for name, value in places.items():
+            if not isinstance(value, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value
+            ):
+                raise ValueError(f"{name!r} is missing or wrong")
+        en, ja = data.get("en", ""), data.get("ja", "")
+        if not isinstance(en, str) or not isinstance(ja, str):
+            raise ValueError("'en' or 'ja' is not a text")
+        return cls(termination, tuple(data["winners"]), tuple(data["ranks"]), en, ja)
+
+    def fits(self, players: int) -> bool:
+        """A place for each of ``players`` seats, and every winner one of them."""
+        return len(self.ranks) == players and all(0 <= w < players for w in self.winners)
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
     kind: SeatKind
@@ -131,7 +178,7 @@ class GameRow:
     created_ms: int
     started_ms: int | None
     finished_ms: int | None
-    result: dict[str, Any] | None
+    result: StoredOutcome | None
     turn_started_ms: int | None
     deadline_ms: int | None
     reminders_sent: tuple[int, ...]
@@ -185,25 +232,34 @@ class Limits:
     """The server a new game is created in (None: no server limit to check)."""
 
 
+def new_seed() -> str:
+    """A fresh secret seed (what a game's chance outcomes are picked from: nobody can know
+    them before they happen)."""
+    return secrets.token_hex(16)
+
+
 @dataclass(frozen=True, slots=True)
 class NewGame:
-    """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start)."""
+    """What :meth:`Store.create_game` needs; ``entries`` are written with it (chance at start).
+
+    Made with a fresh secret seed (:func:`new_seed`) and as an open lobby unless told
+    otherwise."""
 
     game_type: str
     players: int
     options: dict[str, str]
-    seed: str
-    status: GameStatus
-    guild_id: str | None
-    channel_id: str | None
     creator_id: str
-    clock: str
-    reminders: tuple[int, ...]
-    created_ms: int
     seats: tuple[SeatRow, ...]
+    seed: str = field(default_factory=new_seed)
+    status: GameStatus = GameStatus.OPEN
+    guild_id: str | None = None
+    channel_id: str | None = None
+    clock: str = "none"
+    reminders: tuple[int, ...] = ()
+    created_ms: int = 0
     started_ms: int | None = None
     finished_ms: int | None = None
-    result: dict[str, Any] | None = None
+    result: StoredOutcome | None = None
     turn_started_ms: int | None = None
     deadline_ms: int | None = None
     entries: tuple[MoveRow, ...] = ()
@@ -328,8 +384,52 @@ class EndedGame:
     guild_id: str | None
     finished_ms: int
     rated: bool
-    result: dict[str, Any] | None
+    result: StoredOutcome | None
     seats: tuple[SeatRow, ...]
+
+
+class Unchanged(enum.Enum):
+    """What an :class:`Update` field holds when it leaves its column as it is."""
+
+    UNCHANGED = "unchanged"
+
+
+UNCHANGED = Unchanged.UNCHANGED
+T = TypeVar("T")
+Settable: TypeAlias = T | Literal[Unchanged.UNCHANGED]
+"""A column's new value, or :data:`UNCHANGED` (``None`` is a value: it clears the column)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """The columns of a game row one :class:`Change` sets, each typed as :class:`GameRow` has
+    it (the same names); the others keep their values. ``a | b`` is ``a`` and then ``b``."""
+
+    status: Settable[GameStatus] = UNCHANGED
+    channel_id: Settable[str | None] = UNCHANGED
+    thread_id: Settable[str | None] = UNCHANGED
+    message_id: Settable[str | None] = UNCHANGED
+    started_ms: Settable[int | None] = UNCHANGED
+    finished_ms: Settable[int | None] = UNCHANGED
+    result: Settable[StoredOutcome | None] = UNCHANGED
+    turn_started_ms: Settable[int | None] = UNCHANGED
+    deadline_ms: Settable[int | None] = UNCHANGED
+    reminders_sent: Settable[tuple[int, ...]] = UNCHANGED
+    offer: Settable[Offer | None] = UNCHANGED
+    expires_ms: Settable[int | None] = UNCHANGED
+    offers_made: Settable[tuple[OfferMade, ...]] = UNCHANGED
+
+    def given(self) -> dict[str, object]:
+        """The fields this update sets, by name."""
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is not UNCHANGED:
+                out[f.name] = value
+        return out
+
+    def __or__(self, other: Update) -> Update:
+        return replace(self, **other.given())  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,42 +437,22 @@ class Change:
     """One atomic change of a game, computed from ``expected_version``.
 
     ``append`` entries must continue the log exactly (their ``ply`` is the log index);
-    ``truncate_from`` (a takeback) deletes the log from that index first. ``fields`` sets columns
-    of the game row (names from :data:`SETTABLE`); ``seats`` replaces seat rows; ``results``
-    updates personal statistics; ``rating`` writes the players' rating changes (a rated end).
-    ``announce`` goes to the outbox in the same transaction.
+    ``truncate_from`` (a takeback) deletes the log from that index first. ``update`` sets
+    columns of the game row; ``seats`` replaces seat rows; ``results`` updates personal
+    statistics; ``rating`` writes the players' rating changes (a rated end). ``announce`` goes
+    to the outbox in the same transaction.
     """
 
     game_id: int
     expected_version: int
     append: tuple[MoveRow, ...] = ()
     truncate_from: int | None = None
-    fields: Mapping[str, Any] = field(default_factory=dict)
+    update: Update = field(default_factory=Update)
     seats: tuple[SeatRow, ...] = ()
     results: tuple[UserResult, ...] = ()
     limits: Limits | None = None
     announce: tuple[Announcement, ...] = ()
     rating: RatedGame | None = None
-
-
-SETTABLE = frozenset(
-    {
-        "status",
-        "channel_id",
-        "thread_id",
-        "message_id",
-        "started_ms",
-        "finished_ms",
-        "result",
-        "turn_started_ms",
-        "deadline_ms",
-        "reminders_sent",
-        "offer",
-        "expires_ms",
-        "offers_made",
-    }
-)
-"""Columns of a game row a :class:`Change` may set."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,12 +489,14 @@ def ai_levels(seats: Sequence[SeatRow]) -> tuple[int, ...]:
     return tuple(s.ai_level for s in seats if s.is_ai and s.ai_level is not None)
 
 
-def with_fields(row: GameRow, fields: Mapping[str, Any], seats: Sequence[SeatRow] = ()) -> GameRow:
-    """``row`` after a :class:`Change` with these fields and seats (the version bumped)."""
+def updated(row: GameRow, update: Update, seats: Sequence[SeatRow] = ()) -> GameRow:
+    """``row`` after a :class:`Change` with this update and these seats (the version bumped)."""
     new_seats = list(row.seats)
     for s in seats:
         new_seats[s.seat] = s
-    return replace(row, **fields, seats=tuple(new_seats), version=row.version + 1)
+    # the names and types are GameRow's own (tests/service/test_store.py checks it)
+    changed = replace(row, **update.given())  # type: ignore[arg-type]
+    return replace(changed, seats=tuple(new_seats), version=row.version + 1)
 
 
 def row_of_new(new: NewGame, game_id: int) -> GameRow:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.model import StoredOutcome
 from engines.core import (
     CHANCE,
     SIMULTANEOUS,
@@ -56,7 +57,7 @@ class RecordMeta:
     started: datetime | None = None
     finished: datetime | None = None
     status: str = ""
-    result: dict[str, Any] | None = None
+    result: StoredOutcome | None = None
     clock: str = "none"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -173,10 +174,11 @@ def _header(meta: RecordMeta, record: Record, lang: str) -> list[str]:
     if meta.clock and meta.clock != "none":
         lines.append(f"{_label('clock', lang)}: {meta.clock}")
     if meta.result:
-        text = Text(str(meta.result.get("en", "")), str(meta.result.get("ja", "")))
+        text = Text(meta.result.en, meta.result.ja)
         lines.append(f"{_label('result', lang)}: {text.get(lang)}")
         # The same, for machines: an end the host decided cannot be read off the moves.
-        lines.append("# result: " + json.dumps(meta.result, ensure_ascii=False, sort_keys=True))
+        written = json.dumps(meta.result.to_json(), ensure_ascii=False, sort_keys=True)
+        lines.append("# result: " + written)
     if record.options:
         opts = " ".join(f"{k}={v}" for k, v in sorted(record.options.items()))
         lines.append(f"options: {opts}")
@@ -248,7 +250,7 @@ def export_json(meta: RecordMeta, record: Record) -> str:
         "started": meta.started.isoformat() if meta.started else None,
         "finished": meta.finished.isoformat() if meta.finished else None,
         "status": meta.status,
-        "result": meta.result,
+        "result": meta.result.to_json() if meta.result else None,
         "clock": meta.clock,
     }
     return json.dumps(data, ensure_ascii=False, indent=1)

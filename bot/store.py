@@ -17,18 +17,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
 from bot.model import (
-    SETTABLE,
+    UNCHANGED,
     Announcement,
     Change,
     EndedGame,
@@ -50,9 +51,13 @@ from bot.model import (
     SeatRow,
     ShardSlice,
     Stats,
+    StoredOutcome,
+    Unchanged,
+    Update,
     UserResult,
-    with_fields,
 )
+
+log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -206,20 +211,62 @@ def _int_text(values: Sequence[int]) -> str:
     return ",".join(str(v) for v in values)
 
 
-def _json_or_none(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False, sort_keys=True)
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _encode_field(name: str, value: Any) -> Any:
-    if name == "result":
-        return _json_or_none(value)
-    if name == "offer":
-        return None if value is None else _json_or_none(value.to_json())
-    if name == "reminders_sent":
-        return _int_text(value)
-    if name == "offers_made":
-        return json.dumps([[str(o.kind), o.seat, o.move] for o in value])
-    return value
+def _outcome_text(outcome: StoredOutcome) -> str:
+    return _json(outcome.to_json())
+
+
+def _outcome(text: str | None) -> StoredOutcome | None:
+    """A game's stored result (``None``: none, or one no longer readable, which is logged)."""
+    if not text:
+        return None
+    try:
+        return StoredOutcome.from_json(json.loads(text))
+    except ValueError as exc:
+        log.error("a stored result is not readable (%s): %s", exc, text[:200])
+        return None
+
+
+def _offer_text(offer: Offer) -> str:
+    return _json(offer.to_json())
+
+
+def _offers_made_text(made: tuple[OfferMade, ...]) -> str:
+    return json.dumps([[str(o.kind), o.seat, o.move] for o in made])
+
+
+S = TypeVar("S")
+V = TypeVar("V")
+
+
+def _given(value: S | Unchanged | None, encode: Callable[[S], V]) -> V | Unchanged | None:
+    """``value`` encoded for its column (``None`` and :data:`UNCHANGED` as they are)."""
+    if value is None or isinstance(value, Unchanged):
+        return value
+    return encode(value)
+
+
+def _update_columns(update: Update) -> list[tuple[str, object]]:
+    """The columns ``update`` sets and their encoded values (the others are left alone)."""
+    columns: dict[str, object] = {
+        "status": _given(update.status, str),
+        "channel_id": update.channel_id,
+        "thread_id": update.thread_id,
+        "message_id": update.message_id,
+        "started_ms": update.started_ms,
+        "finished_ms": update.finished_ms,
+        "result": _given(update.result, _outcome_text),
+        "turn_started_ms": update.turn_started_ms,
+        "deadline_ms": update.deadline_ms,
+        "reminders_sent": _given(update.reminders_sent, _int_text),
+        "offer": _given(update.offer, _offer_text),
+        "expires_ms": update.expires_ms,
+        "offers_made": _given(update.offers_made, _offers_made_text),
+    }
+    return [(name, value) for name, value in columns.items() if value is not UNCHANGED]
 
 
 class _SqlBase(ABC):
@@ -560,7 +607,7 @@ class _SqlRatings(_SqlCommunity):
         for i, r in enumerate(rows):
             seats.append(SeatRow(int(r[6]), SeatKind(r[7]), r[8]))
             if i + 1 == len(rows) or rows[i + 1][0] != r[0]:
-                result = json.loads(r[5]) if r[5] else None
+                result = _outcome(r[5])
                 games.append(
                     EndedGame(
                         int(r[0]), r[1], r[2], int(r[3] or 0), bool(r[4]), result, tuple(seats)
@@ -666,7 +713,7 @@ class SqlStore(_SqlRatings):
                     game.created_ms,
                     game.started_ms,
                     game.finished_ms,
-                    _json_or_none(game.result),
+                    None if game.result is None else _outcome_text(game.result),
                     game.turn_started_ms,
                     game.deadline_ms,
                     game.expires_ms,
@@ -775,16 +822,14 @@ class SqlStore(_SqlRatings):
         return [MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5])) for r in rows]
 
     async def apply(self, change: Change) -> None:
-        bad = set(change.fields) - SETTABLE
-        if bad:
-            raise ValueError(f"cannot set {sorted(bad)}")
+        columns = _update_columns(change.update)
         async with self._writing() as tx:
             await self._check_limits(tx, change.limits)
             # The version guard: on PostgreSQL a concurrent writer waits for this row's lock and
             # then finds the version moved on; SQLite's writes are serial. The same statement
             # says how long the log is (no second round trip).
-            sets = ", ".join(f"{name} = ?" for name in change.fields)
-            values = [_encode_field(k, v) for k, v in change.fields.items()]
+            sets = ", ".join(f"{name} = ?" for name, _ in columns)
+            values = [value for _, value in columns]
             rows = await tx.fetchall(
                 f"UPDATE games SET {sets + ', ' if sets else ''}version = version + 1 "
                 "WHERE id = ? AND version = ? "
@@ -1103,7 +1148,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         created_ms=int(r[13]),
         started_ms=r[14],
         finished_ms=r[15],
-        result=json.loads(r[16]) if r[16] else None,
+        result=_outcome(r[16]),
         turn_started_ms=r[17],
         deadline_ms=r[18],
         reminders_sent=_ints(r[19]),
@@ -1133,5 +1178,4 @@ __all__ = [
     "SqliteStore",
     "Stats",
     "Store",
-    "with_fields",
 ]

@@ -27,7 +27,7 @@ from bot.model import (
     SeatKind,
     outbox_key,
     row_of_new,
-    with_fields,
+    updated,
 )
 from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
 from bot.store import ConflictError, Store
@@ -154,6 +154,40 @@ class LiveGame:
     users: frozenset[str]
 
 
+Listener = Callable[[GameRow], None]
+"""Told of every committed row, a created game's included (the timers keep their deadlines
+from it; the computer player looks for its turns)."""
+
+
+class Claims:
+    """Announcements (outbox keys) a caller of this process is delivering, each until a time
+    (ms): the delivery loop leaves them alone until then."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._until)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._until
+
+    def claim(self, key: str, until: int) -> None:
+        self._until[key] = until
+
+    def release(self, key: str) -> None:
+        self._until.pop(key, None)
+
+    def expire(self, now: int) -> None:
+        """Release every claim that ended by ``now``."""
+        for key in [k for k, until in self._until.items() if until <= now]:
+            del self._until[key]
+
+    def next_end(self) -> int | None:
+        """When the first claim ends (None: no claims)."""
+        return min(self._until.values(), default=None)
+
+
 class GameCache:
     """Locks, loads, replays and commits games; one instance per service."""
 
@@ -164,20 +198,46 @@ class GameCache:
         # lock for the same game, and idle games cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games: OrderedDict[int, Loaded] = OrderedDict()
-        self.live: dict[int, LiveGame] = {}
-        self.locations: dict[int, Location] = {}
-        self.listeners: list[Callable[[GameRow], None]] = []
-        """Told of every committed row (the timers keep their deadlines from it)."""
-        self.claims: dict[str, int] = {}
-        """Announcements (outbox keys) a caller of this process is delivering, each until a
-        time (ms): the delivery loop leaves them alone until then."""
+        self._live: dict[int, LiveGame] = {}
+        self._locations: dict[int, Location] = {}
+        """Where the games live that are live or in memory (a game's place is read back from
+        its row when it is loaded again)."""
+        self._listeners: list[Listener] = []
+        self._claims = Claims()
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
-        self.live = {
+        self._live = {
             g.id: LiveGame(g.game_type, frozenset(s.user_id for s in g.seats if s.user_id))
             for g in await self.store.active_games()
         }
+
+    @property
+    def claims(self) -> Claims:
+        """The announcements this process is delivering (the outbox reads and releases them)."""
+        return self._claims
+
+    def listen(self, listener: Listener) -> None:
+        """Tell ``listener`` of every row committed from now on."""
+        self._listeners.append(listener)
+
+    def live_games(self, user_id: str | None = None) -> list[tuple[int, LiveGame]]:
+        """The open and running games (of ``user_id``: those where they hold a seat), newest
+        first."""
+        return [
+            (gid, live)
+            for gid, live in sorted(self._live.items(), reverse=True)
+            if user_id is None or user_id in live.users
+        ]
+
+    def players(self, game_id: int) -> frozenset[str]:
+        """Who holds a seat in the live game ``game_id`` (nobody: not a live game)."""
+        live = self._live.get(game_id)
+        return live.users if live is not None else frozenset()
+
+    def location(self, game_id: int) -> Location | None:
+        """Where the game lives, if it is live or in memory and has a place."""
+        return self._locations.get(game_id)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)
@@ -206,7 +266,7 @@ class GameCache:
         except EngineError as exc:  # the engine changed under a stored game
             log.error("game %s does not replay: %s", game_id, exc)
             raise Refusal("refuse.broken_game", id=game_id) from exc
-        self.remember(loaded)
+        self._remember(loaded)
         return loaded
 
     async def read(self, game_id: int) -> Loaded:
@@ -214,22 +274,37 @@ class GameCache:
         async with self.lock(game_id):
             return await self.load(game_id)
 
-    def remember(self, loaded: Loaded) -> None:
+    def _remember(self, loaded: Loaded) -> None:
+        """Keep ``loaded`` in memory and the indexes in step with its row."""
         row = loaded.row
         self._games[row.id] = loaded
         self._games.move_to_end(row.id)
-        while len(self._games) > self.size:
-            self._games.popitem(last=False)
         if row.status.is_live:
             users = frozenset(s.user_id for s in row.seats if s.user_id)
-            self.live[row.id] = LiveGame(row.game_type, users)
+            self._live[row.id] = LiveGame(row.game_type, users)
         else:
-            self.live.pop(row.id, None)
+            self._live.pop(row.id, None)
         if row.channel_id or row.thread_id or row.message_id:
-            self.locations[row.id] = Location(row.channel_id, row.thread_id, row.message_id)
+            self._locations[row.id] = Location(row.channel_id, row.thread_id, row.message_id)
+        while len(self._games) > self.size:
+            evicted, _ = self._games.popitem(last=False)
+            self._drop_location(evicted)
 
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+        self._drop_location(game_id)
+
+    def _drop_location(self, game_id: int) -> None:
+        """A game neither live nor in memory keeps no place here (it is read with the game)."""
+        if game_id not in self._live and game_id not in self._games:
+            self._locations.pop(game_id, None)
+
+    def _committed(self, new: Loaded) -> None:
+        """The one way a written game (created, changed or imported) enters the cache: kept,
+        indexed, and told to every listener."""
+        self._remember(new)
+        for listener in self._listeners:
+            listener(new.row)
 
     async def commit(
         self,
@@ -257,7 +332,7 @@ class GameCache:
         ``announce`` makes the replies from the game as it will be once committed; they go to
         the outbox with the change (at ``at_ms``) and come back keyed and claimed: the caller
         delivers them and reports each (see :class:`bot.service.outbox.Outbox`)."""
-        row = with_fields(loaded.row, change.fields, change.seats)
+        row = updated(loaded.row, change.update, change.seats)
         entries = loaded.entries
         if change.truncate_from is not None:
             entries = entries[: change.truncate_from]
@@ -281,31 +356,35 @@ class GameCache:
         except BaseException:
             self._unclaim(replies)
             raise
-        self.remember(new)
-        for listener in self.listeners:
-            listener(row)
+        self._committed(new)
         return new, replies
 
-    async def create_announcing(
-        self, new: NewGame, announce: Announce, at_ms: int
-    ) -> tuple[int, tuple[Reply, ...]]:
-        """Write the game ``new`` with what its creation announces, in one transaction (a game
-        that starts at once: its first message is not lost either). The replies come back
-        keyed and claimed, as from :meth:`commit_announcing`."""
+    async def create(
+        self, new: NewGame, announce: Announce | None = None, at_ms: int = 0
+    ) -> tuple[Loaded, tuple[Reply, ...]]:
+        """Write the game ``new`` (a lobby, a rematch, an import) and what its creation
+        announces, in one transaction (a game that starts at once: its first message is not
+        lost either), and read it back into the cache. The replies come back keyed and
+        claimed, as from :meth:`commit_announcing`."""
         made: tuple[Reply, ...] = ()
 
         def announcements(game_id: int) -> tuple[Announcement, ...]:
             nonlocal made
+            if announce is None:
+                return ()
             loaded = replay(row_of_new(new, game_id), list(new.entries))
             made, rows = self._announced(loaded, announce, at_ms)
             return rows
 
         try:
-            game_id = await self.store.create_game(new, announcements)
+            game_id = await self.store.create_game(new, announcements if announce else None)
         except BaseException:
             self._unclaim(made)
             raise
-        return game_id, tuple(made)
+        async with self.lock(game_id):
+            loaded = await self.load(game_id)  # with the seats' names as the store keeps them
+            self._committed(loaded)
+        return loaded, tuple(made)
 
     def _announced(
         self, new: Loaded, announce: Announce, at_ms: int
@@ -318,8 +397,9 @@ class GameCache:
         replies = tuple(
             replace(r, outbox=outbox_key(row.id, row.version, n)) for n, r in enumerate(made)
         )
-        until = at_ms + CLAIM_MS
-        self.claims.update((r.outbox, until) for r in replies if r.outbox is not None)
+        for r in replies:
+            if r.outbox is not None:
+                self._claims.claim(r.outbox, at_ms + CLAIM_MS)
         rows = tuple(
             Announcement(n, len(new.entries), str(r.event), r.to_json(), at_ms)
             for n, r in enumerate(replies)
@@ -329,4 +409,4 @@ class GameCache:
     def _unclaim(self, replies: Sequence[Reply]) -> None:
         for r in replies:
             if r.outbox is not None:
-                self.claims.pop(r.outbox, None)
+                self._claims.release(r.outbox)

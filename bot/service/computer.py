@@ -55,7 +55,7 @@ class Computer:
         """Set when a game may have become an AI's turn (the driver waits on it)."""
         self._pending: set[int] = set()
         self._busy: set[int] = set()
-        ctx.games.listeners.append(self.track)
+        ctx.games.listen(self.track)
 
     @property
     def seconds(self) -> float:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import from_ms
-from bot.model import LIVE_STATUSES, Change, GameStatus
+from bot.model import LIVE_STATUSES, Change, GameStatus, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -29,7 +29,7 @@ class Directory:
     # -- places ------------------------------------------------------------------------------
     def location(self, game_id: int) -> Location | None:
         """Where the game lives (channel, thread, message), as set by the adapter."""
-        return self.ctx.games.locations.get(game_id)
+        return self.ctx.games.location(game_id)
 
     async def set_location(
         self,
@@ -41,8 +41,8 @@ class Directory:
         """Record where the adapter placed the game (its channel, thread and message)."""
         async with self.ctx.games.lock(game_id):
             loaded = await self.ctx.games.load(game_id)
-            fields = {"channel_id": channel_id, "thread_id": thread_id, "message_id": message_id}
-            await self.ctx.games.commit(loaded, Change(game_id, loaded.row.version, fields=fields))
+            update = Update(channel_id=channel_id, thread_id=thread_id, message_id=message_id)
+            await self.ctx.games.commit(loaded, Change(game_id, loaded.row.version, update=update))
 
     async def place(self, game_id: int) -> Location | None:
         """Where the game lives, loading it if it is not in memory (``None``: nowhere yet)."""
@@ -65,22 +65,15 @@ class Directory:
                 except Refusal:
                     continue
             return found[0]
-        mine = [gid for gid in found if user_id in self._users(gid)]
+        mine = [gid for gid in found if user_id in self.ctx.games.players(gid)]
         return mine[0] if len(mine) == 1 else None
-
-    def _users(self, game_id: int) -> frozenset[str]:
-        live = self.ctx.games.live.get(game_id)
-        return live.users if live is not None else frozenset()
 
     # -- autocomplete ------------------------------------------------------------------------
     def game_choices(self, user_id: str, typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
         """The user's open and running games (id, label), newest first."""
         out: list[tuple[int, str]] = []
         key = fold(typed)
-        for gid in sorted(self.ctx.games.live, reverse=True):
-            live = self.ctx.games.live[gid]
-            if user_id not in live.users:
-                continue
+        for gid, live in self.ctx.games.live_games(user_id):
             try:
                 game = get_game(live.game_type)
                 label = f"#{gid} {game.title_en} / {game.title_ja}"
@@ -110,9 +103,7 @@ class Directory:
     async def games_to_play(self, user_id: str) -> list[int]:
         """The user's running games where they are due to act now, newest first."""
         out: list[int] = []
-        for gid in sorted(self.ctx.games.live, reverse=True):
-            if user_id not in self.ctx.games.live[gid].users:
-                continue
+        for gid, _ in self.ctx.games.live_games(user_id):
             try:
                 loaded = await self.ctx.games.read(gid)
             except Refusal:

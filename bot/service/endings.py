@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot import i18n
-from bot.model import Change, GameStatus, RatedGame, Result, SeatKind, UserResult
+from bot.model import Change, GameStatus, RatedGame, Result, SeatKind, Update, UserResult
 from bot.service import present, ratings
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -30,27 +30,27 @@ RATING_ATTEMPTS = 5
 was rated at the same moment) before the end is refused as "the position has changed"."""
 
 
-def finish_fields(
+def finish_update(
     loaded: Loaded, outcome: Outcome, now: int
-) -> tuple[dict[str, Any], tuple[UserResult, ...]]:
-    """The row fields and personal results of a game ending with ``outcome`` (none for an
+) -> tuple[Update, tuple[UserResult, ...]]:
+    """The row update and personal results of a game ending with ``outcome`` (none for an
     imported game: it counts in no statistics)."""
     aborted = outcome.termination is Termination.ABORTED
-    fields: dict[str, Any] = {
-        "status": GameStatus.ABORTED if aborted else GameStatus.FINISHED,
-        "finished_ms": now,
-        "result": present.outcome_json(outcome),
-        "deadline_ms": None,
-        "turn_started_ms": None,
-        "offer": None,
-    }
+    update = Update(
+        status=GameStatus.ABORTED if aborted else GameStatus.FINISHED,
+        finished_ms=now,
+        result=present.stored_outcome(outcome),
+        deadline_ms=None,
+        turn_started_ms=None,
+        offer=None,
+    )
     results: list[UserResult] = []
     if not aborted and not loaded.row.is_imported:  # an imported game is unrated
         for s in loaded.row.seats:
             if s.kind is SeatKind.HUMAN and s.user_id:
                 result = Result(outcome.result(s.seat))
                 results.append(UserResult(s.user_id, loaded.row.game_type, result))
-    return fields, tuple(results)
+    return update, tuple(results)
 
 
 def leaver_text(loaded: Loaded, key: str, losers: Sequence[int]) -> Text:
@@ -112,7 +112,8 @@ class Endings:
         and the ratings (to announce them). They are computed from the ratings as stored; if
         one changed meanwhile (another game of a player was rated at the same moment), they are
         computed again."""
-        now = change.fields.get("finished_ms", self.ctx.now_ms())
+        finished = change.update.finished_ms
+        now = finished if isinstance(finished, int) else self.ctx.now_ms()
         for _ in range(RATING_ATTEMPTS):
             rated = await ratings.plan(self.ctx.store, loaded.row, outcome, now)
             try:
@@ -132,8 +133,8 @@ class Endings:
     ) -> Reply:
         """Store ``outcome`` for the game (one commit) and say so, with the final picture and
         the players' rating changes."""
-        fields, results = finish_fields(loaded, outcome, self.ctx.now_ms())
-        change = Change(loaded.id, loaded.row.version, fields=fields, results=results)
+        update, results = finish_update(loaded, outcome, self.ctx.now_ms())
+        change = Change(loaded.id, loaded.row.version, update=update, results=results)
         extra: dict[str, Any] = {} if notify is None else {"notify": notify}
 
         async def commit(rated_change: Change, rated: RatedGame | None) -> Reply:
@@ -157,12 +158,8 @@ class Endings:
 
     async def withdraw(self, loaded: Loaded, key: str, **params: Any) -> Reply:
         """A game that never started is withdrawn (cancelled, declined or lapsed)."""
-        fields = {
-            "status": GameStatus.CANCELLED,
-            "finished_ms": self.ctx.now_ms(),
-            "expires_ms": None,
-        }
-        change = Change(loaded.id, loaded.row.version, fields=fields)
+        update = Update(status=GameStatus.CANCELLED, finished_ms=self.ctx.now_ms(), expires_ms=None)
+        change = Change(loaded.id, loaded.row.version, update=update)
         return await self.ctx.announce(
             loaded,
             change,

@@ -7,14 +7,13 @@ and the timers withdraw it when it lapses. The game starts the moment its last s
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict, Unpack
 
 from bot.clock import ClockError, ClockSpec, parse_clock, range_text
 from bot.i18n import clean_text
-from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow
+from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -156,18 +155,17 @@ class Lobby:
             game_type=game.id,
             players=n,
             options=resolved,
-            seed=seed if seed is not None else secrets.token_hex(16),
-            status=GameStatus.OPEN,
+            creator_id=creator.id,
+            seats=tuple(seats),
             guild_id=guild_id,
             channel_id=how.get("channel_id"),
-            creator_id=creator.id,
             clock=spec.text(),
             reminders=spec.reminders,
-            created_ms=0,
-            seats=tuple(seats),
             daily_day=how.get("daily_day"),
             rated=ratable if rated is None else rated,
         )
+        if seed is not None:  # a seed given: the daily deal's (the same for everyone), a test's
+            new = replace(new, seed=seed)
         key = "challenge.created" if invite else "game.created"
         return await self.open_game(new, creator, humans, invite, key)
 
@@ -202,37 +200,30 @@ class Lobby:
         full = all(s.kind is not SeatKind.OPEN for s in seats)
         if full:
             new = self._started(new, game, now)
-        first: tuple[Reply, ...] = ()
         try:
-            if full:  # its first message goes to the outbox with it
-                game_id, first = await self.ctx.games.create_announcing(
-                    new, lambda loaded: [started(loaded)], now
-                )
-            else:
-                game_id = await self.ctx.store.create_game(new)
+            # a game full at once: its first message goes to the outbox with it
+            loaded, first = await self.ctx.games.create(
+                new, (lambda loaded: [started(loaded)]) if full else None, now
+            )
         except ConflictError as exc:
             raise Refusal("refuse.daily_done") from exc
         except LimitError as exc:
             raise limit_refusal(exc, humans) from exc
-        async with self.ctx.games.lock(game_id):
-            loaded = await self.ctx.games.load(game_id)
-            for listener in self.ctx.games.listeners:
-                listener(loaded.row)
-            if full:
-                (reply,) = first
-                return replace(reply, image=await self.ctx.pictures.of(loaded, None))
-            return present.reply(
-                loaded,
-                Event.CREATED,
-                key,
-                params={
-                    "open": _open_count(loaded),
-                    "invited": _invited_names(invite),
-                    **params,
-                },
-                notify=tuple(u.id for u in invite),
-                lines=present.ai_lines(loaded),
-            )
+        if full:
+            (reply,) = first
+            return replace(reply, image=await self.ctx.pictures.of(loaded, None))
+        return present.reply(
+            loaded,
+            Event.CREATED,
+            key,
+            params={
+                "open": _open_count(loaded),
+                "invited": _invited_names(invite),
+                **params,
+            },
+            notify=tuple(u.id for u in invite),
+            lines=present.ai_lines(loaded),
+        )
 
     def _started(self, new: NewGame, game: Game[Any], now: int) -> NewGame:
         """``new`` as a running game: chance steps at the start resolved, the clock started."""
@@ -294,18 +285,18 @@ class Lobby:
         merged = list(loaded.row.seats)
         for s in seats:
             merged[s.seat] = s
-        fields: dict[str, Any] = {
-            "status": GameStatus.ACTIVE,
-            "started_ms": now,
-            "turn_started_ms": now,
-            "expires_ms": None,
-            "deadline_ms": deadline(clock_of(loaded.row), state, now, banks(merged)),
-        }
+        update = Update(
+            status=GameStatus.ACTIVE,
+            started_ms=now,
+            turn_started_ms=now,
+            expires_ms=None,
+            deadline_ms=deadline(clock_of(loaded.row), state, now, banks(merged)),
+        )
         change = Change(
             loaded.id,
             loaded.row.version,
             append=tuple(rows),
-            fields=fields,
+            update=update,
             seats=seats,
             limits=limits,
         )

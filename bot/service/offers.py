@@ -8,9 +8,8 @@ accept or decline.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from bot.model import Change, Offer, OfferKind, OfferMade
+from bot.model import Change, Offer, OfferKind, OfferMade, Update
 from bot.service import present
 from bot.service.cache import Loaded, replay
 from bot.service.context import Context
@@ -57,8 +56,8 @@ class Offers:
     async def _make(self, loaded: Loaded, user: User, kind: OfferKind, seat: int) -> Reply:
         self._check_repeat(loaded, kind, seat)
         offer = Offer(kind, seat, len(loaded.entries))
-        fields = {"offer": offer, "offers_made": self._noted(loaded, kind, seat)}
-        change = Change(loaded.id, loaded.row.version, fields=fields)
+        update = Update(offer=offer, offers_made=self._noted(loaded, kind, seat))
+        change = Change(loaded.id, loaded.row.version, update=update)
         answerers = loaded.user_ids([s.seat for s in loaded.row.seats if s.seat != seat])
 
         def announce(new: Loaded) -> list[Reply]:
@@ -110,7 +109,7 @@ class Offers:
         async with self.ctx.games.lock(game_id):
             loaded = await self.turns.open_active(game_id)
             self._pending(loaded, user, kind)
-            change = Change(game_id, loaded.row.version, fields={"offer": None})
+            change = Change(game_id, loaded.row.version, update=Update(offer=None))
             return await self.ctx.announce(
                 loaded,
                 change,
@@ -163,16 +162,14 @@ class Offers:
         """Take the log back to ``index``; ``made``: the offers noted with it (a quick one)."""
         rebuilt = replay(loaded.row, loaded.entries[:index])
         now = self.ctx.now_ms()
-        fields: dict[str, Any] = {
-            "offers_made": loaded.row.offers_made if made is None else made,
-            "offer": None,
-            "turn_started_ms": now,
-            "deadline_ms": deadline(
-                clock_of(loaded.row), rebuilt.state, now, banks(loaded.row.seats)
-            ),
-            "reminders_sent": (),
-        }
-        change = Change(loaded.id, loaded.row.version, truncate_from=index, fields=fields)
+        update = Update(
+            offers_made=loaded.row.offers_made if made is None else made,
+            offer=None,
+            turn_started_ms=now,
+            deadline_ms=deadline(clock_of(loaded.row), rebuilt.state, now, banks(loaded.row.seats)),
+            reminders_sent=(),
+        )
+        change = Change(loaded.id, loaded.row.version, truncate_from=index, update=update)
 
         def announce(new: Loaded) -> list[Reply]:
             return [

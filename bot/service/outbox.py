@@ -16,7 +16,7 @@ import logging
 from dataclasses import replace
 
 from bot.model import OutboxRow, parse_outbox_key
-from bot.service.cache import CLAIM_MS, Loaded, replay
+from bot.service.cache import CLAIM_MS, Claims, Loaded, replay
 from bot.service.context import Context
 from bot.service.values import Reply
 
@@ -43,7 +43,7 @@ class Outbox:
         """Failed tries so far of the announcements handed out by :meth:`pending`."""
 
     @property
-    def claims(self) -> dict[str, int]:
+    def claims(self) -> Claims:
         return self.ctx.games.claims
 
     async def next_at_ms(self) -> int | None:
@@ -52,17 +52,17 @@ class Outbox:
             FOREVER_MS, len(self.claims) + 1, self.ctx.settings.shard_slice
         )
         points = [r.next_ms for r in rows if r.key not in self.claims][:1]
-        if any(r.key in self.claims for r in rows):
+        ends = self.claims.next_end()
+        if ends is not None and any(r.key in self.claims for r in rows):
             # a claimed one is handed out when its claim ends, if nobody reported it by then
-            points.append(min(self.claims.values()))
+            points.append(ends)
         return min(points) if points else None
 
     async def pending(self, limit: int = BATCH) -> list[Reply]:
         """Undelivered announcements that nobody in this process is delivering, oldest first,
         each with its picture drawn again; they are claimed by the caller until reported."""
         now = self.ctx.now_ms()
-        for key in [k for k, until in self.claims.items() if until <= now]:
-            del self.claims[key]
+        self.claims.expire(now)
         rows = await self.ctx.store.pending_announcements(
             now, limit + len(self.claims), self.ctx.settings.shard_slice
         )
@@ -77,7 +77,7 @@ class Outbox:
                 log.exception("outbox: announcement %s cannot be rebuilt; retried later", row.key)
                 await self._postpone(row.key, row.attempts + 1)
                 continue
-            self.claims[row.key] = now + CLAIM_MS
+            self.claims.claim(row.key, now + CLAIM_MS)
             self._attempts[row.key] = row.attempts
             out.append(reply)
             if len(out) == limit:
@@ -86,7 +86,7 @@ class Outbox:
 
     async def delivered(self, key: str) -> None:
         """The announcement ``key`` was posted: never hand it out again."""
-        self.claims.pop(key, None)
+        self.claims.release(key)
         self._attempts.pop(key, None)
         parsed = parse_outbox_key(key)
         if parsed is not None:
@@ -94,7 +94,7 @@ class Outbox:
 
     async def failed(self, key: str) -> None:
         """Posting ``key`` failed: hand it out again after a while (longer each time)."""
-        self.claims.pop(key, None)
+        self.claims.release(key)
         await self._postpone(key, self._attempts.pop(key, 0) + 1)
 
     async def _postpone(self, key: str, attempts: int) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import replace
 from typing import Any
 
 import render
 from bot import i18n
 from bot.clock import from_ms
-from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind
+from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind, StoredOutcome
 from bot.service.cache import Loaded
 from bot.service.values import Event, Line, Reply
 from engines.core import (
@@ -221,9 +221,8 @@ def ai_lines(loaded: Loaded) -> tuple[Line, ...]:
 def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
     """``Winner: bob (White)`` for an end the rules decided (the host's own endings already
     name people); nothing for a draw or a game nobody won."""
-    try:
-        outcome = outcome_from_json(loaded.row.result or {})
-    except (KeyError, ValueError, TypeError):
+    outcome = outcome_of(loaded.row.result)
+    if outcome is None:
         return ()
     n = loaded.row.players
     winners = sorted(w for w in outcome.winners if 0 <= w < n)
@@ -245,41 +244,49 @@ def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
 # --- outcomes as stored -----------------------------------------------------------------------
 
 
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {
-        "termination": outcome.termination.value,
-        "winners": sorted(outcome.winners),
-        "ranks": list(outcome.ranks),
-        "en": outcome.text.en,
-        "ja": outcome.text.ja,
-    }
-
-
-def result_text(result: Mapping[str, Any]) -> Text:
-    return Text(str(result.get("en", "")), str(result.get("ja", "")))
-
-
-def outcome_from_json(result: Mapping[str, Any]) -> Outcome:
-    return Outcome(
-        Termination(result["termination"]),
-        frozenset(int(w) for w in result["winners"]),
-        tuple(int(r) for r in result["ranks"]),
-        result_text(result),
+def stored_outcome(outcome: Outcome) -> StoredOutcome:
+    """``outcome`` as a game row keeps it."""
+    return StoredOutcome(
+        outcome.termination.value,
+        tuple(sorted(outcome.winners)),
+        outcome.ranks,
+        outcome.text.en,
+        outcome.text.ja,
     )
+
+
+def result_text(result: StoredOutcome) -> Text:
+    return Text(result.en, result.ja)
+
+
+def outcome_of(result: StoredOutcome | None) -> Outcome | None:
+    """The outcome a stored result says (``None``: no result, or an end the engines no longer
+    know)."""
+    if result is None:
+        return None
+    try:
+        termination = Termination(result.termination)
+    except ValueError:
+        return None
+    return Outcome(termination, frozenset(result.winners), result.ranks, result_text(result))
+
+
+def host_end(result: StoredOutcome, players: int) -> Outcome | None:
+    """``result`` as an end the host decided (resignation, timeout, agreed draw, abort) for a
+    game of ``players`` seats; ``None`` when it is another end or does not fit that game."""
+    outcome = outcome_of(result)
+    if outcome is None or outcome.termination not in HOST_ENDS or not result.fits(players):
+        return None
+    return outcome
 
 
 def host_outcome(row: GameRow) -> Outcome | None:
     """The stored outcome of a game the host ended (resignation, timeout, agreed draw, abort):
     the engine state still shows a turn, so the picture is given this. ``None`` while the game
     goes on, when its own rules ended it, or when a stored (imported) result does not fit."""
-    if not row.status.is_over or not row.result:
+    if not row.status.is_over or row.result is None:
         return None
-    try:
-        outcome = outcome_from_json(row.result)
-    except (KeyError, ValueError, TypeError):
-        return None
-    fits = len(outcome.ranks) == row.players and all(0 <= w < row.players for w in outcome.winners)
-    return outcome if fits and outcome.termination in HOST_ENDS else None
+    return host_end(row.result, row.players)
 
 
 def names(people: Sequence[str], lang: str) -> str:

@@ -35,7 +35,7 @@ from bot.model import (
 )
 from bot.service import present
 from bot.service.context import Context
-from bot.service.present import outcome_from_json
+from bot.service.present import outcome_of
 from bot.service.values import Event, Line, Page, Refusal, Reply, Scope, User
 from bot.store import RatingConflict, Store
 from engines.core import EngineError, Game, Outcome, Termination, Text
@@ -175,9 +175,8 @@ def replay(games: Sequence[EndedGame]) -> RatedGame:
     changes: list[RatingChange] = []
     seq = 0
     for game in games:
-        try:
-            outcome = outcome_from_json(game.result or {})
-        except (KeyError, ValueError, TypeError):
+        outcome = outcome_of(game.result)
+        if outcome is None:
             log.warning("game %s has no readable result: not rated", game.id)
             continue
         if not ratable(game.rated, game.seats, outcome):

@@ -5,13 +5,11 @@ What a viewer gets is computed from their seats: secret moves of others stay hid
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
-from typing import Any
 
 from bot.clock import from_ms
 from bot.i18n import clean_text
-from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow
+from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow, StoredOutcome, new_seed
 from bot.records import (
     MAX_RECORD_BYTES,
     ReadRecord,
@@ -196,7 +194,7 @@ class Records:
             )
         result = imported_result(read)
         status = GameStatus.FINISHED if result else GameStatus.ACTIVE
-        if result and result.get("termination") == Termination.ABORTED.value:
+        if result and result.termination == Termination.ABORTED.value:
             status = GameStatus.ABORTED
         for u in {u.id: u for u in [user, *users]}.values():
             await self.ctx.remember_user(u)
@@ -217,13 +215,10 @@ class Records:
             players=rec.players,
             options=dict(rec.options),
             # a running game's record hides its seed; a NUL (PostgreSQL cannot store it) is cleaned
-            seed=clean_text(rec.seed) or secrets.token_hex(16),
+            seed=clean_text(rec.seed) or new_seed(),
             status=status,
             guild_id=guild_id,
-            channel_id=None,
             creator_id=user.id,
-            clock="none",
-            reminders=(),
             created_ms=now,
             seats=tuple(SeatRow(i, SeatKind.HUMAN, u.id, u.name) for i, u in enumerate(users)),
             started_ms=now,
@@ -233,8 +228,7 @@ class Records:
             entries=rows,
             imported_ms=now,
         )
-        game_id = await self.ctx.store.create_game(new)
-        loaded = await self.ctx.games.read(game_id)
+        loaded, _ = await self.ctx.games.create(new)
         return present.reply(
             loaded,
             Event.IMPORTED,
@@ -251,36 +245,30 @@ def check_record_size(size: int) -> None:
         raise Refusal("refuse.bad_record", reason=too_large(size).text)
 
 
-def imported_result(read: ReadRecord) -> dict[str, Any] | None:
+def imported_result(read: ReadRecord) -> StoredOutcome | None:
     """The result an imported game is stored with: its rules' own end when the moves reach one,
     else the end the file states (one the host decides: resignation, timeout, agreed draw,
     abort), else none (the game goes on). A stated end that does not fit is refused."""
     outcome = read.state.outcome()
     if outcome is not None:
-        return present.outcome_json(outcome)
+        return present.stored_outcome(outcome)
     if not read.result:
         return None
-    players = read.record.players
     try:
-        stated = present.outcome_from_json(read.result)
-    except (KeyError, ValueError, TypeError, AttributeError) as exc:
+        stated = StoredOutcome.from_json(read.result)
+    except ValueError as exc:
         error = RecordError(
             read.result_line,
-            f"the result is not one I can read ({exc!r} is missing or wrong)",
-            f"結果が読めません（{exc!r} がないか、正しくありません）",
+            f"the result is not one I can read ({exc})",
+            f"結果が読めません（{exc}）",
         )
         raise Refusal("refuse.bad_record", reason=error.text) from exc
-    fits = (
-        stated.termination in present.HOST_ENDS
-        and len(stated.ranks) == players
-        and all(0 <= w < players for w in stated.winners)
-    )
-    if not fits:
+    if present.host_end(stated, read.record.players) is None:
         error = RecordError(
             read.result_line,
-            f"the record says the game ended ({stated.termination.value}), but its moves do "
+            f"the record says the game ended ({stated.termination}), but its moves do "
             "not end it that way",
-            f"棋譜には終局（{stated.termination.value}）とありますが、指し手はそう終わっていません",
+            f"棋譜には終局（{stated.termination}）とありますが、指し手はそう終わっていません",
         )
         raise Refusal("refuse.bad_record", reason=error.text)
-    return present.outcome_json(stated)
+    return stated

@@ -8,8 +8,6 @@ already waiting is answered instead of made twice: by its invited players it is 
 
 from __future__ import annotations
 
-import secrets
-
 from bot.clock import parse_clock, with_reminders
 from bot.model import GameStatus, NewGame, SeatKind, SeatRow
 from bot.service.cache import Loaded
@@ -64,15 +62,12 @@ class Rematches:
             game_type=row.game_type,
             players=row.players,
             options=dict(row.options),
-            seed=secrets.token_hex(16),
-            status=GameStatus.OPEN,
+            creator_id=user.id,
+            seats=tuple(seats),
             guild_id=row.guild_id,
             channel_id=row.channel_id,
-            creator_id=user.id,
             clock=spec.text(),
             reminders=spec.reminders,
-            created_ms=0,
-            seats=tuple(seats),
             rated=row.rated,
         )
         return await self.lobby.open_game(
@@ -83,8 +78,7 @@ class Rematches:
         """An open challenge of ``game_type`` among exactly ``people`` (a rematch already
         asked for), newest first; from the index of live games, so it survives a restart."""
         games = self.ctx.games
-        for gid in sorted(games.live, reverse=True):
-            live = games.live[gid]
+        for gid, live in games.live_games():
             if live.game_type != game_type or not live.users <= people:
                 continue
             loaded = await games.read(gid)

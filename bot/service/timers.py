@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.clock import ClockSpec, from_ms, parse_clock, to_ms, with_reminders
-from bot.model import Change, GameRow, GameStatus, SeatRow
+from bot.model import Change, GameRow, GameStatus, SeatRow, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -62,11 +62,11 @@ def deadline(
     return now + min(b if b is not None else spec.bank * 1000 for b in left)
 
 
-def turn_fields(
+def turn_update(
     row: GameRow, before: State[Any], after: State[Any], movers: Sequence[int], now: int
-) -> tuple[dict[str, Any], list[SeatRow]]:
+) -> tuple[Update, list[SeatRow]]:
     """Deadline and bank updates after ``movers`` acted (``before`` -> ``after``): the row's
-    fields and the seats whose banks changed."""
+    update and the seats whose banks changed."""
     spec = clock_of(row)
     seats: list[SeatRow] = []
     if spec.kind == "bank" and row.turn_started_ms is not None:
@@ -76,20 +76,24 @@ def turn_fields(
             bank = srow.bank_ms if srow.bank_ms is not None else spec.bank * 1000
             bank = min(spec.cap * 1000, max(0, bank - elapsed) + spec.bonus * 1000)
             seats.append(replace(srow, bank_ms=bank))
-    fields: dict[str, Any] = {}
     same_step = (
         before.current_player() == SIMULTANEOUS
         and after.current_player() == SIMULTANEOUS
         and set(after.acting_players()) < set(before.acting_players())
     )
+    update = Update()
     if not same_step:
-        fields["turn_started_ms"] = now
-        fields["deadline_ms"] = deadline(spec, after, now, banks(row.seats, seats))
-        fields["reminders_sent"] = ()
+        update = Update(
+            turn_started_ms=now,
+            deadline_ms=deadline(spec, after, now, banks(row.seats, seats)),
+            reminders_sent=(),
+        )
     elif spec.kind == "bank" and row.turn_started_ms is not None:
         # the step goes on: its deadline follows the smallest bank of those still due
-        fields["deadline_ms"] = deadline(spec, after, row.turn_started_ms, banks(row.seats, seats))
-    return fields, seats
+        update = Update(
+            deadline_ms=deadline(spec, after, row.turn_started_ms, banks(row.seats, seats))
+        )
+    return update, seats
 
 
 def _next_point(row: GameRow) -> int | None:
@@ -122,7 +126,7 @@ class Timers:
         self._rows: dict[int, GameRow] = {}
         self._pending: list[Reply] = []
         self._rescan_at: int | None = None
-        ctx.games.listeners.append(self.track)
+        ctx.games.listen(self.track)
 
     async def restore(self) -> None:
         """Read every pending deadline of this process's guilds from the store (so a restart
@@ -225,7 +229,7 @@ class Timers:
         if not due:
             return None
         sent = tuple(sorted({*row.reminders_sent, *due}, reverse=True))
-        change = Change(game_id, row.version, fields={"reminders_sent": sent})
+        change = Change(game_id, row.version, update=Update(reminders_sent=sent))
         if all(row.seats[s].is_ai for s in loaded.acting_seats()):
             # Nobody to remind: the computer moves when it is due (kept as sent, quietly).
             await self.ctx.games.commit(loaded, change)

@@ -11,13 +11,13 @@ import asyncio
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.model import Change, GameStatus, MoveRow, RatedGame, SeatRow
+from bot.model import Change, GameStatus, MoveRow, RatedGame, SeatRow, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.endings import Endings, finish_fields, rating_lines
+from bot.service.endings import Endings, finish_update, rating_lines
 from bot.service.lobby import resolve_chance
-from bot.service.timers import Timers, turn_fields
+from bot.service.timers import Timers, turn_update
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State
 
@@ -86,23 +86,21 @@ class Turns:
         after, chance_rows = resolve_chance(
             after, loaded.row.seed, row.ply + 1, now, secret=after.hides_moves()
         )
-        fields: dict[str, Any] = {}
-        if loaded.row.offer is not None:
-            fields["offer"] = None
+        update = Update() if loaded.row.offer is None else Update(offer=None)
         outcome = after.outcome()
         results: Sequence[Any] = ()
         seats: Sequence[SeatRow] = ()
         if outcome is not None:
-            finish, results = finish_fields(loaded, outcome, now)
-            fields |= finish
+            finish, results = finish_update(loaded, outcome, now)
+            update |= finish
         else:
-            timing, seats = turn_fields(loaded.row, loaded.state, after, [row.actor], now)
-            fields |= timing
+            timing, seats = turn_update(loaded.row, loaded.state, after, [row.actor], now)
+            update |= timing
         change = Change(
             loaded.id,
             loaded.row.version,
             append=(row, *chance_rows),
-            fields=fields,
+            update=update,
             seats=tuple(seats),
             results=tuple(results),
         )

@@ -86,7 +86,7 @@ async def test_timeout_just_after_the_deadline(service: GameService, clock: Fake
     assert "bob" in due[0].text("en")
     info = await service.game_info(gid)
     assert info.status == "finished" and info.result is not None
-    assert info.result["termination"] == "timeout" and info.result["winners"] == [0]
+    assert info.result.termination == "timeout" and info.result.winners == (0,)
     assert await service.process_due() == []
     assert service.next_timer_at() is None
 
@@ -110,7 +110,7 @@ async def test_three_player_timeout_ranks(service: GameService, clock: FakeClock
     clock.advance(minutes=2)
     await service.process_due()
     info = await service.game_info(gid)
-    assert info.result is not None and info.result["ranks"] == [1, 3, 1]
+    assert info.result is not None and info.result.ranks == (1, 3, 1)
 
 
 async def test_solitaire_timeout_is_a_loss(service: GameService, clock: FakeClock) -> None:
@@ -138,7 +138,7 @@ async def test_setup_timeout(service: GameService, clock: FakeClock) -> None:
         none.game_id,
     ]
     first = await service.game_info(one.game_id)
-    assert first.result is not None and first.result["winners"] == [1]  # alice never sent hers
+    assert first.result is not None and first.result.winners == (1,)  # alice never sent hers
     void = await service.game_info(none.game_id)
     assert void.status == "aborted"
 

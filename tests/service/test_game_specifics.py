@@ -14,7 +14,7 @@ from PIL import Image
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
-from bot.service.present import outcome_from_json
+from bot.service.present import outcome_of
 from engines.core import Termination
 from engines.rokumentai import ROKUMENTAI
 from engines.yosuko import (
@@ -93,7 +93,7 @@ async def test_three_player_resignation(real: GameService) -> None:
     assert [line.params["name"] for line in reply.lines] == ["alice", "bob", "carol"]
     info = await real.game_info(gid)
     assert info.status == "finished" and info.result is not None
-    assert info.result["ranks"] == [1, 3, 1] and info.result["winners"] == [0, 2]
+    assert info.result.ranks == (1, 3, 1) and info.result.winners == (0, 2)
     for user, wins, losses in ((ALICE, 1, 0), (BOB, 0, 1), (CAROL, 1, 0)):
         item = (await real.stats(user, "sangokushi")).lines[0].params
         assert (item["games"], item["wins"], item["losses"]) == (1, wins, losses)
@@ -113,7 +113,7 @@ async def test_three_player_timeout(real: GameService, clock: FakeClock) -> None
     assert "bob ran out of time: alice and carol share first place." in timeout.text("en")
     assert "bobさんの時間切れ。aliceさんとcarolさんが同率一位。" in timeout.text("ja")
     info = await real.game_info(gid)
-    assert info.result is not None and info.result["ranks"] == [1, 3, 1]
+    assert info.result is not None and info.result.ranks == (1, 3, 1)
 
 
 async def test_two_player_variant_resignation(real: GameService) -> None:
@@ -350,7 +350,7 @@ async def test_host_ended_board_shows_the_result_not_the_turn(
     assert reply.image is not None
     assert pixels(reply.image) != turn_picture
     info = await real.game_info(gid)
-    outcome = outcome_from_json(info.result) if info.result else None
+    outcome = outcome_of(info.result)
     assert outcome is not None and outcome.termination is ENDS[how]
     # the players' names are in the picture's header
     names = (ALICE.name, BOB.name)

@@ -10,7 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.clock import FakeClock
-from bot.model import Change, EndedGame, RatedGame, RatingRow, SeatKind, SeatRow
+from bot.model import Change, EndedGame, GameStatus, RatedGame, RatingRow, SeatKind, SeatRow, Update
 from bot.service import GameService, Refusal, Scope, User
 from bot.service import ratings as rt
 from bot.store import RatingConflict
@@ -168,7 +168,7 @@ async def test_three_player_game_by_its_rules(service: GameService, db_path: str
         player = (ALICE, BOB, CAROL)[seat]
         await service.play(gid, player, "go")
     assert info.result is not None
-    places = dict(zip((ALICE.id, BOB.id, CAROL.id), info.result["ranks"], strict=True))
+    places = dict(zip((ALICE.id, BOB.id, CAROL.id), info.result.ranks, strict=True))
     assert {(u, p) for u, p, _ in history(db_path, gid)} == set(places.items())
 
 
@@ -250,11 +250,9 @@ async def test_a_stale_rating_writes_nothing(service: GameService, db_path: str)
         EndedGame(gid, "ttt-test", None, 5, True, None, loaded.row.seats), outcome, fresh
     )
     before = rating_tables(db_path)
-    change_fields = {"status": "finished", "finished_ms": 5}
+    update = Update(status=GameStatus.FINISHED, finished_ms=5)
     with pytest.raises(RatingConflict):
-        await service.ctx.store.apply(
-            Change(gid, loaded.row.version, fields=change_fields, rating=stale)
-        )
+        await service.ctx.store.apply(Change(gid, loaded.row.version, update=update, rating=stale))
     assert rating_tables(db_path) == before
     assert (await stored_row(service.ctx.store, gid)) == loaded.row  # the end was not written
 

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.model import StoredOutcome
 from bot.records import RecordMeta, export_json, import_json, kif_text
 from engines.core import CHANCE, PositionError
 from engines.record import Entry, Record
@@ -17,9 +18,8 @@ META = RecordMeta(
     players=("alice", "bob", "carol"),
     seat_names=(("Black", "先手"), ("White", "後手"), ("Third", "三番手")),
     started=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
-    result={"en": "bob wins", "ja": "bobの勝ち", "termination": "rule", "winners": [1],
-            "ranks": [2, 1, 2]},
-)  # fmt: skip
+    result=StoredOutcome("rule", (1,), (2, 1, 2), "bob wins", "bobの勝ち"),
+)
 RECORD = Record(
     "race-test",
     3,

@@ -84,6 +84,6 @@ async def test_clocks_and_reminders_survive_a_restart(fakes: None, db_path: str)
         clock.set(nxt + timedelta(hours=1, milliseconds=1))
         assert [r.key for r in await second.process_due()] == ["game.timeout"]
         info = await second.game_info(gid)
-        assert info.result is not None and info.result["winners"] == [0]
+        assert info.result is not None and info.result.winners == (0,)
     finally:
         await second.close()

@@ -141,7 +141,7 @@ async def test_play_to_the_end(service: GameService, db_path: str) -> None:
     assert "three in a row" in last.text("en") and "三目並び" in last.text("ja")
     info = await service.game_info(gid)
     assert info.status == "finished"
-    assert info.result is not None and info.result["winners"] == [0]
+    assert info.result is not None and info.result.winners == (0,)
     assert [m[2] for m in moves_of(db_path, gid)] == ["a1", "b1", "a2", "b2", "a3"]
 
 
@@ -193,7 +193,7 @@ async def test_resign(service: GameService) -> None:
     assert "bob" in reply.text("en")
     info = await service.game_info(gid)
     assert info.result is not None
-    assert info.result["termination"] == "resignation" and info.result["winners"] == [0]
+    assert info.result.termination == "resignation" and info.result.winners == (0,)
 
 
 async def test_three_player_resignation_ranks(service: GameService) -> None:
@@ -203,7 +203,7 @@ async def test_three_player_resignation_ranks(service: GameService) -> None:
     await service.resign(gid, BOB)
     info = await service.game_info(gid)
     assert info.result is not None
-    assert info.result["ranks"] == [1, 3, 1]
+    assert info.result.ranks == (1, 3, 1)
 
 
 async def test_chance_outcomes_are_logged_with_the_move(service: GameService, db_path: str) -> None:
@@ -236,7 +236,7 @@ async def test_draw_offer_accept(service: GameService) -> None:
     agreed = await service.accept_draw(gid, BOB)
     assert agreed.key == "draw.agreed"
     info = await service.game_info(gid)
-    assert info.result is not None and info.result["termination"] == "agreement"
+    assert info.result is not None and info.result.termination == "agreement"
 
 
 async def test_draw_offer_decline_and_lapse(service: GameService) -> None:

@@ -135,7 +135,7 @@ async def test_a_change_from_another_process_is_picked_up(
         assert await zero.process_due() == []  # shard 0's process does not time it
         assert _ids(await one.process_due()) == [(gid, "game.timeout")]
         info = await one.game_info(gid)
-        assert info.result is not None and info.result["winners"] == [0]
+        assert info.result is not None and info.result.winners == (0,)
     finally:
         await zero.close()
         await one.close()
