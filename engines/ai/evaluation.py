@@ -18,11 +18,14 @@ levels 4 and 6 and 黒壇の馬's level 1: ``levels.margins_with``).
 ``contempt`` (optional): what a drawn game is worth *below* an even one to the side searching,
 on the evaluation's scale: a computer player that plays for the win (黒壇の馬, whose draws are
 jams both sides walked into). ``key(state)`` (optional) is the transposition-table key; the
-state itself by default.
+state itself by default. ``decide(turn)`` (optional): a move chosen without the search,
+tried first (given a :class:`Turn`): ツースリー's level 8 plays from its solved table,
+略式易双六 (no opponent) samples futures; ``None`` leaves the position to the search.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
@@ -37,9 +40,41 @@ Key = Callable[[State[Any]], Hashable]
 
 
 @dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search (or a game's own choice) found: the chosen move, its value for the root
+    seat, the last completed depth, the nodes visited and the root moves within the level's
+    margin of the best."""
+
+    move: Any
+    score: float
+    depth: int
+    nodes: int
+    candidates: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What a game's own choice (``Evaluation.decide``) is given: ``view`` (what ``seat``, to
+    move, may see), the ``level`` (1-8), the ``rng`` to draw with, when to stop (``deadline``,
+    a ``clock()`` value) and ``max_nodes`` (a cap on the game's own unit of work)."""
+
+    view: State[Any]
+    seat: int
+    level: int
+    rng: random.Random
+    deadline: float
+    clock: Callable[[], float]
+    max_nodes: int | None
+
+
+Decide = Callable[[Turn], SearchResult | None]
+"""A move chosen without the search; ``None`` leaves the position to it."""
+
+
+@dataclass(frozen=True, slots=True)
 class Evaluation:
-    """A game's evaluation function, move priorities, tactical moves and table key (see the
-    module text)."""
+    """A game's evaluation function, move priorities, tactical moves, table key and its own
+    choices without search (see the module text)."""
 
     evaluate: Evaluate
     priority: Priority | None = None
@@ -51,6 +86,7 @@ class Evaluation:
     depths: tuple[int, ...] | None = None
     contempt: float = 0.0
     margins: tuple[float, ...] | None = None
+    decide: Decide | None = None
 
     def __post_init__(self) -> None:
         for name, table in (("depths", self.depths), ("margins", self.margins)):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.ai import rokumentai, sangokushi, socrates, suji_shogi
+from engines.ai import rokumentai, sangokushi, socrates, suji_shogi, yosuko
 from engines.ai.evaluation import NEUTRAL, Evaluation
 
 EVALUATIONS: dict[str, Evaluation] = {
@@ -10,6 +10,7 @@ EVALUATIONS: dict[str, Evaluation] = {
     **socrates.EVALUATIONS,
     **sangokushi.EVALUATIONS,
     **suji_shogi.EVALUATIONS,
+    **yosuko.EVALUATIONS,
 }
 
 

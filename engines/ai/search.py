@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from engines.ai.evaluation import Evaluation
+from engines.ai.evaluation import Evaluation, SearchResult
 from engines.core import State
 
 WIN = 1_000_000.0
@@ -49,18 +48,6 @@ was always played: in 数字将棋, whose evaluation ties most quiet moves, leve
 
 class OutOfTime(Exception):
     """Raised inside the tree when the deadline has passed or the node budget is spent."""
-
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """What a search found: the chosen move, its value for the root seat, the last completed
-    depth, the nodes visited and the root moves within the level's margin of the best."""
-
-    move: Any
-    score: float
-    depth: int
-    nodes: int
-    candidates: tuple[Any, ...]
 
 
 class Searcher:

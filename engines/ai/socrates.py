@@ -345,9 +345,9 @@ def capture(state: State[Any], move: Any) -> bool:
 
 TWOTHREE_LEVELS = {
     n: Evaluation(partial(evaluate_twothree, horizon=h)) for n, h in TWOTHREE_HORIZONS.items()
-} | {8: Evaluation(evaluate_twothree)}
-"""ツースリー's evaluation at each level (level 8 plays from the table and uses this only for a
-position outside it)."""
+} | {8: Evaluation(evaluate_twothree, decide=twothree.perfect_play)}
+"""ツースリー's evaluation at each level (level 8 plays from the table and searches with this
+only for a position outside it)."""
 
 
 def twothree_at(level: int) -> Evaluation:

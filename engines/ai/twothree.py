@@ -18,6 +18,7 @@ import zlib
 from functools import cache
 from typing import Any
 
+from engines.ai.evaluation import SearchResult, Turn
 from engines.core import State
 from engines.socrates.board import PASS, SocratesState, cell
 
@@ -98,3 +99,10 @@ def perfect_move(state: State[Any], rng: random.Random) -> Any | None:
         scored.append((_rank(mine), m))
     best = max(r for r, _ in scored)
     return rng.choice([m for r, m in scored if r == best])
+
+
+def perfect_play(turn: Turn) -> SearchResult | None:
+    """Level 8's choice (``Evaluation.decide``): :func:`perfect_move`, or ``None`` (search) for
+    a position outside the table."""
+    move = perfect_move(turn.view, turn.rng)
+    return None if move is None else SearchResult(move, 0.0, 0, 0, (move,))

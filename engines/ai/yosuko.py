@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from engines.ai.evaluation import NEUTRAL, SearchResult, Turn
+from engines.ai.levels import LEVELS
 from engines.core import CHANCE, State
 from engines.yosuko import (
     CARD_MOVES,
@@ -106,3 +108,19 @@ def hint(
     hints = [Hint(m, totals[k] / done, done) for k, m in enumerate(moves)]
     hints.sort(key=lambda h: -h.win_chance)
     return tuple(hints)
+
+
+def sampled(turn: Turn) -> SearchResult:
+    """The computer's choice (``Evaluation.decide``): the best :func:`hint` over 16 imagined
+    futures a level (level 8 samples until its budget is spent); a sample is one imagined game,
+    so ``max_nodes`` caps the samples."""
+    samples = 16 * turn.level if turn.level < max(LEVELS) else 1 << 20
+    if turn.max_nodes is not None:
+        samples = min(samples, max(1, turn.max_nodes))
+    hints = hint(turn.view, turn.rng, samples, deadline=turn.deadline, clock=turn.clock)
+    best = hints[0]
+    return SearchResult(best.move, best.win_chance, 0, best.samples * len(hints), (best.move,))
+
+
+EVALUATIONS = {"yosuko": replace(NEUTRAL, decide=sampled)}
+"""No position to score (there is no opponent): every choice is :func:`sampled`."""

@@ -445,3 +445,27 @@ def test_every_level_guards_e5_in_sangokushi() -> None:
         for seed in range(3):
             move = choose_move(state, 0, lvl, random.Random(seed), clock=FakeClock(0.001))
             assert not threatened(state.apply(move)), (lvl, seed, move)
+
+
+def test_a_games_own_decision_comes_before_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Evaluation.decide`` is the one place a game chooses without search (no game id in
+    engines.ai): its result is played as it is, and ``None`` leaves the position to the search."""
+    import dataclasses
+
+    from engines.ai import SearchResult, Turn, registry
+
+    state: State[Any] = get_game("rokumentai").new_game()
+    first = state.legal_moves()[0]
+    asked: list[tuple[int, int, int | None]] = []
+
+    def decide(turn: Turn) -> SearchResult | None:
+        asked.append((turn.seat, turn.level, turn.max_nodes))
+        return SearchResult(first, 0.5, 0, 0, (first,)) if turn.level == 3 else None
+
+    own = dataclasses.replace(registry.EVALUATIONS["rokumentai"], decide=decide)
+    monkeypatch.setitem(registry.EVALUATIONS, "rokumentai", own)
+    decided = analyse(state, 0, 3, random.Random(0), clock=FakeClock(), max_nodes=50)
+    assert decided == SearchResult(first, 0.5, 0, 0, (first,))
+    searched = analyse(state, 0, 2, random.Random(0), clock=FakeClock(), max_nodes=50)
+    assert searched.nodes > 0 and searched.move in state.legal_moves()
+    assert asked == [(0, 3, 50), (0, 2, 50)]
