@@ -150,7 +150,7 @@ class GameService:
         self.offers = Offers(ctx, self.turns, endings)
         self.records = Records(ctx, self.timers)
         thinker = thinker or InlineThinker()
-        self.replays = Replays(ctx)
+        self.replays = Replays(ctx, thinker)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.outbox = Outbox(ctx)
