@@ -76,6 +76,7 @@ def main() -> None:
         f"\nGoals: at most {TIME_GOAL_S:.0f} s to build and {SIZE_GOAL // (1024 * 1024)} MiB "
         "for a replay of a hundred plies."
     )
+    long_replay()
     records()
 
 
