@@ -1,4 +1,5 @@
-"""Per game: the time to build a 100-ply replay GIF and its size (``render.replay``); the time to
+"""Per game: the time to build a 100-ply replay GIF and its size (``render.replay``); a 2,000-ply
+game's replay as the service builds it (sampled frames, drawn in the worker pool); the time to
 write a record as KIF-like text and to read it (and its JSON) back (``bot.records``)."""
 
 from __future__ import annotations
@@ -17,14 +18,20 @@ TIME_GOAL_S = 1.0
 SIZE_GOAL = 2 * 1024 * 1024
 
 
+LONG_GAME = "socrates-uchu"
+LONG_OPTIONS = {"cap": "off", "repetition": "off"}
+"""A game that can go on for 2,000 plies (no move cap, no repetition rule)."""
+LONG_PLIES = 2000
+
+
 def steps(
-    game: Game[Any], seed: int, plies: int = PLIES
+    game: Game[Any], seed: int, plies: int = PLIES, options: dict[str, str] | None = None
 ) -> list[tuple[State[Any], int | None, Any]]:
     """A seeded random game through the engine API: (the state after, who acted (``None``:
     chance), the move) per action after the start; it stops when the game ends, or after
     ``plies`` actions and the chance outcomes they lead to (as the host records them)."""
     rng = random.Random(f"replay:{game.id}:{seed}")
-    state: State[Any] = game.new_game(game.player_counts[0])
+    state: State[Any] = game.new_game(game.player_counts[0], options)
     out: list[tuple[State[Any], int | None, Any]] = []
     while not state.is_over() and (len(out) < plies or state.current_player() == CHANCE):
         actor = state.current_player()
@@ -38,10 +45,12 @@ def steps(
     return out
 
 
-def playout(game: Game[Any], seed: int, plies: int = PLIES) -> list[tuple[State[Any], Any]]:
+def playout(
+    game: Game[Any], seed: int, plies: int = PLIES, options: dict[str, str] | None = None
+) -> list[tuple[State[Any], Any]]:
     """(state, the move that led to it) from the start, one per action."""
-    start: State[Any] = game.new_game(game.player_counts[0])
-    return [(start, None)] + [(state, move) for state, _, move in steps(game, seed, plies)]
+    start: State[Any] = game.new_game(game.player_counts[0], options)
+    return [(start, None)] + [(state, move) for state, _, move in steps(game, seed, plies, options)]
 
 
 def main() -> None:
@@ -67,7 +76,89 @@ def main() -> None:
         f"\nGoals: at most {TIME_GOAL_S:.0f} s to build and {SIZE_GOAL // (1024 * 1024)} MiB "
         "for a replay of a hundred plies."
     )
+    long_replay()
     records()
+
+
+def long_playout(
+    game: Game[Any], seed: int, plies: int, options: dict[str, str]
+) -> list[tuple[State[Any], Any]]:
+    """(state, move) for a game kept going ``plies`` plies: random moves that neither end the
+    game nor take a piece when there are such (a random game of it ends within a thousand)."""
+    rng = random.Random(f"long:{game.id}:{seed}")
+    state: State[Any] = game.new_game(game.player_counts[0], options)
+    out: list[tuple[State[Any], Any]] = [(state, None)]
+
+    def pieces(s: State[Any]) -> int:
+        return sum(c.isalpha() for c in s.position().split(" ")[0])
+
+    while len(out) <= plies and not state.is_over():
+        seat = state.current_player()
+        after = {m: state.apply(m, seat) for m in state.legal_moves(seat)}
+        going = [m for m, a in after.items() if not a.is_over()] or list(after)
+        quiet = [m for m in going if pieces(after[m]) == pieces(state)] or going
+        move = rng.choice(quiet)
+        state = after[move]
+        out.append((state, move))
+    return out
+
+
+def long_replay() -> None:
+    """A 2,000-ply game's replay as the service builds it: the frames sampled (the start, evenly
+    spaced ones, the last plies) and drawn by a worker of the pool (pickling included)."""
+    import asyncio
+    from functools import partial
+
+    from bot.service.replays import REPLAY_MAX_FRAMES, REPLAY_TAIL
+    from bot.service.thinking import ProcessThinker
+    from engines.registry import get_game
+    from render.replay import DEFAULT_MAX_BYTES, Frame, animate, pick_frames
+
+    game = get_game(LONG_GAME)
+    plies = long_playout(game, SEED, LONG_PLIES, LONG_OPTIONS)
+    picked = pick_frames(len(plies), REPLAY_MAX_FRAMES, REPLAY_TAIL)
+    frames = [Frame(plies[i][0].observe(None), plies[i][1]) for i in picked]
+    names = [f"Player {seat + 1}" for seat in range(frames[0].state.num_players)]
+    job = partial(animate, frames, None, names=names)
+
+    async def draw() -> tuple[float, float, int, int]:
+        pool = ProcessThinker(1)
+        try:
+            await pool.warm_up()
+            await pool.draw(partial(animate, frames[:2], None, names=names))  # import render
+            loop = asyncio.get_running_loop()
+            lags: list[float] = []
+
+            async def watch() -> None:  # how late the event loop wakes while the pool draws
+                while True:
+                    t = loop.time()
+                    await asyncio.sleep(0.01)
+                    lags.append(loop.time() - t - 0.01)
+
+            watcher = asyncio.create_task(watch())
+            t0 = time.perf_counter()
+            built = await pool.draw(job)
+            took = time.perf_counter() - t0
+            watcher.cancel()
+            return took, max(lags, default=0.0), len(built.data), built.frames
+        finally:
+            await pool.close()
+
+    took, lag, size, shown = asyncio.run(draw())
+    ok = "ok" if took <= 5 and size <= DEFAULT_MAX_BYTES else "over"
+    print(f"\n## Replays: a {len(plies) - 1}-ply game ({LONG_GAME}), as the service draws it\n")
+    header = (
+        f"{'positions':>9} {'frames':>6} {'build s':>8} {'size KiB':>9} {'loop lag ms':>11} "
+        f"{'goal':>5}"
+    )
+    print(header)
+    print("-" * len(header))
+    print(f"{len(plies):9} {shown:6} {took:8.2f} {size / 1024:9.0f} {lag * 1000:11.1f} {ok:>5}")
+    print(
+        f"\nAt most {REPLAY_MAX_FRAMES} frames (the start, evenly spaced ones, the last "
+        f"{REPLAY_TAIL} plies), drawn in a worker process: goals 5 s and the upload limit "
+        f"({DEFAULT_MAX_BYTES // (1024 * 1024)} MiB)."
+    )
 
 
 def random_record(game: Game[Any], seed: int, plies: int = PLIES) -> Record:

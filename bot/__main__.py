@@ -24,13 +24,15 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bot import i18n
 from bot.config import Settings, load_settings, with_shards
 
 EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 1
+"""The database (or Discord) could not be reached: start again once it is up."""
 
 NO_TOKEN = (
     "DISCORD_TOKEN is not set; set it (environment, .env, or docker run -e DISCORD_TOKEN=...) "
@@ -174,6 +176,18 @@ def stdin_has_input() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
 
 
+def with_store(run: Callable[[], int]) -> int:
+    """``run()``; a database that cannot be reached is one line and :data:`EXIT_UNREACHABLE`
+    (as a wrong token or an unreachable Discord are), not a traceback."""
+    from bot.service import StoreUnreachable
+
+    try:
+        return run()
+    except StoreUnreachable as exc:
+        print(f"banmen: {exc}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -184,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "healthcheck":
         return healthcheck(settings)
     if args.command == "ratings":
-        return ratings(settings, args)
+        return with_store(lambda: ratings(settings, args))
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 
@@ -207,9 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     if args.command == "sandbox":
-        return sandbox(settings, args)
+        return with_store(lambda: sandbox(settings, args))
     print(i18n.t("sandbox.no_token"), file=sys.stderr)
-    return sandbox(settings, argparse.Namespace())
+    return with_store(lambda: sandbox(settings, argparse.Namespace()))
 
 
 if __name__ == "__main__":

@@ -43,6 +43,10 @@ class Settings:
     """Seconds an unanswered challenge stays open (0: forever)."""
     secret: str | None = None
     """The key of the daily deal's seeds (default: one the store generates and keeps)."""
+    daily_reveal_hours: int = 12
+    """Hours after a daily deal's UTC day before its seed appears in any record: every player
+    of a day shares the seed, so it stays hidden until the day is over everywhere (12: the end
+    of that date in UTC-12, the last time zone)."""
     rules_base_url: str | None = None
     """Where ``docs/rules/`` is published (``/rules`` links there; else it names the file)."""
     state_cache_size: int = 2048
@@ -51,6 +55,9 @@ class Settings:
     """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
     pg_pool_size: int = 10
     """Most connections one process opens to PostgreSQL (``BANMEN_DB=postgresql://...``)."""
+    store_timeout: float = 5.0
+    """Seconds a command waits for the store (a PostgreSQL connection) before it is answered
+    that the store is unreachable (nothing changed)."""
     heartbeat_path: str | None = None
     """The file the bot rewrites while it is connected to Discord (``python -m bot healthcheck``
     reads its age); ``None``: ``heartbeat`` next to the database."""
@@ -216,9 +223,11 @@ def load_settings(
         challenge_ttl=_int(env, "BANMEN_CHALLENGE_TTL", 24 * 3600),
         rules_base_url=_opt(env, "BANMEN_RULES_URL"),
         secret=_opt(env, "BANMEN_SECRET"),
+        daily_reveal_hours=_int(env, "BANMEN_DAILY_REVEAL_HOURS", 12),
         state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
         pg_pool_size=_positive(env, "BANMEN_PG_POOL", 10),
+        store_timeout=_seconds(env, "BANMEN_STORE_TIMEOUT", 5.0),
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),

@@ -27,7 +27,7 @@ import discord
 from bot.clock import SystemClock
 from bot.config import Settings, load_settings, masked_location, with_shards
 from bot.discord.client import BanmenBot, point_at
-from bot.service import GameService, ProcessThinker
+from bot.service import GameService, ProcessThinker, StoreUnreachable
 
 log = logging.getLogger("banmen")
 
@@ -307,8 +307,8 @@ async def _run_until_stopped(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the bot; the exit status: 0 stopped (SIGTERM, SIGINT), 1 Discord unreachable or
-    failing, 2 the token refused."""
+    """Run the bot; the exit status: 0 stopped (SIGTERM, SIGINT), 1 Discord or the database
+    unreachable or failing, 2 the token refused."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the Banmen bot.")
     parser.add_argument(
         "--sync-global", action="store_true", help="sync the slash commands globally once"
@@ -328,6 +328,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except StartFailed as failure:
         log.error("%s", failure.message)
         return failure.exit_code
+    except StoreUnreachable as exc:  # one line, like a refused token
+        log.error("%s", exc)
+        return EXIT_UNREACHABLE
     except KeyboardInterrupt:
         log.info("stopped")
         return 0

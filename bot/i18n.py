@@ -50,6 +50,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} はすでに始まっています（または終了しています）。",
     ),
     "refuse.bad_move": ("{reason}", "{reason}"),
+    "refuse.bad_text": (
+        "That text holds characters I cannot take (half of a character pair, or a control "
+        "character such as NUL): nothing was changed.",
+        "受け付けられない文字（対になっていないサロゲート、NUL などの制御文字）が含まれています。"
+        "何も変更していません。",
+    ),
+    "refuse.store_unreachable": (
+        "The game store is unreachable; nothing was changed, try again shortly.",
+        "対局データベースに接続できません。何も変更していません。少し待ってからもう一度"
+        "お試しください。",
+    ),
     "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手: {moves}"),
     "refuse.too_long": (
         "That is too long for a move ({length} characters; at most {limit}).",
@@ -347,6 +358,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{shown} of the {total} {total:picture|pictures} fit the upload limit here: the first, "
         "the last and evenly spaced ones between.",
         "アップロード上限のため、{total}枚のうち{shown}枚（最初・最後と等間隔）を表示しています。",
+    ),
+    "replay.sampled": (
+        "A long game: the replay shows {shown} of its {total} pictures (the start, evenly "
+        "spaced ones and the last {last} plies); step through it for every ply.",
+        "長い対局のため、{total}枚のうち{shown}枚（最初、等間隔の局面、最後の{last}手）を"
+        "表示しています。すべての手は一手ずつ再生で見られます。",
     ),
     "replay.smaller": (
         "The pictures are drawn at {percent}% size to fit the upload limit.",

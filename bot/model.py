@@ -195,6 +195,16 @@ class GameRow:
 
     rated: bool = False
     """Created rated (see docs/ratings.md for what else a rated game needs)."""
+    daily_day: str | None = None
+    """The UTC day of the daily deal this game is (``None``: no daily game)."""
+    reseed: str | None = None
+    """The secret seed an imported unfinished game goes on with: it picks every chance step
+    from engine ply ``reseed_from`` on (``seed``, the file's, picked the ones before)."""
+    reseed_from: int = 0
+
+    def seed_at(self, ply: int) -> str:
+        """The seed that picks the chance step at engine ply ``ply``."""
+        return self.reseed if self.reseed is not None and ply >= self.reseed_from else self.seed
 
     @property
     def is_imported(self) -> bool:
@@ -268,6 +278,8 @@ class NewGame:
     limits: Limits | None = None
     imported_ms: int | None = None
     rated: bool = False
+    reseed: str | None = None
+    reseed_from: int = 0
 
 
 @dataclass(frozen=True, slots=True)

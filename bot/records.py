@@ -60,6 +60,9 @@ class RecordMeta:
     result: StoredOutcome | None = None
     clock: str = "none"
     extra: dict[str, Any] = field(default_factory=dict)
+    reseed: tuple[int, str] | None = None
+    """An imported game's second seed and the engine ply from which it picked the chance steps
+    (shown with the seed, once the game is over)."""
 
 
 class RecordError(ValueError):
@@ -184,6 +187,8 @@ def _header(meta: RecordMeta, record: Record, lang: str) -> list[str]:
         lines.append(f"options: {opts}")
     if record.seed:  # shown once the game is over
         lines.append(f"seed: {record.seed}")
+    if meta.reseed is not None:
+        lines.append(f"seed from ply {meta.reseed[0]}: {meta.reseed[1]}")
     lines += _diagram(record, lang)
     lines.append("")
     return lines
@@ -253,6 +258,8 @@ def export_json(meta: RecordMeta, record: Record) -> str:
         "result": meta.result.to_json() if meta.result else None,
         "clock": meta.clock,
     }
+    if meta.reseed is not None:
+        data["banmen"]["reseed"] = {"from_ply": meta.reseed[0], "seed": meta.reseed[1]}
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 

@@ -68,6 +68,11 @@ class ConflictError(Exception):
     """Someone else changed the game first (the position has changed)."""
 
 
+class StoreUnreachable(Exception):
+    """The database could not be reached in time (the message says where, never the password);
+    nothing was written."""
+
+
 class RatingConflict(Exception):
     """A player's rating changed (another of their games was rated) since the rating change was
     computed; nothing was written: compute it again from the new rating."""
@@ -190,7 +195,8 @@ LATEST_VERSION = len(migrations())
 _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
-    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated"
+    "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated, "
+    "daily_day, reseed, reseed_from"
 )
 
 
@@ -697,8 +703,9 @@ class SqlStore(_SqlRatings):
                 "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                 "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
                 "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
-                "imported_ms, rated) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "imported_ms, rated, daily_day, reseed, reseed_from) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (
                     game.game_type,
                     game.players,
@@ -719,6 +726,9 @@ class SqlStore(_SqlRatings):
                     game.expires_ms,
                     game.imported_ms,
                     int(game.rated),
+                    game.daily_day,
+                    game.reseed,
+                    game.reseed_from,
                 ),
             )
             game_id = int(rows[0][0])
@@ -1159,6 +1169,9 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         offers_made=tuple(OfferMade(OfferKind(k), int(s), int(m)) for k, s, m in json.loads(r[23])),
         imported_ms=r[24],
         rated=bool(r[25]),
+        daily_day=r[26],
+        reseed=r[27],
+        reseed_from=int(r[28]),
     )
 
 
@@ -1178,4 +1191,5 @@ __all__ = [
     "SqliteStore",
     "Stats",
     "Store",
+    "StoreUnreachable",
 ]

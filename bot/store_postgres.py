@@ -31,18 +31,24 @@ from psycopg import errors
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from bot.store import MIGRATIONS_DIR, ConflictError, Session, SqlStore, migrations
+from bot.store import (
+    MIGRATIONS_DIR,
+    ConflictError,
+    Session,
+    SqlStore,
+    StoreUnreachable,
+    migrations,
+)
 
 POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
 LATEST_VERSION = len(migrations(POSTGRES_MIGRATIONS))
 MIGRATION_LOCK = 0x62616E6D656E
 """The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
 CONNECT_TIMEOUT = 15.0
-"""Seconds :meth:`PostgresStore.open` waits for the first connection."""
-
-
-class StoreUnreachable(Exception):
-    """The database could not be reached (the message says where, never the password)."""
+"""Seconds :meth:`PostgresStore.open` waits for the first connection (the bot passes three
+times ``BANMEN_STORE_TIMEOUT``: a database starting with it has time to come up)."""
+STORE_TIMEOUT = 5.0
+"""Seconds a query waits for a connection before the store is called unreachable."""
 
 
 @functools.lru_cache(maxsize=512)
@@ -83,9 +89,19 @@ class PostgresStore(SqlStore):
 
     GUILD_SHARD_KEY = "CASE WHEN {col} ~ '^[0-9]{1,19}$' THEN {col}::bigint >> 22 ELSE 0 END"
 
-    def __init__(self, url: str, *, target_version: int | None = None, pool_size: int = 10) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        target_version: int | None = None,
+        pool_size: int = 10,
+        timeout: float = STORE_TIMEOUT,
+        connect_timeout: float = CONNECT_TIMEOUT,
+    ) -> None:
         self.url = url
         self.pool_size = max(1, pool_size)
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
         self._target = LATEST_VERSION if target_version is None else target_version
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
 
@@ -95,17 +111,18 @@ class PostgresStore(SqlStore):
             self.url,
             min_size=1,
             max_size=self.pool_size,
-            kwargs={"autocommit": True},
+            kwargs={"autocommit": True, "connect_timeout": max(1, round(self.timeout))},
             open=False,
             name="banmen",
+            timeout=self.timeout,
         )
         try:
-            await pool.open(wait=True, timeout=CONNECT_TIMEOUT)
+            await pool.open(wait=True, timeout=self.connect_timeout)
         except PoolTimeout as exc:
             await pool.close()
             raise StoreUnreachable(
                 f"cannot connect to PostgreSQL at {where(self.url)} within "
-                f"{CONNECT_TIMEOUT:.0f}s: is the server running, and are the host, port, user, "
+                f"{self.connect_timeout:g}s: is the server running, and are the host, port, user, "
                 "password and database in BANMEN_DB right?"
             ) from exc
         self._pool = pool
@@ -160,13 +177,34 @@ class PostgresStore(SqlStore):
 
     # -- sessions --------------------------------------------------------------------------
     @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A connection from the pool; :class:`StoreUnreachable` when none comes within the
+        timeout, or when the one given turns out dead (the server went away: a connection that
+        broke holds no committed change of this session, and the pool replaces it)."""
+        try:
+            async with self.pool.connection() as conn:
+                try:
+                    yield conn
+                except psycopg.OperationalError as exc:
+                    if not conn.broken:
+                        raise
+                    raise self._unreachable() from exc
+        except PoolTimeout as exc:
+            raise self._unreachable() from exc
+
+    def _unreachable(self) -> StoreUnreachable:
+        return StoreUnreachable(
+            f"no connection to PostgreSQL at {where(self.url)} within {self.timeout:g}s"
+        )
+
+    @asynccontextmanager
     async def _reading(self) -> AsyncIterator[Session]:
-        async with self.pool.connection() as conn:
+        async with self._connection() as conn:
             yield _PgSession(conn)
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Session]:
-        async with self.pool.connection() as conn:
+        async with self._connection() as conn:
             try:
                 # Pipeline mode: BEGIN travels with the first statement and COMMIT with the
                 # last; only a statement whose rows are read waits for the server.
@@ -181,7 +219,7 @@ class PostgresStore(SqlStore):
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Session]:
-        async with self.pool.connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield _PgSession(conn)
 

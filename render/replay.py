@@ -132,6 +132,17 @@ def animate(
     )
 
 
+def pick_frames(total: int, limit: int, tail: int) -> list[int]:
+    """At most ``limit`` of ``total`` frame indices: all of them when they fit, else the first,
+    evenly spaced ones and the last ``tail`` (a long game's end is what its replay is watched
+    for). Drawing a frame is most of a replay's time: this bounds it before any is drawn."""
+    if total <= limit:
+        return list(range(total))
+    tail = max(0, min(tail, limit - 2))  # room for the first frame and one more
+    head = total - tail
+    return _sample(head, limit - tail) + list(range(head, total))
+
+
 def _sample(total: int, count: int) -> list[int]:
     """``count`` indices out of ``total``, evenly spaced, the first and the last included."""
     if count >= total:

@@ -40,6 +40,7 @@ from bot.service.computer import Computer
 from bot.service.context import Context, Shuffle
 from bot.service.directory import Directory, MoveChoices
 from bot.service.endings import Endings
+from bot.service.guard import check_text, entry
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
@@ -70,7 +71,7 @@ from bot.service.values import (
     Scope,
     User,
 )
-from bot.store import SqliteStore, Store, is_postgres_url
+from bot.store import SqliteStore, Store, StoreUnreachable, is_postgres_url
 from engines.core import State, Text
 from engines.record import Record
 
@@ -99,6 +100,7 @@ __all__ = [
     "Scope",
     "Shuffle",
     "StepClock",
+    "StoreUnreachable",
     "Text",
     "Thinker",
     "User",
@@ -112,7 +114,12 @@ def open_store(location: str, settings: Settings) -> Store:
     if is_postgres_url(location):
         from bot.store_postgres import PostgresStore
 
-        return PostgresStore(location, pool_size=settings.pg_pool_size)
+        return PostgresStore(
+            location,
+            pool_size=settings.pg_pool_size,
+            timeout=settings.store_timeout,
+            connect_timeout=3 * settings.store_timeout,
+        )
     return SqliteStore(location, synchronous=settings.sqlite_synchronous)
 
 
@@ -142,12 +149,13 @@ class GameService:
         self.turns = Turns(ctx, self.timers, endings)
         self.offers = Offers(ctx, self.turns, endings)
         self.records = Records(ctx, self.timers)
-        self.replays = Replays(ctx)
+        thinker = thinker or InlineThinker()
+        self.replays = Replays(ctx, thinker)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
-        self.computer = Computer(ctx, self.turns, thinker or InlineThinker())
+        self.computer = Computer(ctx, self.turns, thinker)
 
     @classmethod
     async def open(
@@ -250,6 +258,7 @@ class GameService:
         """Start the thinker's workers (so no first AI move pays for their start-up)."""
         await self.computer.thinker.warm_up()
 
+    @entry
     async def hint(self, game_id: int, user: User) -> Reply:
         """略式易双六: each choice with its estimated win chance (private to the player)."""
         return await self.computer.hint(game_id, user)
@@ -260,75 +269,96 @@ class GameService:
         return self.ctx.settings.owns(guild_id)
 
     # -- lobbies and challenges ----------------------------------------------------------------
+    @entry
     async def create_game(
         self, creator: User, game_type: str, **how: Unpack[CreateOptions]
     ) -> Reply:
         """Create a lobby, a challenge or a running game (see :meth:`Lobby.create`)."""
         return await self.lobby.create(creator, game_type, **how)
 
+    @entry
     async def join(self, game_id: int, user: User) -> Reply:
         return await self.lobby.join(game_id, user)
 
+    @entry
     async def leave(self, game_id: int, user: User) -> Reply:
         return await self.lobby.leave(game_id, user)
 
+    @entry
     async def start(self, game_id: int, user: User) -> Reply:
         return await self.lobby.start(game_id, user)
 
+    @entry
     async def cancel(self, game_id: int, user: User) -> Reply:
         return await self.lobby.cancel(game_id, user)
 
+    @entry
     async def decline(self, game_id: int, user: User) -> Reply:
         return await self.lobby.decline(game_id, user)
 
+    @entry
     async def rematch(self, game_id: int, user: User) -> Reply:
         """A player of a finished game asks the others for the same game again, seats turned
         (a challenge); if they already asked, this accepts theirs."""
         return await self.rematches.rematch(game_id, user)
 
     # -- playing -------------------------------------------------------------------------------
+    @entry
     async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
         return await self.turns.play(game_id, user, text, ply=ply)
 
+    @entry
     async def setup(
         self, game_id: int, user: User, text: str, *, ply: int | None = None
     ) -> list[Reply]:
         return await self.turns.setup(game_id, user, text, ply=ply)
 
+    @entry
     async def resign(self, game_id: int, user: User) -> Reply:
         return await self.turns.resign(game_id, user)
 
+    @entry
     async def abort(self, game_id: int, moderator: User, guild_id: str | None = None) -> Reply:
         return await self.turns.abort(game_id, moderator, guild_id)
 
+    @entry
     async def offer_draw(self, game_id: int, user: User) -> Reply:
         return await self.offers.offer_draw(game_id, user)
 
+    @entry
     async def accept_draw(self, game_id: int, user: User) -> Reply:
         return await self.offers.accept_draw(game_id, user)
 
+    @entry
     async def decline_draw(self, game_id: int, user: User) -> Reply:
         return await self.offers.decline(game_id, user, OfferKind.DRAW)
 
+    @entry
     async def request_takeback(self, game_id: int, user: User) -> Reply:
         return await self.offers.request_takeback(game_id, user)
 
+    @entry
     async def accept_takeback(self, game_id: int, user: User) -> Reply:
         return await self.offers.accept_takeback(game_id, user)
 
+    @entry
     async def decline_takeback(self, game_id: int, user: User) -> Reply:
         return await self.offers.decline(game_id, user, OfferKind.TAKEBACK)
 
     # -- looking -------------------------------------------------------------------------------
+    @entry
     async def board(self, game_id: int, viewer: User | None = None) -> Reply:
         return await self.records.board(game_id, viewer)
 
+    @entry
     async def moves(self, game_id: int, viewer: User | None = None) -> Reply:
         return await self.records.moves(game_id, viewer)
 
+    @entry
     async def record(self, game_id: int, viewer: User | None = None) -> Reply:
         return await self.records.record(game_id, viewer)
 
+    @entry
     async def import_record(
         self,
         user: User,
@@ -345,26 +375,32 @@ class GameService:
         """Refuse a record file of ``size`` bytes that is too large to read (before reading)."""
         check_record_size(size)
 
+    @entry
     async def replay(
         self, game_id: int, viewer: User | None = None, *, max_bytes: int = REPLAY_MAX_BYTES
     ) -> Reply:
         """The game so far as an animated GIF of at most ``max_bytes``."""
         return await self.replays.replay(game_id, viewer, max_bytes=max_bytes)
 
+    @entry
     async def replay_step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The replay's picture after ply ``ply`` (0: the start)."""
         return await self.replays.step(game_id, viewer, ply)
 
+    @entry
     async def export_record(self, game_id: int) -> Record:
         return await self.records.export(game_id)
 
     # -- finding games -------------------------------------------------------------------------
+    @entry
     async def list_games(self, user: User, guild_id: str | None = None) -> Reply:
         return await self.directory.list_games(user, guild_id)
 
     def game_choices(self, user_id: str, typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
+        check_text((user_id, typed))
         return self.directory.game_choices(user_id, typed, limit)
 
+    @entry
     async def legal_move_choices(
         self, game_id: int, user_id: str, typed: str, limit: int = 25, lang: str = "en"
     ) -> list[str]:
@@ -372,25 +408,30 @@ class GameService:
         found = await self.directory.legal_moves(game_id, user_id, typed, limit, lang)
         return list(found.moves)
 
+    @entry
     async def legal_moves(
         self, game_id: int, user_id: str, typed: str, limit: int = 25, lang: str = "en"
     ) -> MoveChoices:
         """Like :meth:`legal_move_choices`, with how many moves matched in all."""
         return await self.directory.legal_moves(game_id, user_id, typed, limit, lang)
 
+    @entry
     async def games_to_play(self, user_id: str) -> list[int]:
         """The user's running games where it is their turn now (newest first)."""
         return await self.directory.games_to_play(user_id)
 
+    @entry
     async def game_at(self, user_id: str, channel_id: str, thread_id: str | None) -> int | None:
         return await self.directory.game_at(user_id, channel_id, thread_id)
 
     def location(self, game_id: int) -> Location | None:
         return self.directory.location(game_id)
 
+    @entry
     async def place(self, game_id: int) -> Location | None:
         return await self.directory.place(game_id)
 
+    @entry
     async def set_game_location(
         self,
         game_id: int,
@@ -405,6 +446,7 @@ class GameService:
     def catalogue() -> tuple[GameInfo, ...]:
         return catalogue()
 
+    @entry
     async def start_picture(self, game_id: str) -> bytes | None:
         return await self.community.start_picture(game_id)
 
@@ -412,16 +454,19 @@ class GameService:
         """Build every game's picture caches in a worker thread (so no first move waits)."""
         await asyncio.to_thread(Pictures.warm_up)
 
+    @entry
     async def stats(
         self, user: User, game_type: str | None = None, asker: User | None = None
     ) -> Reply:
         """``user``'s statistics, privately for ``asker`` (default: the user)."""
         return await self.community.stats(user, game_type, asker)
 
+    @entry
     async def rating(self, user: User, game_type: str | None = None) -> Reply:
         """``user``'s ratings (in one game, or all), record and last rated games."""
         return await self.ratings.profile(user, game_type)
 
+    @entry
     async def leaderboard(
         self,
         game_type: str,
@@ -440,9 +485,11 @@ class GameService:
         """Recompute every rating from the finished games (``python -m bot ratings rebuild``)."""
         return await self.ratings.rebuild()
 
+    @entry
     async def guild_settings(self, guild_id: str | None) -> GuildSettings:
         return await self.community.guild_settings(guild_id)
 
+    @entry
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> Reply:
         return await self.community.set_guild_setting(guild_id, key, value)
 
@@ -451,17 +498,21 @@ class GameService:
         """The game type of the daily deal (adapters offer ``daily`` for it alone)."""
         return DAILY_GAME
 
+    @entry
     async def daily(self, user: User, guild_id: str | None = None) -> Reply:
         return await self.community.daily(user, guild_id)
 
+    @entry
     async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
         return await self.community.daily_board(guild_id, day)
 
     # -- read-only views for the host's own use and tests --------------------------------------
+    @entry
     async def game_info(self, game_id: int) -> GameRow:
         """The stored game row (seats included)."""
         return (await self.ctx.games.read(game_id)).row
 
+    @entry
     async def entries(self, game_id: int) -> list[MoveRow]:
         return list((await self.ctx.games.read(game_id)).entries)
 

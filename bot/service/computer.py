@@ -39,8 +39,9 @@ HINT_SAMPLES = 200
 
 def ai_seed(row: GameRow, ply: int, seat: int) -> int:
     """The AI's own randomness for one decision: reproducible from the game (a replay of an AI
-    game can be re-searched), and telling nothing of the game's seed (a one-way hash)."""
-    digest = hashlib.sha256(f"banmen-ai:{row.seed}:{ply}:{seat}".encode()).digest()
+    game can be re-searched), and telling nothing of the game's seed (a one-way hash; an imported
+    game's secret one, not the file's)."""
+    digest = hashlib.sha256(f"banmen-ai:{row.reseed or row.seed}:{ply}:{seat}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
 

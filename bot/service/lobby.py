@@ -7,7 +7,7 @@ and the timers withdraw it when it lapses. The game starts the moment its last s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict, Unpack
 
@@ -26,13 +26,13 @@ from engines.registry import get_game
 
 
 def resolve_chance(
-    state: State[Any], seed: str, start: int, now: int, secret: bool = False
+    state: State[Any], seed: str | Callable[[int], str], start: int, now: int, secret: bool = False
 ) -> tuple[State[Any], list[MoveRow]]:
-    """Play every chance step due at ``state`` (outcomes picked from the game's seed); the log
-    rows they add, numbered from ``start``."""
+    """Play every chance step due at ``state`` (outcomes picked from the game's seed, or from
+    ``seed(ply)``: :meth:`GameRow.seed_at`); the log rows they add, numbered from ``start``."""
     rows: list[MoveRow] = []
     while state.current_player() == CHANCE:
-        move = chance_pick(state, seed, state.ply)
+        move = chance_pick(state, seed if isinstance(seed, str) else seed(state.ply), state.ply)
         rows.append(MoveRow(start + len(rows), CHANCE, state.format_move(move), None, secret, now))
         state = state.apply(move)
     return state, rows
@@ -281,7 +281,7 @@ class Lobby:
         self, loaded: Loaded, seats: tuple[SeatRow, ...], limits: Limits | None = None
     ) -> Reply:
         now = self.ctx.now_ms()
-        state, rows = resolve_chance(loaded.state, loaded.row.seed, len(loaded.entries), now)
+        state, rows = resolve_chance(loaded.state, loaded.row.seed_at, len(loaded.entries), now)
         merged = list(loaded.row.seats)
         for s in seats:
             merged[s.seat] = s

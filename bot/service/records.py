@@ -6,10 +6,20 @@ What a viewer gets is computed from their seats: secret moves of others stay hid
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
-from bot.clock import from_ms
+from bot.clock import from_ms, to_ms
 from bot.i18n import clean_text
-from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow, StoredOutcome, new_seed
+from bot.model import (
+    GameRow,
+    GameStatus,
+    MoveRow,
+    NewGame,
+    SeatKind,
+    SeatRow,
+    StoredOutcome,
+    new_seed,
+)
 from bot.records import (
     MAX_RECORD_BYTES,
     ReadRecord,
@@ -31,13 +41,27 @@ from engines.core import CHANCE, Termination, Text
 from engines.record import Entry, Record
 
 
-def record_of(loaded: Loaded, hidden: set[int], *, full: bool = False) -> Record:
-    """The game's record with the log entries in ``hidden`` masked. The seed, which decides every
-    chance outcome still to come, is shown only once the game is over (or with ``full``)."""
+def record_of(loaded: Loaded, hidden: set[int], *, seed_shown: bool) -> Record:
+    """The game's record with the log entries in ``hidden`` masked, and its seed only when
+    ``seed_shown`` (see :func:`seed_released`)."""
     entries = tuple(Entry(e.actor, "?" if e.ply in hidden else e.move) for e in loaded.entries)
     row = loaded.row
-    seed = row.seed if full or not row.status.is_live else ""
-    return Record(row.game_type, row.players, row.options, seed, entries)
+    return Record(row.game_type, row.players, row.options, row.seed if seed_shown else "", entries)
+
+
+def daily_reveal_ms(day: str, hours: int) -> int:
+    """When the seed of ``day``'s daily deal may be shown: ``hours`` after that UTC day ends."""
+    start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+    return to_ms(start + timedelta(days=1, hours=hours))
+
+
+def seed_released(row: GameRow, now_ms: int, reveal_hours: int) -> bool:
+    """May the game's seed (which decides every chance outcome still to come) be shown? Only
+    once the game is over; and a daily game's only once its day is over for everyone (every
+    player of that day shares the seed: a finished daily would tell the others their deal)."""
+    if row.status.is_live:
+        return False
+    return row.daily_day is None or now_ms >= daily_reveal_ms(row.daily_day, reveal_hours)
 
 
 def to_act(loaded: Loaded, viewer: User | None) -> bool:
@@ -63,7 +87,7 @@ def shown_to_everyone(loaded: Loaded, hidden: set[int]) -> bool:
     return hidden == loaded.hidden_from(())
 
 
-def meta_of(loaded: Loaded) -> RecordMeta:
+def meta_of(loaded: Loaded, *, seed_shown: bool = False) -> RecordMeta:
     row = loaded.row
     game = loaded.game
     return RecordMeta(
@@ -83,6 +107,7 @@ def meta_of(loaded: Loaded) -> RecordMeta:
         status=row.status.value,
         result=row.result,
         clock=row.clock,
+        reseed=(row.reseed_from, row.reseed) if seed_shown and row.reseed is not None else None,
     )
 
 
@@ -120,7 +145,8 @@ class Records:
         loaded = await self.ctx.games.read(game_id)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
-        meta, rec = meta_of(loaded), record_of(loaded, hidden)
+        rec = record_of(loaded, hidden, seed_shown=False)  # the list shows no seed
+        meta = meta_of(loaded)
         text = Text(
             kif_text(meta, rec, "en", header=False), kif_text(meta, rec, "ja", header=False)
         )
@@ -141,7 +167,8 @@ class Records:
         loaded = await self.ctx.games.read(game_id)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
-        meta, rec = meta_of(loaded), record_of(loaded, hidden)
+        shown = self.seed_shown(loaded.row)
+        meta, rec = meta_of(loaded, seed_shown=shown), record_of(loaded, hidden, seed_shown=shown)
         files = [File(name, data) for name, data in kif_files(meta, rec, f"banmen-{game_id}")]
         lines: tuple[Line, ...] = ()
         if not any(f.name.endswith(".kif") for f in files):
@@ -160,9 +187,12 @@ class Records:
             audience=None if public or viewer is None else viewer.id,
         )
 
+    def seed_shown(self, row: GameRow) -> bool:
+        return seed_released(row, self.ctx.now_ms(), self.ctx.settings.daily_reveal_hours)
+
     async def export(self, game_id: int) -> Record:
         """The full record (no masking: for the host's own use and tests)."""
-        return record_of(await self.ctx.games.read(game_id), set(), full=True)
+        return record_of(await self.ctx.games.read(game_id), set(), seed_shown=True)
 
     async def import_record(
         self,
@@ -174,9 +204,10 @@ class Records:
     ) -> Reply:
         """Re-create a game from a record file: the JSON this host exports, or its KIF-like
         text (UTF-8 or Shift-JIS). A finished record stays finished; an unfinished one goes on
-        with a new seed. Either way the game is marked imported: unrated, in no statistics.
-        A file that does not replay is refused with the line that is wrong; nothing is written
-        until everything has been checked."""
+        with a fresh secret seed for the chance still to come (the file's seed, which whoever
+        edits the file knows, stays with the part already played). Either way the game is
+        marked imported: unrated, in no statistics. A file that does not replay is refused with
+        the line that is wrong; nothing is written until everything has been checked."""
         try:
             text = data if isinstance(data, str) else decode_record(data)
             read = read_record(text)
@@ -214,8 +245,8 @@ class Records:
             game_type=rec.game,
             players=rec.players,
             options=dict(rec.options),
-            # a running game's record hides its seed; a NUL (PostgreSQL cannot store it) is cleaned
-            seed=clean_text(rec.seed) or new_seed(),
+            # a NUL (PostgreSQL cannot store it) is cleaned; a record may show no seed at all
+            seed=clean_text(rec.seed),
             status=status,
             guild_id=guild_id,
             creator_id=user.id,
@@ -227,6 +258,8 @@ class Records:
             turn_started_ms=None if result else now,
             entries=rows,
             imported_ms=now,
+            reseed=None if result else new_seed(),
+            reseed_from=read.state.ply,
         )
         loaded, _ = await self.ctx.games.create(new)
         return present.reply(

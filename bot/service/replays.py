@@ -5,7 +5,11 @@ belong to the picture they lead to: a 数字将棋's start is the arranged board
 deal), each drawn as the requester may see it. Whoever sees no more than a spectator gets the
 spectator's replay, posted for everyone; a player who sees more (their own secret setup) gets
 their own, privately. The pictures are replayed from the move log alone, never from the seed, so
-no card still to come can show. Building them is CPU work: it runs in a worker thread.
+no card still to come can show. The positions are replayed in a thread; the pictures are drawn
+in the worker pool (:meth:`Thinker.draw`), never on the event loop's threads. A long game's
+animation shows at most :data:`REPLAY_MAX_FRAMES` pictures (the start, evenly spaced ones and
+the last :data:`REPLAY_TAIL` plies), so any replay takes a few seconds and fits the upload limit;
+the reply says so.
 
 Stepping: a reply offers ``step_first``/``step_prev``/``step_next``/``step_last`` actions whose
 argument is the ply to show, ``goto:<ply>`` for a jump list, and ``replay`` for the GIF again:
@@ -17,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import render
@@ -25,15 +30,22 @@ from bot.service import present
 from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
 from bot.service.records import shown_to_everyone
+from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import CHANCE, Outcome, State, Text
 from engines.registry import get_game
-from render.replay import DEFAULT_MAX_BYTES, Animation, Frame, ReplayTooLargeError, animate
+from render.replay import DEFAULT_MAX_BYTES, Frame, ReplayTooLargeError, animate, pick_frames
 
 REPLAY_MAX_BYTES = DEFAULT_MAX_BYTES
 """The largest GIF unless the caller says otherwise (Discord's upload limit without boosts)."""
 JUMPS = 25
 """At most this many plies in the jump list (Discord's limit for a select menu)."""
+REPLAY_MAX_FRAMES = 150
+"""At most this many pictures in an animated replay: a few seconds to draw and well under the
+upload limit (a 2,000-ply game: 3.3 s and 761 KiB on a busy 2-core machine, ``make bench
+ARGS=replay``; every one of its 2,001 pictures took 26.8 s and 7.5 MB)."""
+REPLAY_TAIL = 20
+"""A sampled replay always shows the last this many plies, one by one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,8 +131,9 @@ def seen_by(loaded: Loaded, viewer: User | None) -> Seen:
 
 
 class Replays:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, workers: Thinker) -> None:
         self.ctx = ctx
+        self.workers = workers
 
     async def _open(self, game_id: int) -> Loaded:
         loaded = await self.ctx.games.read(game_id)
@@ -133,19 +146,22 @@ class Replays:
     async def replay(
         self, game_id: int, viewer: User | None = None, *, max_bytes: int = REPLAY_MAX_BYTES
     ) -> Reply:
-        """The game so far as an animated GIF of at most ``max_bytes`` (fewer or smaller
-        pictures when it would be larger), with the step buttons."""
+        """The game so far as an animated GIF of at most ``max_bytes`` (a long game's sampled,
+        fewer or smaller pictures when it would be larger), with the step buttons."""
         loaded = await self._open(game_id)
         seen = seen_by(loaded, viewer)
         total = loaded.move_number()
+        frames, positions_in_all = await asyncio.to_thread(_frames, loaded, seen.seat)
+        job = partial(animate, frames, seen.seat, names=_names(loaded), max_bytes=max_bytes)
         try:
-            built = await asyncio.to_thread(
-                _animation, loaded, seen.seat, _names(loaded), max_bytes
-            )
+            built = await self.workers.draw(job)
         except ReplayTooLargeError as exc:
             raise Refusal("refuse.replay_too_large", id=game_id, limit=max_bytes) from exc
         lines: list[Line] = []
-        if built.frames < built.total:
+        if len(frames) < positions_in_all:
+            params = {"shown": built.frames, "total": positions_in_all, "last": REPLAY_TAIL}
+            lines.append(Line("replay.sampled", params))
+        elif built.frames < built.total:
             lines.append(Line("replay.fewer", {"shown": built.frames, "total": built.total}))
         if built.scale < 1.0:
             lines.append(Line("replay.smaller", {"percent": round(built.scale * 100)}))
@@ -167,7 +183,12 @@ class Replays:
         seen = seen_by(loaded, viewer)
         total = loaded.move_number()
         ply = min(max(ply, 0), total)
-        image, shown = await asyncio.to_thread(_still, loaded, seen.seat, _names(loaded), ply)
+        found = await asyncio.to_thread(_position, loaded, ply)
+        outcome = _end(loaded) if ply == total else None
+        view = found.state.observe(seen.seat)
+        job = partial(render.render_png, view, seen.seat, found.move, outcome, _names(loaded))
+        image = await self.workers.draw(job)
+        shown = found.shown()
         params: dict[str, Any] = {"ply": ply, "total": total}
         if shown is not None:
             params["move"] = shown
@@ -211,19 +232,16 @@ def _end(loaded: Loaded) -> Outcome | None:
     return present.host_outcome(loaded.row)
 
 
-def _animation(loaded: Loaded, seat: int | None, names: list[str], max_bytes: int) -> Animation:
-    """(In a worker thread.) Every position, drawn for ``seat``, as a GIF."""
+def _frames(loaded: Loaded, seat: int | None) -> tuple[list[Frame], int]:
+    """(In a thread.) The frames an animation shows, drawn for ``seat`` (a long game's sampled,
+    see :data:`REPLAY_MAX_FRAMES`), and how many positions the game has in all."""
     found = positions(loaded.row, loaded.entries)
-    frames = [Frame(p.state.observe(seat), p.move) for p in found]
+    picked = pick_frames(len(found), REPLAY_MAX_FRAMES, REPLAY_TAIL)
+    frames = [Frame(found[i].state.observe(seat), found[i].move) for i in picked]
     frames[-1] = Frame(frames[-1].state, frames[-1].last_move, _end(loaded))
-    return animate(frames, seat, names=names, max_bytes=max_bytes)
+    return frames, len(found)
 
 
-def _still(
-    loaded: Loaded, seat: int | None, names: list[str], ply: int
-) -> tuple[bytes, Text | None]:
-    """(In a worker thread.) The PNG after ply ``ply`` for ``seat``, and the ply as shown."""
-    found = positions(loaded.row, loaded.entries, upto=ply)[ply]
-    outcome = _end(loaded) if ply == loaded.move_number() else None
-    image = render.render_png(found.state.observe(seat), seat, found.move, outcome, names)
-    return image, found.shown()
+def _position(loaded: Loaded, ply: int) -> Position:
+    """(In a thread.) The position after ply ``ply``."""
+    return positions(loaded.row, loaded.entries, upto=ply)[ply]

@@ -12,6 +12,10 @@ back a move in the game's notation. Two implementations:
   waits on a search, so other users' commands stay fast while the AI thinks.
 - :class:`InlineThinker` (tests, the terminal sandbox): the same search on the calling thread,
   with an injectable clock, so a test is fast and deterministic.
+
+The same workers draw replays (:meth:`Thinker.draw`: a long game's animation is seconds of
+Pillow work that would hold the event loop's threads and the GIL): a drawing takes a worker's
+slot like a search, so a search never waits in the queue with its clock running.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bot.worker import follow_parent
 from engines import ai
@@ -35,6 +39,7 @@ from engines.core import State
 log = logging.getLogger("banmen.thinking")
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 
 GRACE_SECONDS = 3.0
 """How long past its deadline a pooled search may take (a worker's start-up, pickling) before it
@@ -78,6 +83,11 @@ class Thinker(Protocol):
 
     async def hint(self, request: ThinkRequest, samples: int) -> tuple[HintChoice, ...]:
         """Every legal choice at ``request.view`` with its win chance, best first."""
+        ...
+
+    async def draw(self, job: Callable[[], T]) -> T:
+        """``job()``, CPU work that is no search (a replay's pictures), off the event loop:
+        ``job`` is picklable (a ``functools.partial`` of a module's function)."""
         ...
 
     async def warm_up(self) -> None:
@@ -141,6 +151,9 @@ class InlineThinker:
     async def hint(self, request: ThinkRequest, samples: int) -> tuple[HintChoice, ...]:
         self.requests.append(request)
         return search_hint(request, samples, self.clock() + request.seconds, self.clock)
+
+    async def draw(self, job: Callable[[], T]) -> T:
+        return await asyncio.to_thread(job)
 
     async def warm_up(self) -> None:
         return None
@@ -251,6 +264,19 @@ class ProcessThinker:
             self.fallbacks += 1
             log.error("hint for game %s failed (%r): a brief sample", request.game_id, exc)
             return await asyncio.to_thread(search_hint, request, 1, time.monotonic())
+
+    async def draw(self, job: Callable[[], T]) -> T:
+        """``job()`` in a worker, holding a slot as a search does; if the pool breaks it is
+        replaced and ``job`` runs in a thread instead (an error ``job`` raises comes back)."""
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            pool = self._executor()
+            try:
+                return await loop.run_in_executor(pool, job)
+            except BrokenProcessPool as exc:
+                log.error("drawing in the worker pool failed (%r): in a thread", exc)
+                self._replace(pool)
+        return await asyncio.to_thread(job)
 
     def _replace(self, pool: ProcessPoolExecutor) -> None:
         """Stop ``pool``, whose worker overran or died (its processes are ended: a search that

@@ -84,7 +84,7 @@ class Turns:
         is drawn while the transaction commits."""
         now = row.at_ms
         after, chance_rows = resolve_chance(
-            after, loaded.row.seed, row.ply + 1, now, secret=after.hides_moves()
+            after, loaded.row.seed_at, row.ply + 1, now, secret=after.hides_moves()
         )
         update = Update() if loaded.row.offer is None else Update(offer=None)
         outcome = after.outcome()

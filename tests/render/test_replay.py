@@ -4,6 +4,7 @@ only what the viewer may see."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ from engines.core import CHANCE, SIMULTANEOUS, Game, State, chance_pick
 from engines.registry import get_game
 from engines.suji_shogi import BLACK, GAME, WHITE, Setup
 from render import render_image
-from render.replay import Frame, ReplayTooLargeError, replay_gif
+from render.replay import Frame, ReplayTooLargeError, pick_frames, replay_gif
 
 
 def _playout(game: Game[Any], plies: int, seed: int = 3) -> list[tuple[State[Any], Any]]:
@@ -127,3 +128,14 @@ def test_a_replay_during_the_secret_setup_shows_no_hidden_arrangement(viewer: in
     assert replay_gif([Frame(a.observe(BLACK))], BLACK) != replay_gif(
         [Frame(b.observe(BLACK))], BLACK
     )
+
+
+def test_a_long_game_keeps_its_start_and_its_last_plies() -> None:
+    assert pick_frames(5, 10, 3) == [0, 1, 2, 3, 4]
+    picked = pick_frames(2001, 150, 20)
+    assert len(picked) <= 150 and picked == sorted(set(picked))
+    assert picked[0] == 0 and picked[-20:] == list(range(1981, 2001))
+    head = picked[:-20]
+    gaps = {b - a for a, b in itertools.pairwise(head)}
+    assert max(gaps) - min(gaps) <= 1  # evenly spaced before the last plies
+    assert pick_frames(100, 3, 20) == [0, 98, 99]  # a tiny limit: the start and the end

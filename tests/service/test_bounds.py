@@ -203,7 +203,7 @@ async def test_a_move_with_a_lone_surrogate_is_refused(service: GameService) -> 
     for text in ("\ud800", "a\ud8001"):
         with pytest.raises(Refusal) as caught:
             await service.play(reply.game_id, ALICE, text)
-        assert caught.value.key == "refuse.bad_move"
+        assert caught.value.key == "refuse.bad_text"  # as at every entry point
         caught.value.text("en").encode("utf-8")
         caught.value.text("ja").encode("utf-8")
     assert await service.entries(reply.game_id) == []
@@ -220,7 +220,7 @@ async def test_a_real_engine_refuses_a_surrogate_move(tmp_path: Path) -> None:
         mover = ALICE if reply.to_move[0] == ALICE.id else BOB
         with pytest.raises(Refusal) as caught:
             await svc.play(reply.game_id, mover, "四04\ud800")
-        assert caught.value.key == "refuse.bad_move"
+        assert caught.value.key == "refuse.bad_text"
         caught.value.text("en").encode("utf-8")
     finally:
         await svc.close()

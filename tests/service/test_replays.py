@@ -7,17 +7,24 @@ from __future__ import annotations
 import io
 import json
 import random
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 import pytest
 from PIL import Image, ImageSequence
 
-from bot.service import GameService, Refusal, Reply, User
+import bot.service.replays
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.service import GameService, InlineThinker, ProcessThinker, Refusal, Reply, User
 from engines.core import SIMULTANEOUS
 from engines.registry import all_games
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import file_text, snapshot
 
 PEOPLE = (ALICE, BOB, CAROL)
+T = TypeVar("T")
 
 
 def frames(gif: bytes | None) -> list[tuple[bytes, int]]:
@@ -290,3 +297,67 @@ async def test_bad_files_are_refused_with_the_line_and_change_nothing(
         assert reason in refused.value.text("en"), (reason, refused.value.text("en"))
         assert "行目" in refused.value.text("ja") or "line" not in reason
     assert snapshot(db_path) == before
+
+
+# --- long games (issue 30) --------------------------------------------------------------------
+
+
+class DrawSpy(InlineThinker):
+    """Records what the service hands the worker pool to draw."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.jobs: list[str] = []
+
+    async def draw(self, job: Callable[[], T]) -> T:
+        assert isinstance(job, partial)  # picklable: a module's function and its arguments
+        self.jobs.append(f"{job.func.__module__}.{job.func.__name__}")
+        return await super().draw(job)
+
+
+async def test_a_long_game_s_replay_is_sampled_and_drawn_in_the_pool(
+    monkeypatch: pytest.MonkeyPatch, clock: FakeClock, db_path: str
+) -> None:
+    """Past REPLAY_MAX_FRAMES positions the animation shows the start, evenly spaced positions
+    and the last plies one by one, and says so; the pictures are drawn by the worker pool."""
+    monkeypatch.setattr(bot.service.replays, "REPLAY_MAX_FRAMES", 10)
+    monkeypatch.setattr(bot.service.replays, "REPLAY_TAIL", 4)
+    spy = DrawSpy()
+    real = await GameService.open(
+        db_path, clock=clock, settings=Settings(db_path=db_path), thinker=spy
+    )
+    try:
+        gid = await start(real, "rokumentai")
+        made = await play_on(real, gid, 30)
+        replay = await real.replay(gid, CAROL)
+        shown = frames(replay.image)
+        assert len(shown) == 10 < made + 1
+        ((line),) = replay.lines
+        assert line.key == "replay.sampled"
+        assert line.params == {"shown": 10, "total": made + 1, "last": 4}
+        assert "10 of its 31 pictures" in replay.text("en") and "最後の4手" in replay.text("ja")
+        assert [d for _, d in shown] == [1000] * 9 + [4000]
+        await real.replay_step(gid, CAROL, made)
+        assert spy.jobs == ["render.replay.animate", "render.render_png"]
+        # a short game is not sampled
+        short = await start(real, "rokumentai")
+        await play_on(real, short, 3)
+        assert (await real.replay(short, CAROL)).lines == ()
+    finally:
+        await real.close()
+
+
+async def test_the_process_pool_draws_the_same_replay(real: GameService) -> None:
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 5)
+    inline = await real.replay(gid, None)
+    pool = ProcessThinker(1)
+    try:
+        real.replays.workers = pool
+        drawn = await real.replay(gid, None)
+        step = await real.replay_step(gid, None, 2)
+    finally:
+        await pool.close()
+        real.replays.workers = InlineThinker()
+    assert frames(drawn.image) == frames(inline.image)
+    assert pixels(step.image) == pixels((await real.replay_step(gid, None, 2)).image)

@@ -3,14 +3,19 @@ come, tomorrow's deal) stays out of everything posted for everyone."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import GameService
+from bot.service import GameService, Reply, User
+from engines.core import CHANCE, State, chance_pick
+from engines.registry import get_game
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import file_text
+from tests.service.test_replays import play_on
 
 
 async def suji(real: GameService) -> int:
@@ -108,3 +113,129 @@ async def test_setup_steps_are_not_move_numbers(real: GameService) -> None:
     to_move = (ALICE, BOB)[state.current_player()]
     played = await real.play(gid, to_move, first)
     assert played.params["ply"] == 1
+
+
+# --- the daily deal's seed (issue 30) ---------------------------------------------------------
+
+
+def everything_in(reply: Reply) -> str:
+    """All a reply shows: its texts in both languages, its lines, files and parameters."""
+    shown = [reply.text("en"), reply.text("ja"), repr(reply.params), repr(reply.lines)]
+    shown += [file_text(f.name, f.data) for f in reply.files]
+    shown += [repr(reply.actions), repr(reply.labels)]
+    return "\n".join(shown)
+
+
+async def every_look(real: GameService, gid: int, viewer: User) -> str:
+    """Everything ``viewer`` can ask about game ``gid`` and the daily deal."""
+    replies = [
+        await real.board(gid, viewer),
+        await real.moves(gid, viewer),
+        await real.record(gid, viewer),
+        await real.replay(gid, viewer),
+        await real.replay_step(gid, viewer, 0),
+        await real.replay_step(gid, viewer, 9999),
+        await real.list_games(viewer),
+        await real.daily_board(None),
+        await real.daily_board("g"),
+        await real.stats(viewer),
+    ]
+    return "\n".join(everything_in(r) for r in replies)
+
+
+async def test_a_finished_daily_does_not_tell_the_day_s_deal(
+    real: GameService, clock: FakeClock
+) -> None:
+    """Alice finishes today's daily; Bob, playing his, cannot get the shared seed from anything
+    about her game (or his) until the day is over everywhere; then her record shows it."""
+    clock.set(datetime(2026, 11, 27, 9, 0, tzinfo=UTC))
+    hers = (await real.daily(ALICE, "g")).game_id
+    his = (await real.daily(BOB, "g")).game_id
+    assert hers is not None and his is not None
+    await play_on(real, hers, 3)
+    await real.resign(hers, ALICE)
+    seed = (await real.game_info(hers)).seed
+    assert seed == (await real.game_info(his)).seed  # the same deal for everyone
+    for when in (
+        datetime(2026, 11, 27, 23, 59, tzinfo=UTC),  # still the day (UTC)
+        datetime(2026, 11, 28, 11, 59, tzinfo=UTC),  # still the day in UTC-12
+    ):
+        clock.set(when)
+        for viewer in (BOB, ALICE, CAROL):
+            shown = every_look(real, hers, viewer)
+            assert seed not in await shown, (when, viewer)
+        assert seed not in await every_look(real, his, BOB)
+        # her record without the seed still imports (finished) and replays to the same end
+        json_file = next(f for f in (await real.record(hers, BOB)).files if f.name[-4:] == "json")
+        copy = (await real.import_record(BOB, json_file.data)).game_id
+        assert copy is not None
+        assert (await real.game_info(copy)).status == "finished"
+        assert (await real.export_record(copy)).entries == (await real.export_record(hers)).entries
+        assert seed not in await every_look(real, copy, BOB)
+    assert (await real.game_info(hers)).daily_day == "2026-11-27"
+    clock.set(datetime(2026, 11, 28, 12, 0, tzinfo=UTC))  # the day is over everywhere
+    files = (await real.record(hers, BOB)).files
+    assert all(seed in file_text(f.name, f.data) for f in files)
+    assert seed not in await every_look(real, his, BOB)  # his game still runs
+
+
+async def test_the_reveal_hour_is_a_setting(clock: FakeClock, db_path: str) -> None:
+    clock.set(datetime(2026, 11, 27, 9, 0, tzinfo=UTC))
+    settings = Settings(db_path=db_path, daily_reveal_hours=0)
+    svc = await GameService.open(db_path, clock=clock, settings=settings)
+    try:
+        gid = (await svc.daily(ALICE)).game_id
+        assert gid is not None
+        await svc.resign(gid, ALICE)
+        seed = (await svc.game_info(gid)).seed
+        assert seed not in everything_in(await svc.record(gid, BOB))
+        clock.set(datetime(2026, 11, 28, 0, 0, tzinfo=UTC))
+        assert seed in everything_in(await svc.record(gid, BOB))
+    finally:
+        await svc.close()
+
+
+# --- an imported unfinished game's seed (issue 30) ---------------------------------------------
+
+
+async def test_an_imported_game_goes_on_with_a_seed_the_file_does_not_tell(
+    real: GameService,
+) -> None:
+    """Whoever writes the seed into an unfinished record cannot compute the draws to come:
+    the game goes on with a fresh secret seed; the file's picked the draws already made, and
+    the finished record shows both and replays."""
+    known = "everyone-knows-this-seed"
+    original = (await real.create_game(ALICE, "yosuko", seed=known)).game_id
+    assert original is not None
+    await play_on(real, original, 3)
+    edited = (await real.export_record(original)).to_json()  # the seed written in the file
+    assert known in edited
+    copy = (await real.import_record(ALICE, edited)).game_id
+    assert copy is not None
+    row = await real.game_info(copy)
+    assert row.seed == known and row.reseed is not None and row.reseed != known
+    await play_on(real, copy, 60, seed=5)
+    if (await real.game_info(copy)).status == "active":
+        await real.resign(copy, ALICE)
+    row = await real.game_info(copy)
+    state: State[Any] = get_game("yosuko").new_game(1, row.options)
+    imported, after, predicted = len(json.loads(edited)["moves"]), 0, 0
+    for index, entry in enumerate(await real.entries(copy)):
+        if entry.actor == CHANCE:
+            # every draw follows from what is stored: the file's seed before, the fresh after
+            assert state.format_move(chance_pick(state, row.seed_at(state.ply), state.ply)) == (
+                entry.move
+            )
+            if index >= imported:
+                after += 1
+                guess = state.format_move(chance_pick(state, known, state.ply))
+                predicted += guess == entry.move
+        move = state.parse_move(entry.move, None if entry.actor == CHANCE else entry.actor)
+        state = state.apply(move, None if entry.actor == CHANCE else entry.actor)
+    assert after >= 5 and predicted < after
+    record = await real.record(copy, ALICE)
+    kifu = next(file_text(f.name, f.data) for f in record.files if f.name.endswith(".kifu"))
+    assert f"seed: {known}" in kifu and f"seed from ply {row.reseed_from}: {row.reseed}" in kifu
+    again = (await real.import_record(BOB, kifu)).game_id  # the finished record replays
+    assert again is not None
+    assert (await real.export_record(again)).entries == (await real.export_record(copy)).entries
