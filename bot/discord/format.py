@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.discord.texts import t
-from bot.service import Event, Refusal, Reply, parse_outbox_key
+from bot.service import TURN_ACTIONS, Event, Refusal, Reply, parse_outbox_key
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
 MAX_DESCRIPTION = 4000
@@ -111,15 +111,10 @@ def announcement_in(message: discord.Message, key: str) -> bool:
     return any(e.footer.text == wanted for e in message.embeds)
 
 
-TURN_ACTIONS = frozenset({"move", "setup"})
-
-
 def awaits_player(reply: Reply) -> bool:
     """True when the reply leaves someone to act: a turn, or a challenge to answer (a finished
     game pings nobody)."""
-    return reply.event is Event.CREATED or any(
-        a.partition(":")[0] in TURN_ACTIONS for a in reply.actions
-    )
+    return reply.event is Event.CREATED or any(b.action in TURN_ACTIONS for b in reply.actions)
 
 
 def reply_parts(

@@ -30,6 +30,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "button.moves": ("Moves", "手順"),
     "button.record": ("Record", "棋譜"),
     "button.pass": ("Pass", "パス"),
+    "button.play": ("Play", "着手"),
     "button.step_first": ("⏮ Start", "⏮ 最初"),
     "button.step_prev": ("◀ Back", "◀ 戻る"),
     "button.step_next": ("Next ▶", "進む ▶"),

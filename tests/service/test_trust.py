@@ -10,7 +10,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService
 from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import file_text
+from tests.service.helpers import file_text, offered
 
 
 async def suji(real: GameService) -> int:
@@ -44,7 +44,7 @@ async def test_own_secret_setup_is_never_posted_publicly(real: GameService) -> N
 async def test_no_offer_or_takeback_buttons_during_a_secret_setup(real: GameService) -> None:
     gid = await suji(real)
     board = await real.board(gid, CAROL)
-    assert "offer_draw" not in board.actions and "takeback" not in board.actions
+    assert "offer_draw" not in offered(board) and "takeback" not in offered(board)
     changed = await real.setup(gid, ALICE, "654/321")
     assert changed[1].notify == ()  # a changed arrangement pings nobody
 
