@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.clock import remaining_text
+from bot.lang import Lang as Lang
 from engines.core import Text
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -50,7 +51,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id} はすでに始まっています（または終了しています）。",
     ),
     "refuse.bad_move": ("{reason}", "{reason}"),
-    "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手: {moves}"),
+    "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手：{moves}"),
     "refuse.too_long": (
         "That is too long for a move ({length} characters; at most {limit}).",
         "指し手として長すぎます（{length}文字、最大{limit}文字）。",
@@ -543,6 +544,108 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",
     ),
+    # -- words kept inside other messages -------------------------------------------------------
+    "clock.part.live": ("a live clock's time per move", "ライブ対局の1手の持ち時間"),
+    "clock.part.corr": ("a correspondence clock's time per move", "通信対局の1手の持ち時間"),
+    "clock.part.bank": ("a time bank", "持ち時間（バンク）"),
+    "clock.part.bonus": ("a time bank's bonus per move", "1手ごとの加算"),
+    "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
+    "daily.playing": ("playing", "対局中"),
+    "record.wrong_players": (
+        "the record is for {players} players, not {given}",
+        "この棋譜は{players}人用です（{given}人ではありません）",
+    ),
+    "record.not_banmen": ("Not a Banmen record: {reason}", "盤面の棋譜ではありません: {reason}"),
+    "record.move_at": ("move {ply} ", "{ply}手目 "),
+    # -- the Discord adapter's own words: buttons, the modal, apologies --------------------------
+    "button.join": ("Join", "参加"),
+    "button.leave": ("Leave", "退出"),
+    "button.start": ("Start", "開始"),
+    "button.cancel": ("Cancel", "取消"),
+    "button.accept": ("Accept", "受ける"),
+    "button.decline": ("Decline", "断る"),
+    "button.move": ("Move", "指す"),
+    "button.setup": ("Setup", "配置"),
+    "button.resign": ("Resign", "投了"),
+    "button.offer_draw": ("Draw", "引き分け"),
+    "button.accept_draw": ("Accept draw", "引き分けを受ける"),
+    "button.decline_draw": ("Decline draw", "引き分けを断る"),
+    "button.takeback": ("Takeback", "待った"),
+    "button.accept_takeback": ("Allow takeback", "待ったを認める"),
+    "button.decline_takeback": ("Refuse takeback", "待ったを断る"),
+    "button.board": ("Board", "盤面"),
+    "button.moves": ("Moves", "手順"),
+    "button.record": ("Record", "棋譜"),
+    "button.pass": ("Pass", "パス"),
+    "button.play": ("Play", "着手"),
+    "button.step_first": ("⏮ Start", "⏮ 最初"),
+    "button.step_prev": ("◀ Back", "◀ 戻る"),
+    "button.step_next": ("Next ▶", "進む ▶"),
+    "button.step_last": ("End ⏭", "最後 ⏭"),
+    "button.replay": ("▶ Play", "▶ 再生"),
+    "select.goto": ("Jump to a move…", "手数を選ぶ…"),
+    "select.start": ("The start", "開始局面"),
+    "select.ply": ("Move {ply}", "{ply}手目"),
+    "button.previous": ("◀ Previous", "◀ 前へ"),
+    "button.next": ("Next ▶", "次へ ▶"),
+    "button.rematch": ("Rematch", "再戦"),
+    "modal.move.title": ("Your move in game #{game}", "対局 #{game} の指し手"),
+    "modal.move.label": ("Move", "指し手"),
+    "modal.move.placeholder": ("e.g. {example}", "例：{example}"),
+    "modal.setup.title": ("Your secret setup for game #{game}", "対局 #{game} の秘密の配置"),
+    "modal.setup.label": ("Setup", "配置"),
+    "error.apology": (
+        "Sorry, something went wrong on our side. The game is safe; please try again.",
+        "申し訳ありません、内部でエラーが起きました。対局は無事です。もう一度お試しください。",
+    ),
+    "error.no_game_here": (
+        "There is no game of yours in this channel. Use the game option (e.g. game: 12) "
+        "or run the command in the game's thread.",
+        "このチャンネルにはあなたの対局がありません。game オプション（例：game: 12）を"
+        "指定するか、対局のスレッドで実行してください。",
+    ),
+    "error.cooldown": ("Slow down: try again in {seconds}s.", "{seconds}秒後にもう一度どうぞ。"),
+    "error.no_permission": (
+        "You need the {permission} permission for this.",
+        "この操作には「{permission}」の権限が必要です。",
+    ),
+    "error.owner_only": ("Only the bot owner can do this.", "ボットの所有者だけが実行できます。"),
+    "error.not_for_you": (
+        "This challenge is not addressed to you.",
+        "この挑戦はあなた宛てではありません。",
+    ),
+    "error.bad_opponent": (
+        "Challenge other people: not yourself, not a bot.",
+        "挑戦できるのは他の人だけです（自分やボットは選べません）。",
+    ),
+    "error.bad_day": (
+        "{day!r} is not a day: write it as YYYY-MM-DD (e.g. 2026-01-31).",
+        "「{day}」は日付として読めません。YYYY-MM-DD（例：2026-01-31）で書いてください。",
+    ),
+    "thread.name": ("#{game} {title}", "#{game} {title}"),
+    "rules.link": ("Full rules: {link}", "詳しいルール：{link}"),
+    "sync.done": (
+        "Synced {count} {count:command|commands} globally.",
+        "{count}個のコマンドを全体に同期しました。",
+    ),
+    "embed.deadline": ("Deadline", "期限"),
+    "embed.to_move": ("To move", "手番"),
+    # -- Discord permissions, as its client names them ---------------------------------------
+    "permission.manage_threads": ("Manage Threads", "スレッドの管理"),
+    "permission.manage_guild": ("Manage Server", "サーバー管理"),
+    "permission.administrator": ("Administrator", "管理者"),
+    # -- record files (棋譜): header labels, also read back on import ----------------------------
+    "kif.game": ("Game", "棋戦"),
+    "kif.players": ("Players", "対局者"),
+    "kif.date": ("Date", "開始日時"),
+    "kif.end": ("Ended", "終了日時"),
+    "kif.result": ("Result", "結果"),
+    "kif.clock": ("Clock", "持ち時間"),
+    "kif.chance": ("chance", "偶然"),
+    "kif.hidden": ("(hidden)", "（非公開）"),
+    "kif.moves": ("Moves", "手数"),
+    "kif.start": ("Start", "開始局面"),
+    "kif.secret": ("secret", "秘密"),
 }
 
 
@@ -599,12 +702,17 @@ class _Params(dict[str, Any]):
         return _Missing("{" + key + "}")
 
 
+def text(key: str, /, **params: Any) -> Text:
+    """The message ``key`` with ``params`` in both languages (kept as a value, said later)."""
+    return Text(t(key, Lang.EN, **params), t(key, Lang.JA, **params))
+
+
 def t(key: str, lang: str = "en", /, **params: Any) -> str:
     """The message ``key`` in ``lang`` (``en`` or ``ja``) with ``params`` filled in."""
     try:
         en, ja = MESSAGES[key]
     except KeyError:
         return key
-    template = ja if lang.startswith("ja") else en
+    template = Lang.of(lang).pick(en, ja)
     values = _Params({k: _param(v, lang) for k, v in params.items()})
     return clean_text(template.format_map(values))  # user text may hold lone surrogates

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot import i18n
+from bot.i18n import Lang, t
 from engines.core import (
     CHANCE,
     SIMULTANEOUS,
@@ -75,29 +77,9 @@ class RecordError(ValueError):
         return cls(line, reason.en, reason.ja)
 
 
-_LABELS = {
-    "game": ("Game", "棋戦"),
-    "players": ("Players", "対局者"),
-    "date": ("Date", "開始日時"),
-    "end": ("Ended", "終了日時"),
-    "result": ("Result", "結果"),
-    "clock": ("Clock", "持ち時間"),
-    "chance": ("chance", "偶然"),
-    "hidden": ("(hidden)", "（非公開）"),
-    "moves": ("Moves", "手数"),
-    "start": ("Start", "開始局面"),
-    "secret": ("secret", "秘密"),
-}
-
-
-def _label(key: str, lang: str) -> str:
-    en, ja = _LABELS[key]
-    return ja if lang.startswith("ja") else en
-
-
 def _labels(key: str) -> tuple[str, str]:
-    en, ja = _LABELS[key]
-    return en.lower(), ja
+    """A header label as it may be read back: in English (any case) or in Japanese."""
+    return t(key, Lang.EN).lower(), t(key, Lang.JA)
 
 
 def _when(when: datetime | None) -> str:
@@ -112,7 +94,7 @@ def _mark(meta: RecordMeta, seat: int, players: int, lang: str) -> str:
         return MARKS[seat]
     if seat < len(meta.seat_names):
         en, ja = meta.seat_names[seat]
-        return (ja if lang.startswith("ja") else en) + " "
+        return Lang.of(lang).pick(en, ja) + " "
     return f"[{seat + 1}] "
 
 
@@ -127,19 +109,19 @@ def kif_text(meta: RecordMeta, record: Record, lang: str = "ja", *, header: bool
     number = 0
     for entry, shown, secret in _shown_entries(record, lang):
         if entry.actor == CHANCE:
-            lines.append(f"    * {_label('chance', lang)}: {shown}")
+            lines.append(f"    * {t('kif.chance', lang)}: {shown}")
             continue
         if entry.move == HIDDEN:
-            shown = _label("hidden", lang)
+            shown = t("kif.hidden", lang)
         shown = _with_seat(meta, entry.actor, record.players, lang, shown)
         if secret:  # a secret setup is no ply: unnumbered, like a chance outcome
-            lines.append(f"    * {_label('secret', lang)}: {shown}")
+            lines.append(f"    * {t('kif.secret', lang)}: {shown}")
             continue
         number += 1
         lines.append(f"{number:>4} {shown}")
     if header and meta.result:
         lines.append("")
-        lines.append(f"{_label('moves', lang)}: {number}")
+        lines.append(f"{t('kif.moves', lang)}: {number}")
     return "\n".join(lines) + "\n"
 
 
@@ -148,33 +130,33 @@ def _with_seat(meta: RecordMeta, seat: int, players: int, lang: str, shown: str)
     mark = _mark(meta, seat, players, lang)
     names = [mark.strip()]
     if seat < len(meta.seat_names):
-        names.append(meta.seat_names[seat][1 if lang.startswith("ja") else 0])
+        names.append(Lang.of(lang).pick(*meta.seat_names[seat]))
     if any(name and shown.startswith(name) for name in names):
         return shown
     return mark + shown
 
 
 def _header(meta: RecordMeta, record: Record, lang: str) -> list[str]:
-    title = meta.title_ja if lang.startswith("ja") else meta.title_en
+    title = Lang.of(lang).pick(meta.title_en, meta.title_ja)
     ident = f" #{meta.game_id}" if meta.game_id is not None else ""
-    lines = [f"# Banmen{ident}", f"{_label('game', lang)}: {title} ({record.game})"]
+    lines = [f"# Banmen{ident}", f"{t('kif.game', lang)}: {title} ({record.game})"]
     for seat in range(record.players):
         name = meta.players[seat] if seat < len(meta.players) else ""
         if seat < len(meta.seat_names):
             en, ja = meta.seat_names[seat]
-            seat_name = ja if lang.startswith("ja") else en
+            seat_name = Lang.of(lang).pick(en, ja)
         else:
             seat_name = str(seat + 1)
         mark = MARKS[seat] if record.players == 2 else ""
         lines.append(f"{mark}{seat_name}: {name}")
-    lines.append(f"{_label('date', lang)}: {_when(meta.started or meta.created)}")
+    lines.append(f"{t('kif.date', lang)}: {_when(meta.started or meta.created)}")
     if meta.finished:
-        lines.append(f"{_label('end', lang)}: {_when(meta.finished)}")
+        lines.append(f"{t('kif.end', lang)}: {_when(meta.finished)}")
     if meta.clock and meta.clock != "none":
-        lines.append(f"{_label('clock', lang)}: {meta.clock}")
+        lines.append(f"{t('kif.clock', lang)}: {meta.clock}")
     if meta.result:
         text = Text(str(meta.result.get("en", "")), str(meta.result.get("ja", "")))
-        lines.append(f"{_label('result', lang)}: {text.get(lang)}")
+        lines.append(f"{t('kif.result', lang)}: {text.get(lang)}")
         # The same, for machines: an end the host decided cannot be read off the moves.
         lines.append("# result: " + json.dumps(meta.result, ensure_ascii=False, sort_keys=True))
     if record.options:
@@ -198,7 +180,7 @@ def _diagram(record: Record, lang: str) -> list[str]:
     if "." not in board:  # FEN-like rows: a number is that many empty cells
         board = re.sub(r"\d+", lambda m: "." * int(m[0]), board)
     rows = [f"  |{row}|" for row in board.split("/")]
-    return [f"{_label('start', lang)}: {position}", *rows]
+    return [f"{t('kif.start', lang)}: {position}", *rows]
 
 
 def _shown_entries(record: Record, lang: str) -> Iterator[tuple[Entry, str, bool]]:
@@ -263,9 +245,7 @@ def import_json(text: str) -> tuple[dict[str, Any], Record]:
     try:
         meta = json.loads(text).get("banmen") or {}
     except (ValueError, AttributeError) as exc:  # from_json already accepted it; be safe
-        raise PositionError(
-            Text(f"Not a Banmen record: {exc}", f"盤面の棋譜ではありません: {exc}")
-        ) from exc
+        raise PositionError(i18n.text("record.not_banmen", reason=str(exc))) from exc
     if not isinstance(meta, dict):
         meta = {}
     return meta, record
@@ -369,7 +349,7 @@ def _read_json(text: str) -> ReadRecord:
     replay = _Replay(state, record.players)
     for i, entry in enumerate(record.entries):
         line = _line_of(text, r'"move"\s*:', i)
-        where = Text(f"move {i + 1} ", f"{i + 1}手目 ")
+        where = i18n.text("record.move_at", ply=str(i + 1))
         if entry.actor == CHANCE:
             replay.chance(entry.move, line, where)
         else:
@@ -403,7 +383,7 @@ class _Replay:
         self.plies = 0
 
     def _check_visible(self, spellings: Sequence[str], line: int) -> None:
-        if any(s.strip() in (HIDDEN, *_LABELS["hidden"]) for s in spellings):
+        if any(s.strip() in (HIDDEN, *_labels("kif.hidden")) for s in spellings):
             raise RecordError(
                 line,
                 "this move is hidden in the record (a secret setup); import the full record, "
@@ -589,9 +569,9 @@ def _read_kif(text: str) -> ReadRecord:
         last = number
         if found := _CHANCE_LINE.match(raw):
             label = found["label"].lower()
-            if label in _labels("chance"):
+            if label in _labels("kif.chance"):
                 replay.chance(found["move"], number)
-            elif label in _labels("secret"):
+            elif label in _labels("kif.secret"):
                 replay.seat(None, found["move"], number, secret=True)
             else:
                 raise RecordError(number, *_UNREADABLE)
@@ -603,7 +583,7 @@ def _read_kif(text: str) -> ReadRecord:
                     f"次は{replay.plies + 1}手目です（{found['number']}ではありません）",
                 )
             replay.seat(None, found["move"], number, secret=False)
-        elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("moves"):
+        elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("kif.moves"):
             continue  # the footer: how many moves
         else:
             raise RecordError(number, *_UNREADABLE)
@@ -625,7 +605,7 @@ _UNREADABLE = (
 
 def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
     """The game, its start position and the number of players the header describes."""
-    named = next((header.values[k] for k in _labels("game") if k in header.values), None)
+    named = next((header.values[k] for k in _labels("kif.game") if k in header.values), None)
     if named is None:
         raise RecordError(
             1,
@@ -650,7 +630,7 @@ def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
         state: State[Any] = game.new_game(players, _kif_options(header))
     except EngineError as exc:
         raise RecordError.of(opt_line or line, exc.text) from exc
-    for key in _labels("start"):
+    for key in _labels("kif.start"):
         if key in header.values:
             shown, start_line = header.values[key]
             if shown.strip() != state.position():

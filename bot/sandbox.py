@@ -18,7 +18,7 @@ from typing import IO, Any
 from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
-from bot.i18n import clean_text
+from bot.i18n import Lang, clean_text
 from bot.service import (
     ACTIONS,
     AI_DEFAULT_LEVEL,
@@ -94,7 +94,7 @@ class Sandbox:
 
     service: GameService
     out_dir: Path = Path("out")
-    lang: str = "en"
+    lang: Lang = Lang.EN
     user: User = field(default_factory=lambda: User("you", "you"))
     out: IO[str] = field(default_factory=lambda: sys.stdout)
     clock: OffsetClock | None = None
@@ -243,7 +243,7 @@ class Sandbox:
             self.user = self._user(args[0])
             self.say(self.t("sandbox.as", name=self.user.name))
         elif command == "/lang":
-            self.lang = "ja" if args and args[0].startswith("ja") else "en"
+            self.lang = Lang.of(args[0] if args else None)
         elif command == "/play":
             await self._play(args)
         elif command in SIMPLE:
@@ -466,7 +466,7 @@ async def run_sandbox(
     sandbox = Sandbox(
         service,
         Path(out_dir),
-        "ja" if lang.startswith("ja") else "en",
+        Lang.of(lang),
         User(user, user),
         out or sys.stdout,
         offset,

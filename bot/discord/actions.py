@@ -17,8 +17,8 @@ import discord
 
 from bot.discord.format import MessageParts, announcement_parts, refusal_text, reply_parts
 from bot.discord.host import Host, host_of
-from bot.discord.texts import lang_of_locale, t
 from bot.discord.views import MoveModal, page_view, reply_view
+from bot.i18n import Lang, t
 from bot.service import (
     ACTIONS,
     LOBBY_EVENTS,
@@ -158,7 +158,7 @@ async def _respond(
             await responder.finish()
             raise
         refusal = error
-        lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
         await responder.refuse(refusal_text(refusal, lang))
         return
     replies = [result] if not isinstance(result, Sequence) else list(result)
@@ -177,7 +177,7 @@ async def deliver(
     ``/join``, the clock): it is never posted twice."""
     inter = responder.interaction
     public_lang = await guild_lang(bot, inter.guild_id)
-    user_lang = lang_of_locale(inter.locale, public_lang)
+    user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
     for reply in replies:
         try:
@@ -394,11 +394,11 @@ async def run_action(
         action = Action(name)
     except ValueError:
         log.warning("unknown button action %r for game %s", name, game_id)
-        lang = lang_of_locale(interaction.locale)
+        lang = Lang.of(interaction.locale)
         await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
         return
     if ACTIONS[action].takes is Takes.TEXT:
-        lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
         modal = MoveModal(game_id, lang, setup=action is Action.SETUP)
         await interaction.response.send_modal(modal)
         return

@@ -21,7 +21,7 @@ import discord
 
 from bot.discord.errors import on_view_error
 from bot.discord.host import host_of
-from bot.discord.texts import t
+from bot.i18n import t
 from bot.service import ACTIONS, Action, Button, Page, Reply, Scope, Style, split_play
 
 log = logging.getLogger("banmen.discord.views")

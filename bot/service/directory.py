@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import from_ms
+from bot.i18n import Lang
 from bot.model import LIVE_STATUSES, Change, GameStatus
 from bot.service import present
 from bot.service.cache import Loaded
@@ -192,7 +193,7 @@ def move_choices(
     if not seats:
         return MoveChoices((), 0)
     seat = seats[0]
-    lang = "ja" if lang.startswith("ja") else "en"
+    lang = Lang.of(lang)
     names = loaded.choices.get((seat, lang))
     if names is None:
         state = loaded.state

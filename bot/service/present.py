@@ -16,6 +16,7 @@ from typing import Any
 import render
 from bot import i18n
 from bot.clock import from_ms
+from bot.i18n import Lang
 from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind
 from bot.service.actions import Action, Button, play_button
 from bot.service.cache import Loaded
@@ -233,7 +234,7 @@ def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
         if n == 1:
             return names([loaded.name(w) for w in winners], lang)
         pairs = [(loaded.name(w), loaded.game.seat_name(w, lang, n)) for w in winners]
-        if lang.startswith("ja"):
+        if Lang.of(lang) is Lang.JA:
             return "、".join(f"{name}さん（{seat}）" for name, seat in pairs)
         return names([f"{name} ({seat})" for name, seat in pairs], lang)
 
@@ -284,16 +285,15 @@ def host_outcome(row: GameRow) -> Outcome | None:
 def names(people: Sequence[str], lang: str) -> str:
     """``a``, ``a and b``, ``a, b and c``; in Japanese ``aさんとb`` (the template adds the last
     さん)."""
-    if lang.startswith("ja"):
+    if Lang.of(lang) is Lang.JA:
         return "さんと".join(people)
     if len(people) <= 1:
         return "".join(people)
     return ", ".join(people[:-1]) + " and " + people[-1]
 
 
-def both(key: str, **params: Any) -> Text:
-    """A catalogue message in both languages (for texts stored with a game)."""
-    return Text(i18n.t(key, "en", **params), i18n.t(key, "ja", **params))
+both = i18n.text
+"""A catalogue message in both languages (for texts stored with a game)."""
 
 
 # --- pictures ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
+from bot import i18n
 from bot.clock import from_ms
 from bot.i18n import clean_text
 from bot.model import GameStatus, MoveRow, NewGame, SeatKind, SeatRow
@@ -189,10 +190,7 @@ class Records:
         if len(users) != rec.players:
             raise Refusal(
                 "refuse.bad_record",
-                reason=Text(
-                    f"the record is for {rec.players} players, not {len(users)}",
-                    f"この棋譜は{rec.players}人用です（{len(users)}人ではありません）",
-                ),
+                reason=i18n.text("record.wrong_players", players=rec.players, given=len(users)),
             )
         result = imported_result(read)
         status = GameStatus.FINISHED if result else GameStatus.ACTIVE

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot import i18n
 from bot.clock import ClockError, parse_clock
+from bot.i18n import Lang as Lang
 from bot.service.actions import Button
 from engines.core import Text
 
@@ -314,11 +315,6 @@ class Refusal(Exception):
 
 
 # --- server settings ---------------------------------------------------------------------------
-
-
-class Lang(enum.StrEnum):
-    EN = "en"
-    JA = "ja"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from bot.discord.texts import TEXTS
 from bot.discord.views import CUSTOM_ID, STYLES, custom_id
+from bot.i18n import MESSAGES
 from bot.service import ACTIONS, ANSWERS, Action, Button, Style, Takes, play_arg, split_play
 
 
@@ -16,8 +16,8 @@ def test_every_action_has_a_row() -> None:
 def test_every_action_has_a_use_case_a_label_in_both_languages_and_a_style() -> None:
     for action, spec in ACTIONS.items():
         assert callable(spec.run), action
-        assert spec.label in TEXTS, action
-        en, ja = TEXTS[spec.label]
+        assert spec.label in MESSAGES, action
+        en, ja = MESSAGES[spec.label]
         assert en.strip() and ja.strip(), action
         assert isinstance(spec.style, Style) and spec.style in STYLES, action
         assert isinstance(spec.takes, Takes), action

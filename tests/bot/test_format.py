@@ -16,9 +16,9 @@ from bot.discord.format import (
     refusal_text,
     reply_parts,
 )
-from bot.discord.texts import TEXTS, lang_of_locale, t
 from bot.discord.translator import JA, BanmenTranslator
 from bot.discord.views import CUSTOM_ID, GameView, button_label, custom_id
+from bot.i18n import Lang
 from bot.service import Action, Button, File, Refusal, Reply, split_play
 from engines.core import Text
 
@@ -138,19 +138,12 @@ async def test_view_labels_follow_the_language() -> None:
     assert view.timeout is None
 
 
-def test_texts_have_both_languages() -> None:
-    for key, (en, ja) in TEXTS.items():
-        assert en and ja, key
-        assert t(key, "en", game=1, example="x", seconds=1, permission="p", title="t",
-                 link="l", count=1, moves="m", day="d", ply=1) is not None  # fmt: skip
-
-
 @pytest.mark.parametrize(
     ("locale", "fallback", "lang"),
     [("ja", "en", "ja"), ("en-US", "ja", "en"), ("fr", "ja", "ja"), (None, "en", "en")],
 )
 def test_language_of_a_locale(locale: str | None, fallback: str, lang: str) -> None:
-    assert lang_of_locale(locale, fallback) == lang
+    assert Lang.of(locale, fallback) == lang
 
 
 async def test_translator_gives_japanese_names() -> None:

@@ -20,7 +20,7 @@ from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
-from bot.discord.texts import lang_of_locale
+from bot.i18n import Lang
 from bot.service import Refusal
 
 log = logging.getLogger("banmen.discord.moves")
@@ -41,9 +41,7 @@ class MovesCog(commands.Cog):
         try:
             game = await game_here(interaction, named if isinstance(named, int) else None)
             user = str(interaction.user.id)
-            lang = lang_of_locale(
-                interaction.locale, await guild_lang(self.bot, interaction.guild_id)
-            )
+            lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
             names = await self.bot.service.legal_move_choices(
                 game, user, current, limit=25, lang=lang
             )
