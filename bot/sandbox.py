@@ -23,6 +23,7 @@ from bot.service import (
     ACTIONS,
     AI_DEFAULT_LEVEL,
     ANSWERS,
+    MAX_GAME_ID,
     Action,
     GameService,
     Press,
@@ -34,8 +35,6 @@ from bot.service import (
     catalogue,
 )
 
-MAX_GAME_ID = 2**63
-"""Game ids are SQLite integers (64-bit)."""
 TICK_RANGE = (1, 366 * 86400)
 """One ``/tick`` moves the sandbox clock by 1 second to 366 days."""
 MAX_OFFSET = timedelta(days=3653)

@@ -47,7 +47,7 @@ from bot.service.actions import (
     play_arg,
     split_play,
 )
-from bot.service.cache import GameCache
+from bot.service.cache import MAX_GAME_ID, GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
 from bot.service.computer import Computer
 from bot.service.context import Context, Shuffle
@@ -94,6 +94,7 @@ __all__ = [
     "ANSWERS",
     "HOST_ID",
     "LOBBY_EVENTS",
+    "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
     "REPLAY_MAX_BYTES",
     "TURN_ACTIONS",

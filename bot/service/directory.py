@@ -118,7 +118,7 @@ class Directory:
                 loaded = await self.ctx.games.read(gid)
             except Refusal:
                 continue
-            if any(seat in loaded.acting_seats() for seat in loaded.seats_of(user_id)):
+            if loaded.is_turn_of(user_id):
                 out.append(gid)
         return out
 
@@ -131,7 +131,7 @@ class Directory:
             if guild_id is not None and s.guild_id != guild_id:
                 continue
             loaded = await self.ctx.games.read(s.id)
-            turn = any(seat in loaded.acting_seats() for seat in loaded.seats_of(user.id))
+            turn = loaded.is_turn_of(user.id)
             mine.append((0 if turn else 1, loaded))
         mine.sort(key=lambda pair: (pair[0], pair[1].id))
         lines = []

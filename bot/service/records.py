@@ -45,9 +45,7 @@ def record_of(loaded: Loaded, hidden: set[int], *, full: bool = False) -> Record
 
 def to_act(loaded: Loaded, viewer: User | None) -> bool:
     """True when ``viewer`` is due to act in the game now (their turn, their setup)."""
-    if viewer is None:
-        return False
-    return any(seat in loaded.acting_seats() for seat in loaded.seats_of(viewer.id))
+    return viewer is not None and loaded.is_turn_of(viewer.id)
 
 
 def answered_publicly(loaded: Loaded, viewer: User | None, hidden: set[int]) -> bool:
