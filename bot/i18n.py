@@ -556,7 +556,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "この棋譜は{players}人用です（{given}人ではありません）",
     ),
     "record.not_banmen": ("Not a Banmen record: {reason}", "盤面の棋譜ではありません: {reason}"),
-    "record.move_at": ("move {ply} ", "{ply}手目 "),
     # -- the Discord adapter's own words: buttons, the modal, apologies --------------------------
     "button.join": ("Join", "参加"),
     "button.leave": ("Leave", "退出"),
@@ -646,6 +645,99 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kif.moves": ("Moves", "手数"),
     "kif.start": ("Start", "開始局面"),
     "kif.secret": ("secret", "秘密"),
+    # -- what is wrong with a record file being imported ---------------------------------------
+    "kif.at_line": ("line {line}: {reason}", "{line}行目: {reason}"),
+    "kif.reason": ("{where}{reason}", "{where}{reason}"),
+    "kif.encoding": (
+        "the file is neither UTF-8 nor Shift-JIS text",
+        "ファイルが UTF-8 でも Shift-JIS でもありません",
+    ),
+    "kif.too_large": (
+        "the file is {size} bytes; a record may have at most {limit}",
+        "ファイルが {size} バイトあります。棋譜は {limit} バイトまでです",
+    ),
+    "kif.not_text": ("the file is not text", "テキストファイルではありません"),
+    "kif.not_json": ("not JSON: {reason}", "JSON として読めません: {reason}"),
+    "kif.too_deep": ("nested too deeply", "入れ子が深すぎます"),
+    "kif.hidden_move": (
+        "this move is hidden in the record (a secret setup); import the full record, "
+        "exported after the game or by the player who made it",
+        "この手は棋譜の中で非公開です（秘密の配置）。終局後か、その手を指した対局者が"
+        "書き出した棋譜を取り込んでください",
+    ),
+    "kif.chance_not_due": (
+        "{where}a chance outcome, but none is due here",
+        "{where}偶然の結果がありますが、ここでは起きません",
+    ),
+    "kif.chance_missing": (
+        "{where}the record must give the chance outcome due before this move "
+        "(a line '* chance: …')",
+        "{where}この手の前に起きる偶然の結果（「* 偶然: …」の行）がありません",
+    ),
+    "kif.over": (
+        "{where}the game is already over after move {ply}",
+        "{where}{ply}手目で対局はすでに終わっています",
+    ),
+    "kif.secret_misplaced": (
+        "{where}a secret setup, but this is no secret step",
+        "{where}秘密の配置の行ですが、ここは秘密の段階ではありません",
+    ),
+    "kif.secret_due": (
+        "{where}a secret setup is due here (a line '* secret: …')",
+        "{where}ここは秘密の配置の段階です（「* 秘密: …」の行）",
+    ),
+    "kif.whose_secret": (
+        "{where}say whose secret move this is (▲/△ or the seat name)",
+        "{where}誰の秘密の手か（▲/△ または席の名前）が書かれていません",
+    ),
+    "kif.wrong_seat": (
+        "{where}a move of seat {seat}, but seat {due} is to move",
+        "{where}{seat}番の席の手ですが、手番は{due}番の席です",
+    ),
+    "kif.stops_before_chance": (
+        "the record stops before the chance outcome that is due next",
+        "次に起きる偶然の結果の前で棋譜が終わっています",
+    ),
+    "kif.bad_result": ("the result is not readable: {reason}", "結果が読めません: {reason}"),
+    "kif.unreadable": (
+        "I cannot read this line: a record has header lines 'name: value', numbered moves "
+        "('  12 ▲move') and chance outcomes ('  * chance: outcome')",
+        "この行が読めません。棋譜は「名前: 値」の見出し、番号付きの指し手（「  12 ▲指し手」）と"
+        "偶然の結果（「  * 偶然: 結果」）からなります",
+    ),
+    "kif.out_of_order": (
+        "move {ply} comes next, not {found}",
+        "次は{ply}手目です（{found}ではありません）",
+    ),
+    "kif.no_game": (
+        "the header has no 'Game: … (game-id)' line naming the game",
+        "見出しにゲームを示す「棋戦: …（ゲームID）」の行がありません",
+    ),
+    "kif.no_game_id": (
+        "the game's id must close the line in brackets, e.g. 'Game: Rokumentai (rokumentai)'",
+        "ゲームIDを行末の括弧に書いてください（例：「棋戦: 六面体 (rokumentai)」）",
+    ),
+    "kif.not_the_start": (
+        "this is not the start of {game} with these options ({position})",
+        "この設定の{game}の開始局面（{position}）と違います",
+    ),
+    "kif.bad_option": (
+        "options are written name=value, not {pair!r}",
+        "設定は「名前=値」で書きます（「{pair}」ではありません）",
+    ),
+    "kif.seats": (
+        "the header must name every seat (one line per player: {counts} players)",
+        "見出しにすべての席（対局者ごとに1行、{counts}人）を書いてください",
+    ),
+    "kif.move_at": ("move {ply} ", "{ply}手目 "),
+    "kif.unreadable_result": (
+        "the result is not one I can read ({reason} is missing or wrong)",
+        "結果が読めません（{reason} がないか、正しくありません）",
+    ),
+    "kif.unfit_result": (
+        "the record says the game ended ({end}), but its moves do not end it that way",
+        "棋譜には終局（{end}）とありますが、指し手はそう終わっていません",
+    ),
 }
 
 

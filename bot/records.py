@@ -63,18 +63,24 @@ class RecordMeta:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-class RecordError(ValueError):
-    """A record that cannot be imported: ``text`` says what is wrong, starting with the line."""
+NOWHERE = Text("", "")
+"""No place in the record to name before a reason."""
 
-    def __init__(self, line: int, en: str, ja: str) -> None:
-        where = (f"line {line}: ", f"{line}行目: ") if line > 0 else ("", "")
+
+class RecordError(ValueError):
+    """A record that cannot be imported: ``text`` says what is wrong (the catalogue's ``key``
+    with ``params``), starting with the line."""
+
+    def __init__(self, line: int, key: str, /, **params: Any) -> None:
+        reason = i18n.text(key, **params)
         self.line = line
-        self.text = Text(where[0] + en, where[1] + ja)
+        self.text = i18n.text("kif.at_line", line=line, reason=reason) if line > 0 else reason
         super().__init__(self.text.en)
 
     @classmethod
-    def of(cls, line: int, reason: Text) -> RecordError:
-        return cls(line, reason.en, reason.ja)
+    def of(cls, line: int, reason: Text, where: Text = NOWHERE) -> RecordError:
+        """An engine's reason (a move or an option it refused), after the move it is about."""
+        return cls(line, "kif.reason", where=where, reason=reason)
 
 
 def _labels(key: str) -> tuple[str, str]:
@@ -278,19 +284,11 @@ def decode_record(data: bytes) -> str:
         return data.decode(KIF_ENCODING)
     except UnicodeDecodeError as exc:  # the line where the better guess went wrong
         line = data[: max(first.start, exc.start)].count(b"\n") + 1
-        raise RecordError(
-            line,
-            "the file is neither UTF-8 nor Shift-JIS text",
-            "ファイルが UTF-8 でも Shift-JIS でもありません",
-        ) from None
+        raise RecordError(line, "kif.encoding") from None
 
 
 def too_large(size: int) -> RecordError:
-    return RecordError(
-        0,
-        f"the file is {size} bytes; a record may have at most {MAX_RECORD_BYTES}",
-        f"ファイルが {size} バイトあります。棋譜は {MAX_RECORD_BYTES} バイトまでです",
-    )
+    return RecordError(0, "kif.too_large", size=str(size), limit=str(MAX_RECORD_BYTES))
 
 
 def read_record(text: str) -> ReadRecord:
@@ -299,7 +297,7 @@ def read_record(text: str) -> ReadRecord:
     if len(text) > MAX_RECORD_BYTES:
         raise too_large(len(text.encode("utf-8", "surrogatepass")))
     if "\x00" in text or not _is_text(text):
-        raise RecordError(0, "the file is not text", "テキストファイルではありません")
+        raise RecordError(0, "kif.not_text")
     if text.lstrip().startswith("{"):
         return _read_json(text)
     return _read_kif(text)
@@ -327,12 +325,11 @@ def _read_json(text: str) -> ReadRecord:
         data = json.loads(text)
         if not _is_text(json.dumps(data, ensure_ascii=False)):
             escaped = _line_of(text, r"\\u[dD][89a-fA-F]")
-            raise RecordError(escaped, "the file is not text", "テキストファイルではありません")
+            raise RecordError(escaped, "kif.not_text")
     except json.JSONDecodeError as exc:
-        en, ja = f"not JSON: {exc.msg}", f"JSON として読めません: {exc.msg}"
-        raise RecordError(exc.lineno, en, ja) from exc
+        raise RecordError(exc.lineno, "kif.not_json", reason=exc.msg) from exc
     except RecursionError as exc:
-        raise RecordError(0, "nested too deeply", "入れ子が深すぎます") from exc
+        raise RecordError(0, "kif.too_deep") from exc
     try:
         meta, record = import_json(text)
     except EngineError as exc:
@@ -349,7 +346,7 @@ def _read_json(text: str) -> ReadRecord:
     replay = _Replay(state, record.players)
     for i, entry in enumerate(record.entries):
         line = _line_of(text, r'"move"\s*:', i)
-        where = i18n.text("record.move_at", ply=str(i + 1))
+        where = i18n.text("kif.move_at", ply=str(i + 1))
         if entry.actor == CHANCE:
             replay.chance(entry.move, line, where)
         else:
@@ -359,17 +356,6 @@ def _read_json(text: str) -> ReadRecord:
     read = Record(record.game, record.players, options, record.seed, tuple(replay.entries))
     line = _line_of(text, r'"result"\s*:')
     return ReadRecord(read, replay.state, tuple(replay.secret), meta.get("result"), line)
-
-
-NOWHERE = Text("", "")
-_SECRET_MISPLACED = (
-    "a secret setup, but this is no secret step",
-    "秘密の配置の行ですが、ここは秘密の段階ではありません",
-)
-_SECRET_DUE = (
-    "a secret setup is due here (a line '* secret: …')",
-    "ここは秘密の配置の段階です（「* 秘密: …」の行）",
-)
 
 
 class _Replay:
@@ -384,28 +370,17 @@ class _Replay:
 
     def _check_visible(self, spellings: Sequence[str], line: int) -> None:
         if any(s.strip() in (HIDDEN, *_labels("kif.hidden")) for s in spellings):
-            raise RecordError(
-                line,
-                "this move is hidden in the record (a secret setup); import the full record, "
-                "exported after the game or by the player who made it",
-                "この手は棋譜の中で非公開です（秘密の配置）。終局後か、その手を指した対局者が"
-                "書き出した棋譜を取り込んでください",
-            )
+            raise RecordError(line, "kif.hidden_move")
 
     def chance(self, text: str, line: int, where: Text = NOWHERE) -> None:
         self._check_visible([text], line)
         state = self.state
         if state.current_player() != CHANCE:
-            raise RecordError(
-                line,
-                f"{where.en}a chance outcome, but none is due here",
-                f"{where.ja}偶然の結果がありますが、ここでは起きません",
-            )
+            raise RecordError(line, "kif.chance_not_due", where=where)
         try:
             move = state.parse_move(text)
         except EngineError as exc:
-            reason = Text(where.en + exc.text.en, where.ja + exc.text.ja)
-            raise RecordError.of(line, reason) from exc
+            raise RecordError.of(line, exc.text, where) from exc
         self.entries.append(Entry(CHANCE, state.format_move(move)))
         self.secret.append(state.hides_moves())
         self.state = state.apply(move)
@@ -426,34 +401,19 @@ class _Replay:
         self._check_visible(candidates, line)
         current = state.current_player()
         if current == CHANCE:
-            raise RecordError(
-                line,
-                f"{where.en}the record must give the chance outcome due before this move "
-                "(a line '* chance: …')",
-                f"{where.ja}この手の前に起きる偶然の結果（「* 偶然: …」の行）がありません",
-            )
+            raise RecordError(line, "kif.chance_missing", where=where)
         if current == TERMINAL:
-            raise RecordError(
-                line,
-                f"{where.en}the game is already over after move {self.plies}",
-                f"{where.ja}{self.plies}手目で対局はすでに終わっています",
-            )
+            raise RecordError(line, "kif.over", where=where, ply=str(self.plies))
         if secret is not None and secret != (current == SIMULTANEOUS):
-            en, ja = _SECRET_MISPLACED if secret else _SECRET_DUE
-            raise RecordError(line, where.en + en, where.ja + ja)
+            key = "kif.secret_misplaced" if secret else "kif.secret_due"
+            raise RecordError(line, key, where=where)
         if actor is None:
             actor = _actor_of(state, self.players, text)
             if actor is None:
-                raise RecordError(
-                    line,
-                    f"{where.en}say whose secret move this is (▲/△ or the seat name)",
-                    f"{where.ja}誰の秘密の手か（▲/△ または席の名前）が書かれていません",
-                )
+                raise RecordError(line, "kif.whose_secret", where=where)
         elif current != SIMULTANEOUS and actor != current:
             raise RecordError(
-                line,
-                f"{where.en}a move of seat {actor + 1}, but seat {current + 1} is to move",
-                f"{where.ja}{actor + 1}番の席の手ですが、手番は{current + 1}番の席です",
+                line, "kif.wrong_seat", where=where, seat=str(actor + 1), due=str(current + 1)
             )
         error: EngineError | None = None
         for spelling in candidates:
@@ -464,7 +424,7 @@ class _Replay:
                 error = exc  # the last spelling's reason: the move without its seat mark
         else:
             assert error is not None
-            raise RecordError.of(line, Text(where.en + error.text.en, where.ja + error.text.ja))
+            raise RecordError.of(line, error.text, where)
         self.entries.append(Entry(actor, state.format_move(move)))
         self.secret.append(current == SIMULTANEOUS)
         self.state = state.apply(move, actor)
@@ -473,11 +433,7 @@ class _Replay:
 
     def finish(self, line: int) -> None:
         if self.state.current_player() == CHANCE:
-            raise RecordError(
-                line,
-                "the record stops before the chance outcome that is due next",
-                "次に起きる偶然の結果の前で棋譜が終わっています",
-            )
+            raise RecordError(line, "kif.stops_before_chance")
 
 
 def _prefixes(game: Game[Any], players: int) -> list[tuple[int, str]]:
@@ -544,8 +500,7 @@ def _read_kif(text: str) -> ReadRecord:
             try:
                 header.result = json.loads(found["json"])
             except (ValueError, RecursionError) as exc:
-                en, ja = f"the result is not readable: {exc}", f"結果が読めません: {exc}"
-                raise RecordError(number, en, ja) from exc
+                raise RecordError(number, "kif.bad_result", reason=str(exc)) from exc
             header.result_line = number
             continue
         if line.startswith("#"):
@@ -555,7 +510,7 @@ def _read_kif(text: str) -> ReadRecord:
             header.values.setdefault(key.lower(), (found["value"], number))
             header.seats.append((key, number))
             continue
-        raise RecordError(number, *_UNREADABLE)
+        raise RecordError(number, "kif.unreadable")
     else:
         body = len(lines)
     game, state, players = _kif_start(header)
@@ -574,19 +529,17 @@ def _read_kif(text: str) -> ReadRecord:
             elif label in _labels("kif.secret"):
                 replay.seat(None, found["move"], number, secret=True)
             else:
-                raise RecordError(number, *_UNREADABLE)
+                raise RecordError(number, "kif.unreadable")
         elif found := _MOVE_LINE.match(raw):
             if int(found["number"]) != replay.plies + 1:
                 raise RecordError(
-                    number,
-                    f"move {replay.plies + 1} comes next, not {found['number']}",
-                    f"次は{replay.plies + 1}手目です（{found['number']}ではありません）",
+                    number, "kif.out_of_order", ply=str(replay.plies + 1), found=found["number"]
                 )
             replay.seat(None, found["move"], number, secret=False)
         elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("kif.moves"):
             continue  # the footer: how many moves
         else:
-            raise RecordError(number, *_UNREADABLE)
+            raise RecordError(number, "kif.unreadable")
     replay.finish(last)
     seed = header.values.get("seed", ("", 0))[0]
     options = game.resolve_options(_kif_options(header))
@@ -595,31 +548,15 @@ def _read_kif(text: str) -> ReadRecord:
     return ReadRecord(record, replay.state, secret, header.result, header.result_line)
 
 
-_UNREADABLE = (
-    "I cannot read this line: a record has header lines 'name: value', numbered moves "
-    "('  12 ▲move') and chance outcomes ('  * chance: outcome')",
-    "この行が読めません。棋譜は「名前: 値」の見出し、番号付きの指し手（「  12 ▲指し手」）と"
-    "偶然の結果（「  * 偶然: 結果」）からなります",
-)
-
-
 def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
     """The game, its start position and the number of players the header describes."""
     named = next((header.values[k] for k in _labels("kif.game") if k in header.values), None)
     if named is None:
-        raise RecordError(
-            1,
-            "the header has no 'Game: … (game-id)' line naming the game",
-            "見出しにゲームを示す「棋戦: …（ゲームID）」の行がありません",
-        )
+        raise RecordError(1, "kif.no_game")
     value, line = named
     found = _GAME_ID.search(value)
     if found is None:
-        raise RecordError(
-            line,
-            "the game's id must close the line in brackets, e.g. 'Game: Rokumentai (rokumentai)'",
-            "ゲームIDを行末の括弧に書いてください（例：「棋戦: 六面体 (rokumentai)」）",
-        )
+        raise RecordError(line, "kif.no_game_id")
     try:
         game = get_game(found["id"])
     except EngineError as exc:
@@ -636,8 +573,9 @@ def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
             if shown.strip() != state.position():
                 raise RecordError(
                     start_line,
-                    f"this is not the start of {game.id} with these options ({state.position()})",
-                    f"この設定の{game.title_ja}の開始局面（{state.position()}）と違います",
+                    "kif.not_the_start",
+                    game=Text(game.id, game.title_ja),
+                    position=state.position(),
                 )
     return game, state, players
 
@@ -648,11 +586,7 @@ def _kif_options(header: _KifHeader) -> dict[str, str]:
     for pair in value.split():
         name, sep, setting = pair.partition("=")
         if not sep:
-            raise RecordError(
-                line,
-                f"options are written name=value, not {pair!r}",
-                f"設定は「名前=値」で書きます（「{pair}」ではありません）",
-            )
+            raise RecordError(line, "kif.bad_option", pair=pair)
         options[name] = setting
     return options
 
@@ -671,8 +605,4 @@ def _players(game: Game[Any], header: _KifHeader) -> int:
     if len(game.player_counts) == 1:
         return game.player_counts[0]
     counts = "/".join(str(n) for n in game.player_counts)
-    raise RecordError(
-        1,
-        f"the header must name every seat (one line per player: {counts} players)",
-        f"見出しにすべての席（対局者ごとに1行、{counts}人）を書いてください",
-    )
+    raise RecordError(1, "kif.seats", counts=counts)

@@ -260,11 +260,7 @@ def imported_result(read: ReadRecord) -> dict[str, Any] | None:
     try:
         stated = present.outcome_from_json(read.result)
     except (KeyError, ValueError, TypeError, AttributeError) as exc:
-        error = RecordError(
-            read.result_line,
-            f"the result is not one I can read ({exc!r} is missing or wrong)",
-            f"結果が読めません（{exc!r} がないか、正しくありません）",
-        )
+        error = RecordError(read.result_line, "kif.unreadable_result", reason=repr(exc))
         raise Refusal("refuse.bad_record", reason=error.text) from exc
     fits = (
         stated.termination in present.HOST_ENDS
@@ -272,11 +268,6 @@ def imported_result(read: ReadRecord) -> dict[str, Any] | None:
         and all(0 <= w < players for w in stated.winners)
     )
     if not fits:
-        error = RecordError(
-            read.result_line,
-            f"the record says the game ended ({stated.termination.value}), but its moves do "
-            "not end it that way",
-            f"棋譜には終局（{stated.termination.value}）とありますが、指し手はそう終わっていません",
-        )
+        error = RecordError(read.result_line, "kif.unfit_result", end=stated.termination.value)
         raise Refusal("refuse.bad_record", reason=error.text)
     return present.outcome_json(stated)

@@ -17,7 +17,7 @@ SECTIONS = frozenset(k.split(".")[0] for k in KEYS)
 KEY_SHAPE = re.compile(r"[a-z_]+(?:\.[a-z0-9_]+)+")
 LOOKUPS = frozenset({"t", "text", "both", "Refusal", "Line", "Reply", "reply", "RecordError"})
 """Calls whose key is their first argument (or ``key=``); ``reply`` is present.reply, whose key
-is its third."""
+is its third, and a ``RecordError``'s is its second."""
 
 
 def _name(func: ast.expr) -> str:
@@ -40,7 +40,7 @@ def _used() -> tuple[set[str], set[str], set[str]]:
                 if KEY_SHAPE.fullmatch(node.value) and node.value.split(".")[0] in SECTIONS:
                     shaped.add(node.value)
             elif isinstance(node, ast.Call) and _name(node.func) in LOOKUPS:
-                at = 2 if _name(node.func) == "reply" else 0
+                at = {"reply": 2, "RecordError": 1}.get(_name(node.func), 0)
                 args = [
                     *node.args[at : at + 1],
                     *(k.value for k in node.keywords if k.arg == "key"),
