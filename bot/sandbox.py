@@ -55,13 +55,14 @@ SIMPLE: dict[str, UseCase] = {
 """Commands that are one use case of a game and no button: ``/hint [id]`` and the like."""
 BUTTONS = {
     f"/{a.value}": a
-    for a, spec in ACTIONS.items()
-    if spec.takes in (Takes.NOTHING, Takes.TEXT)
-    and a.value not in ANSWERS
-    and a is not Action.REPLAY
+    for a in (
+        *(Action.JOIN, Action.ACCEPT, Action.DECLINE, Action.LEAVE, Action.START, Action.CANCEL),
+        *(Action.MOVE, Action.SETUP, Action.RESIGN, Action.BOARD, Action.MOVES, Action.RECORD),
+        Action.REMATCH,
+    )
 }
-"""Commands that do what a button does: ``/join [id]``, ``/move [id] <move>`` (``/takeback``
-and ``/replay`` take more: see :data:`ANSWERS` and :meth:`Sandbox._replay`)."""
+"""Commands that do what a button does, run through the same table: ``/join [id]``,
+``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
 
 
 def _game_id(token: str) -> int:
