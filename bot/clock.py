@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from bot.lang import Lang
+
 
 class Clock(Protocol):
     """Where the service reads the time: :class:`SystemClock`, or :class:`FakeClock` in tests."""
@@ -98,7 +100,7 @@ def human_duration(seconds: int, lang: str = "en") -> str:
     for unit, name, ja in _UNIT_NAMES:
         if seconds % unit == 0:
             n = seconds // unit
-            if lang.startswith("ja"):
+            if Lang.of(lang) is Lang.JA:
                 return f"{n}{ja}"
             return f"{n} {name}" + ("" if n == 1 else "s")
     return f"{seconds} seconds"  # pragma: no cover - the unit 1 always divides
@@ -107,7 +109,7 @@ def human_duration(seconds: int, lang: str = "en") -> str:
 def range_text(bounds: tuple[int, int], lang: str = "en") -> str:
     """``(60, 7200)`` -> ``"1 minute to 2 hours"`` (``"1分〜2時間"``)."""
     low, high = human_duration(bounds[0], lang), human_duration(bounds[1], lang)
-    return f"{low}〜{high}" if lang.startswith("ja") else f"{low} to {high}"
+    return Lang.of(lang).pick(f"{low} to {high}", f"{low}〜{high}")
 
 
 def parse_duration(text: str, default_unit: str, bounds: tuple[int, int] | None = None) -> int:

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.clock import remaining_text
+from bot.lang import Lang as Lang
 from engines.core import Text
 
 MESSAGES: dict[str, tuple[str, str]] = {
@@ -61,7 +62,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局データベースに接続できません。何も変更していません。少し待ってからもう一度"
         "お試しください。",
     ),
-    "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手: {moves}"),
+    "refuse.suggestions": ("Closest legal moves: {moves}", "近い合法手：{moves}"),
     "refuse.too_long": (
         "That is too long for a move ({length} characters; at most {limit}).",
         "指し手として長すぎます（{length}文字、最大{limit}文字）。",
@@ -560,6 +561,200 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",
     ),
+    # -- words kept inside other messages -------------------------------------------------------
+    "clock.part.live": ("a live clock's time per move", "ライブ対局の1手の持ち時間"),
+    "clock.part.corr": ("a correspondence clock's time per move", "通信対局の1手の持ち時間"),
+    "clock.part.bank": ("a time bank", "持ち時間（バンク）"),
+    "clock.part.bonus": ("a time bank's bonus per move", "1手ごとの加算"),
+    "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
+    "daily.playing": ("playing", "対局中"),
+    "record.wrong_players": (
+        "the record is for {players} players, not {given}",
+        "この棋譜は{players}人用です（{given}人ではありません）",
+    ),
+    "record.not_banmen": ("Not a Banmen record: {reason}", "盤面の棋譜ではありません: {reason}"),
+    # -- the Discord adapter's own words: buttons, the modal, apologies --------------------------
+    "button.join": ("Join", "参加"),
+    "button.leave": ("Leave", "退出"),
+    "button.start": ("Start", "開始"),
+    "button.cancel": ("Cancel", "取消"),
+    "button.accept": ("Accept", "受ける"),
+    "button.decline": ("Decline", "断る"),
+    "button.move": ("Move", "指す"),
+    "button.setup": ("Setup", "配置"),
+    "button.resign": ("Resign", "投了"),
+    "button.offer_draw": ("Draw", "引き分け"),
+    "button.accept_draw": ("Accept draw", "引き分けを受ける"),
+    "button.decline_draw": ("Decline draw", "引き分けを断る"),
+    "button.takeback": ("Takeback", "待った"),
+    "button.accept_takeback": ("Allow takeback", "待ったを認める"),
+    "button.decline_takeback": ("Refuse takeback", "待ったを断る"),
+    "button.board": ("Board", "盤面"),
+    "button.moves": ("Moves", "手順"),
+    "button.record": ("Record", "棋譜"),
+    "button.pass": ("Pass", "パス"),
+    "button.play": ("Play", "着手"),
+    "button.step_first": ("⏮ Start", "⏮ 最初"),
+    "button.step_prev": ("◀ Back", "◀ 戻る"),
+    "button.step_next": ("Next ▶", "進む ▶"),
+    "button.step_last": ("End ⏭", "最後 ⏭"),
+    "button.replay": ("▶ Play", "▶ 再生"),
+    "select.goto": ("Jump to a move…", "手数を選ぶ…"),
+    "select.start": ("The start", "開始局面"),
+    "select.ply": ("Move {ply}", "{ply}手目"),
+    "button.previous": ("◀ Previous", "◀ 前へ"),
+    "button.next": ("Next ▶", "次へ ▶"),
+    "button.rematch": ("Rematch", "再戦"),
+    "modal.move.title": ("Your move in game #{game}", "対局 #{game} の指し手"),
+    "modal.move.label": ("Move", "指し手"),
+    "modal.move.placeholder": ("e.g. {example}", "例：{example}"),
+    "modal.setup.title": ("Your secret setup for game #{game}", "対局 #{game} の秘密の配置"),
+    "modal.setup.label": ("Setup", "配置"),
+    "error.apology": (
+        "Sorry, something went wrong on our side. The game is safe; please try again.",
+        "申し訳ありません、内部でエラーが起きました。対局は無事です。もう一度お試しください。",
+    ),
+    "error.no_game_here": (
+        "There is no game of yours in this channel. Use the game option (e.g. game: 12) "
+        "or run the command in the game's thread.",
+        "このチャンネルにはあなたの対局がありません。game オプション（例：game: 12）を"
+        "指定するか、対局のスレッドで実行してください。",
+    ),
+    "error.cooldown": ("Slow down: try again in {seconds}s.", "{seconds}秒後にもう一度どうぞ。"),
+    "error.no_permission": (
+        "You need the {permission} permission for this.",
+        "この操作には「{permission}」の権限が必要です。",
+    ),
+    "error.owner_only": ("Only the bot owner can do this.", "ボットの所有者だけが実行できます。"),
+    "error.not_for_you": (
+        "This challenge is not addressed to you.",
+        "この挑戦はあなた宛てではありません。",
+    ),
+    "error.bad_opponent": (
+        "Challenge other people: not yourself, not a bot.",
+        "挑戦できるのは他の人だけです（自分やボットは選べません）。",
+    ),
+    "error.bad_day": (
+        "{day!r} is not a day: write it as YYYY-MM-DD (e.g. 2026-01-31).",
+        "「{day}」は日付として読めません。YYYY-MM-DD（例：2026-01-31）で書いてください。",
+    ),
+    "thread.name": ("#{game} {title}", "#{game} {title}"),
+    "rules.link": ("Full rules: {link}", "詳しいルール：{link}"),
+    "sync.done": (
+        "Synced {count} {count:command|commands} globally.",
+        "{count}個のコマンドを全体に同期しました。",
+    ),
+    "embed.deadline": ("Deadline", "期限"),
+    "embed.to_move": ("To move", "手番"),
+    # -- Discord permissions, as its client names them ---------------------------------------
+    "permission.manage_threads": ("Manage Threads", "スレッドの管理"),
+    "permission.manage_guild": ("Manage Server", "サーバー管理"),
+    "permission.administrator": ("Administrator", "管理者"),
+    # -- record files (棋譜): header labels, also read back on import ----------------------------
+    "kif.game": ("Game", "棋戦"),
+    "kif.players": ("Players", "対局者"),
+    "kif.date": ("Date", "開始日時"),
+    "kif.end": ("Ended", "終了日時"),
+    "kif.result": ("Result", "結果"),
+    "kif.clock": ("Clock", "持ち時間"),
+    "kif.chance": ("chance", "偶然"),
+    "kif.hidden": ("(hidden)", "（非公開）"),
+    "kif.moves": ("Moves", "手数"),
+    "kif.start": ("Start", "開始局面"),
+    "kif.secret": ("secret", "秘密"),
+    # -- what is wrong with a record file being imported ---------------------------------------
+    "kif.at_line": ("line {line}: {reason}", "{line}行目: {reason}"),
+    "kif.reason": ("{where}{reason}", "{where}{reason}"),
+    "kif.encoding": (
+        "the file is neither UTF-8 nor Shift-JIS text",
+        "ファイルが UTF-8 でも Shift-JIS でもありません",
+    ),
+    "kif.too_large": (
+        "the file is {size} bytes; a record may have at most {limit}",
+        "ファイルが {size} バイトあります。棋譜は {limit} バイトまでです",
+    ),
+    "kif.not_text": ("the file is not text", "テキストファイルではありません"),
+    "kif.not_json": ("not JSON: {reason}", "JSON として読めません: {reason}"),
+    "kif.too_deep": ("nested too deeply", "入れ子が深すぎます"),
+    "kif.hidden_move": (
+        "this move is hidden in the record (a secret setup); import the full record, "
+        "exported after the game or by the player who made it",
+        "この手は棋譜の中で非公開です（秘密の配置）。終局後か、その手を指した対局者が"
+        "書き出した棋譜を取り込んでください",
+    ),
+    "kif.chance_not_due": (
+        "{where}a chance outcome, but none is due here",
+        "{where}偶然の結果がありますが、ここでは起きません",
+    ),
+    "kif.chance_missing": (
+        "{where}the record must give the chance outcome due before this move "
+        "(a line '* chance: …')",
+        "{where}この手の前に起きる偶然の結果（「* 偶然: …」の行）がありません",
+    ),
+    "kif.over": (
+        "{where}the game is already over after move {ply}",
+        "{where}{ply}手目で対局はすでに終わっています",
+    ),
+    "kif.secret_misplaced": (
+        "{where}a secret setup, but this is no secret step",
+        "{where}秘密の配置の行ですが、ここは秘密の段階ではありません",
+    ),
+    "kif.secret_due": (
+        "{where}a secret setup is due here (a line '* secret: …')",
+        "{where}ここは秘密の配置の段階です（「* 秘密: …」の行）",
+    ),
+    "kif.whose_secret": (
+        "{where}say whose secret move this is (▲/△ or the seat name)",
+        "{where}誰の秘密の手か（▲/△ または席の名前）が書かれていません",
+    ),
+    "kif.wrong_seat": (
+        "{where}a move of seat {seat}, but seat {due} is to move",
+        "{where}{seat}番の席の手ですが、手番は{due}番の席です",
+    ),
+    "kif.stops_before_chance": (
+        "the record stops before the chance outcome that is due next",
+        "次に起きる偶然の結果の前で棋譜が終わっています",
+    ),
+    "kif.bad_result": ("the result is not readable: {reason}", "結果が読めません: {reason}"),
+    "kif.unreadable": (
+        "I cannot read this line: a record has header lines 'name: value', numbered moves "
+        "('  12 ▲move') and chance outcomes ('  * chance: outcome')",
+        "この行が読めません。棋譜は「名前: 値」の見出し、番号付きの指し手（「  12 ▲指し手」）と"
+        "偶然の結果（「  * 偶然: 結果」）からなります",
+    ),
+    "kif.out_of_order": (
+        "move {ply} comes next, not {found}",
+        "次は{ply}手目です（{found}ではありません）",
+    ),
+    "kif.no_game": (
+        "the header has no 'Game: … (game-id)' line naming the game",
+        "見出しにゲームを示す「棋戦: …（ゲームID）」の行がありません",
+    ),
+    "kif.no_game_id": (
+        "the game's id must close the line in brackets, e.g. 'Game: Rokumentai (rokumentai)'",
+        "ゲームIDを行末の括弧に書いてください（例：「棋戦: 六面体 (rokumentai)」）",
+    ),
+    "kif.not_the_start": (
+        "this is not the start of {game} with these options ({position})",
+        "この設定の{game}の開始局面（{position}）と違います",
+    ),
+    "kif.bad_option": (
+        "options are written name=value, not {pair!r}",
+        "設定は「名前=値」で書きます（「{pair}」ではありません）",
+    ),
+    "kif.seats": (
+        "the header must name every seat (one line per player: {counts} players)",
+        "見出しにすべての席（対局者ごとに1行、{counts}人）を書いてください",
+    ),
+    "kif.move_at": ("move {ply} ", "{ply}手目 "),
+    "kif.unreadable_result": (
+        "the result is not one I can read ({reason})",
+        "結果が読めません（{reason}）",
+    ),
+    "kif.unfit_result": (
+        "the record says the game ended ({end}), but its moves do not end it that way",
+        "棋譜には終局（{end}）とありますが、指し手はそう終わっていません",
+    ),
 }
 
 
@@ -616,12 +811,17 @@ class _Params(dict[str, Any]):
         return _Missing("{" + key + "}")
 
 
+def text(key: str, /, **params: Any) -> Text:
+    """The message ``key`` with ``params`` in both languages (kept as a value, said later)."""
+    return Text(t(key, Lang.EN, **params), t(key, Lang.JA, **params))
+
+
 def t(key: str, lang: str = "en", /, **params: Any) -> str:
     """The message ``key`` in ``lang`` (``en`` or ``ja``) with ``params`` filled in."""
     try:
         en, ja = MESSAGES[key]
     except KeyError:
         return key
-    template = ja if lang.startswith("ja") else en
+    template = Lang.of(lang).pick(en, ja)
     values = _Params({k: _param(v, lang) for k, v in params.items()})
     return clean_text(template.format_map(values))  # user text may hold lone surrogates

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot import i18n
+from bot.i18n import Lang, t
 from bot.model import StoredOutcome
 from engines.core import (
     CHANCE,
@@ -65,43 +67,29 @@ class RecordMeta:
     (shown with the seed, once the game is over)."""
 
 
-class RecordError(ValueError):
-    """A record that cannot be imported: ``text`` says what is wrong, starting with the line."""
+NOWHERE = Text("", "")
+"""No place in the record to name before a reason."""
 
-    def __init__(self, line: int, en: str, ja: str) -> None:
-        where = (f"line {line}: ", f"{line}行目: ") if line > 0 else ("", "")
+
+class RecordError(ValueError):
+    """A record that cannot be imported: ``text`` says what is wrong (the catalogue's ``key``
+    with ``params``), starting with the line."""
+
+    def __init__(self, line: int, key: str, /, **params: Any) -> None:
+        reason = i18n.text(key, **params)
         self.line = line
-        self.text = Text(where[0] + en, where[1] + ja)
+        self.text = i18n.text("kif.at_line", line=line, reason=reason) if line > 0 else reason
         super().__init__(self.text.en)
 
     @classmethod
-    def of(cls, line: int, reason: Text) -> RecordError:
-        return cls(line, reason.en, reason.ja)
-
-
-_LABELS = {
-    "game": ("Game", "棋戦"),
-    "players": ("Players", "対局者"),
-    "date": ("Date", "開始日時"),
-    "end": ("Ended", "終了日時"),
-    "result": ("Result", "結果"),
-    "clock": ("Clock", "持ち時間"),
-    "chance": ("chance", "偶然"),
-    "hidden": ("(hidden)", "（非公開）"),
-    "moves": ("Moves", "手数"),
-    "start": ("Start", "開始局面"),
-    "secret": ("secret", "秘密"),
-}
-
-
-def _label(key: str, lang: str) -> str:
-    en, ja = _LABELS[key]
-    return ja if lang.startswith("ja") else en
+    def of(cls, line: int, reason: Text, where: Text = NOWHERE) -> RecordError:
+        """An engine's reason (a move or an option it refused), after the move it is about."""
+        return cls(line, "kif.reason", where=where, reason=reason)
 
 
 def _labels(key: str) -> tuple[str, str]:
-    en, ja = _LABELS[key]
-    return en.lower(), ja
+    """A header label as it may be read back: in English (any case) or in Japanese."""
+    return t(key, Lang.EN).lower(), t(key, Lang.JA)
 
 
 def _when(when: datetime | None) -> str:
@@ -116,7 +104,7 @@ def _mark(meta: RecordMeta, seat: int, players: int, lang: str) -> str:
         return MARKS[seat]
     if seat < len(meta.seat_names):
         en, ja = meta.seat_names[seat]
-        return (ja if lang.startswith("ja") else en) + " "
+        return Lang.of(lang).pick(en, ja) + " "
     return f"[{seat + 1}] "
 
 
@@ -131,19 +119,19 @@ def kif_text(meta: RecordMeta, record: Record, lang: str = "ja", *, header: bool
     number = 0
     for entry, shown, secret in _shown_entries(record, lang):
         if entry.actor == CHANCE:
-            lines.append(f"    * {_label('chance', lang)}: {shown}")
+            lines.append(f"    * {t('kif.chance', lang)}: {shown}")
             continue
         if entry.move == HIDDEN:
-            shown = _label("hidden", lang)
+            shown = t("kif.hidden", lang)
         shown = _with_seat(meta, entry.actor, record.players, lang, shown)
         if secret:  # a secret setup is no ply: unnumbered, like a chance outcome
-            lines.append(f"    * {_label('secret', lang)}: {shown}")
+            lines.append(f"    * {t('kif.secret', lang)}: {shown}")
             continue
         number += 1
         lines.append(f"{number:>4} {shown}")
     if header and meta.result:
         lines.append("")
-        lines.append(f"{_label('moves', lang)}: {number}")
+        lines.append(f"{t('kif.moves', lang)}: {number}")
     return "\n".join(lines) + "\n"
 
 
@@ -152,33 +140,33 @@ def _with_seat(meta: RecordMeta, seat: int, players: int, lang: str, shown: str)
     mark = _mark(meta, seat, players, lang)
     names = [mark.strip()]
     if seat < len(meta.seat_names):
-        names.append(meta.seat_names[seat][1 if lang.startswith("ja") else 0])
+        names.append(Lang.of(lang).pick(*meta.seat_names[seat]))
     if any(name and shown.startswith(name) for name in names):
         return shown
     return mark + shown
 
 
 def _header(meta: RecordMeta, record: Record, lang: str) -> list[str]:
-    title = meta.title_ja if lang.startswith("ja") else meta.title_en
+    title = Lang.of(lang).pick(meta.title_en, meta.title_ja)
     ident = f" #{meta.game_id}" if meta.game_id is not None else ""
-    lines = [f"# Banmen{ident}", f"{_label('game', lang)}: {title} ({record.game})"]
+    lines = [f"# Banmen{ident}", f"{t('kif.game', lang)}: {title} ({record.game})"]
     for seat in range(record.players):
         name = meta.players[seat] if seat < len(meta.players) else ""
         if seat < len(meta.seat_names):
             en, ja = meta.seat_names[seat]
-            seat_name = ja if lang.startswith("ja") else en
+            seat_name = Lang.of(lang).pick(en, ja)
         else:
             seat_name = str(seat + 1)
         mark = MARKS[seat] if record.players == 2 else ""
         lines.append(f"{mark}{seat_name}: {name}")
-    lines.append(f"{_label('date', lang)}: {_when(meta.started or meta.created)}")
+    lines.append(f"{t('kif.date', lang)}: {_when(meta.started or meta.created)}")
     if meta.finished:
-        lines.append(f"{_label('end', lang)}: {_when(meta.finished)}")
+        lines.append(f"{t('kif.end', lang)}: {_when(meta.finished)}")
     if meta.clock and meta.clock != "none":
-        lines.append(f"{_label('clock', lang)}: {meta.clock}")
+        lines.append(f"{t('kif.clock', lang)}: {meta.clock}")
     if meta.result:
         text = Text(meta.result.en, meta.result.ja)
-        lines.append(f"{_label('result', lang)}: {text.get(lang)}")
+        lines.append(f"{t('kif.result', lang)}: {text.get(lang)}")
         # The same, for machines: an end the host decided cannot be read off the moves.
         written = json.dumps(meta.result.to_json(), ensure_ascii=False, sort_keys=True)
         lines.append("# result: " + written)
@@ -205,7 +193,7 @@ def _diagram(record: Record, lang: str) -> list[str]:
     if "." not in board:  # FEN-like rows: a number is that many empty cells
         board = re.sub(r"\d+", lambda m: "." * int(m[0]), board)
     rows = [f"  |{row}|" for row in board.split("/")]
-    return [f"{_label('start', lang)}: {position}", *rows]
+    return [f"{t('kif.start', lang)}: {position}", *rows]
 
 
 def _shown_entries(record: Record, lang: str) -> Iterator[tuple[Entry, str, bool]]:
@@ -272,9 +260,7 @@ def import_json(text: str) -> tuple[dict[str, Any], Record]:
     try:
         meta = json.loads(text).get("banmen") or {}
     except (ValueError, AttributeError) as exc:  # from_json already accepted it; be safe
-        raise PositionError(
-            Text(f"Not a Banmen record: {exc}", f"盤面の棋譜ではありません: {exc}")
-        ) from exc
+        raise PositionError(i18n.text("record.not_banmen", reason=str(exc))) from exc
     if not isinstance(meta, dict):
         meta = {}
     return meta, record
@@ -307,19 +293,11 @@ def decode_record(data: bytes) -> str:
         return data.decode(KIF_ENCODING)
     except UnicodeDecodeError as exc:  # the line where the better guess went wrong
         line = data[: max(first.start, exc.start)].count(b"\n") + 1
-        raise RecordError(
-            line,
-            "the file is neither UTF-8 nor Shift-JIS text",
-            "ファイルが UTF-8 でも Shift-JIS でもありません",
-        ) from None
+        raise RecordError(line, "kif.encoding") from None
 
 
 def too_large(size: int) -> RecordError:
-    return RecordError(
-        0,
-        f"the file is {size} bytes; a record may have at most {MAX_RECORD_BYTES}",
-        f"ファイルが {size} バイトあります。棋譜は {MAX_RECORD_BYTES} バイトまでです",
-    )
+    return RecordError(0, "kif.too_large", size=str(size), limit=str(MAX_RECORD_BYTES))
 
 
 def read_record(text: str) -> ReadRecord:
@@ -328,7 +306,7 @@ def read_record(text: str) -> ReadRecord:
     if len(text) > MAX_RECORD_BYTES:
         raise too_large(len(text.encode("utf-8", "surrogatepass")))
     if "\x00" in text or not _is_text(text):
-        raise RecordError(0, "the file is not text", "テキストファイルではありません")
+        raise RecordError(0, "kif.not_text")
     if text.lstrip().startswith("{"):
         return _read_json(text)
     return _read_kif(text)
@@ -356,12 +334,11 @@ def _read_json(text: str) -> ReadRecord:
         data = json.loads(text)
         if not _is_text(json.dumps(data, ensure_ascii=False)):
             escaped = _line_of(text, r"\\u[dD][89a-fA-F]")
-            raise RecordError(escaped, "the file is not text", "テキストファイルではありません")
+            raise RecordError(escaped, "kif.not_text")
     except json.JSONDecodeError as exc:
-        en, ja = f"not JSON: {exc.msg}", f"JSON として読めません: {exc.msg}"
-        raise RecordError(exc.lineno, en, ja) from exc
+        raise RecordError(exc.lineno, "kif.not_json", reason=exc.msg) from exc
     except RecursionError as exc:
-        raise RecordError(0, "nested too deeply", "入れ子が深すぎます") from exc
+        raise RecordError(0, "kif.too_deep") from exc
     try:
         meta, record = import_json(text)
     except EngineError as exc:
@@ -378,7 +355,7 @@ def _read_json(text: str) -> ReadRecord:
     replay = _Replay(state, record.players)
     for i, entry in enumerate(record.entries):
         line = _line_of(text, r'"move"\s*:', i)
-        where = Text(f"move {i + 1} ", f"{i + 1}手目 ")
+        where = i18n.text("kif.move_at", ply=str(i + 1))
         if entry.actor == CHANCE:
             replay.chance(entry.move, line, where)
         else:
@@ -388,17 +365,6 @@ def _read_json(text: str) -> ReadRecord:
     read = Record(record.game, record.players, options, record.seed, tuple(replay.entries))
     line = _line_of(text, r'"result"\s*:')
     return ReadRecord(read, replay.state, tuple(replay.secret), meta.get("result"), line)
-
-
-NOWHERE = Text("", "")
-_SECRET_MISPLACED = (
-    "a secret setup, but this is no secret step",
-    "秘密の配置の行ですが、ここは秘密の段階ではありません",
-)
-_SECRET_DUE = (
-    "a secret setup is due here (a line '* secret: …')",
-    "ここは秘密の配置の段階です（「* 秘密: …」の行）",
-)
 
 
 class _Replay:
@@ -412,29 +378,18 @@ class _Replay:
         self.plies = 0
 
     def _check_visible(self, spellings: Sequence[str], line: int) -> None:
-        if any(s.strip() in (HIDDEN, *_LABELS["hidden"]) for s in spellings):
-            raise RecordError(
-                line,
-                "this move is hidden in the record (a secret setup); import the full record, "
-                "exported after the game or by the player who made it",
-                "この手は棋譜の中で非公開です（秘密の配置）。終局後か、その手を指した対局者が"
-                "書き出した棋譜を取り込んでください",
-            )
+        if any(s.strip() in (HIDDEN, *_labels("kif.hidden")) for s in spellings):
+            raise RecordError(line, "kif.hidden_move")
 
     def chance(self, text: str, line: int, where: Text = NOWHERE) -> None:
         self._check_visible([text], line)
         state = self.state
         if state.current_player() != CHANCE:
-            raise RecordError(
-                line,
-                f"{where.en}a chance outcome, but none is due here",
-                f"{where.ja}偶然の結果がありますが、ここでは起きません",
-            )
+            raise RecordError(line, "kif.chance_not_due", where=where)
         try:
             move = state.parse_move(text)
         except EngineError as exc:
-            reason = Text(where.en + exc.text.en, where.ja + exc.text.ja)
-            raise RecordError.of(line, reason) from exc
+            raise RecordError.of(line, exc.text, where) from exc
         self.entries.append(Entry(CHANCE, state.format_move(move)))
         self.secret.append(state.hides_moves())
         self.state = state.apply(move)
@@ -455,34 +410,19 @@ class _Replay:
         self._check_visible(candidates, line)
         current = state.current_player()
         if current == CHANCE:
-            raise RecordError(
-                line,
-                f"{where.en}the record must give the chance outcome due before this move "
-                "(a line '* chance: …')",
-                f"{where.ja}この手の前に起きる偶然の結果（「* 偶然: …」の行）がありません",
-            )
+            raise RecordError(line, "kif.chance_missing", where=where)
         if current == TERMINAL:
-            raise RecordError(
-                line,
-                f"{where.en}the game is already over after move {self.plies}",
-                f"{where.ja}{self.plies}手目で対局はすでに終わっています",
-            )
+            raise RecordError(line, "kif.over", where=where, ply=str(self.plies))
         if secret is not None and secret != (current == SIMULTANEOUS):
-            en, ja = _SECRET_MISPLACED if secret else _SECRET_DUE
-            raise RecordError(line, where.en + en, where.ja + ja)
+            key = "kif.secret_misplaced" if secret else "kif.secret_due"
+            raise RecordError(line, key, where=where)
         if actor is None:
             actor = _actor_of(state, self.players, text)
             if actor is None:
-                raise RecordError(
-                    line,
-                    f"{where.en}say whose secret move this is (▲/△ or the seat name)",
-                    f"{where.ja}誰の秘密の手か（▲/△ または席の名前）が書かれていません",
-                )
+                raise RecordError(line, "kif.whose_secret", where=where)
         elif current != SIMULTANEOUS and actor != current:
             raise RecordError(
-                line,
-                f"{where.en}a move of seat {actor + 1}, but seat {current + 1} is to move",
-                f"{where.ja}{actor + 1}番の席の手ですが、手番は{current + 1}番の席です",
+                line, "kif.wrong_seat", where=where, seat=str(actor + 1), due=str(current + 1)
             )
         error: EngineError | None = None
         for spelling in candidates:
@@ -493,7 +433,7 @@ class _Replay:
                 error = exc  # the last spelling's reason: the move without its seat mark
         else:
             assert error is not None
-            raise RecordError.of(line, Text(where.en + error.text.en, where.ja + error.text.ja))
+            raise RecordError.of(line, error.text, where)
         self.entries.append(Entry(actor, state.format_move(move)))
         self.secret.append(current == SIMULTANEOUS)
         self.state = state.apply(move, actor)
@@ -502,11 +442,7 @@ class _Replay:
 
     def finish(self, line: int) -> None:
         if self.state.current_player() == CHANCE:
-            raise RecordError(
-                line,
-                "the record stops before the chance outcome that is due next",
-                "次に起きる偶然の結果の前で棋譜が終わっています",
-            )
+            raise RecordError(line, "kif.stops_before_chance")
 
 
 def _prefixes(game: Game[Any], players: int) -> list[tuple[int, str]]:
@@ -573,8 +509,7 @@ def _read_kif(text: str) -> ReadRecord:
             try:
                 header.result = json.loads(found["json"])
             except (ValueError, RecursionError) as exc:
-                en, ja = f"the result is not readable: {exc}", f"結果が読めません: {exc}"
-                raise RecordError(number, en, ja) from exc
+                raise RecordError(number, "kif.bad_result", reason=str(exc)) from exc
             header.result_line = number
             continue
         if line.startswith("#"):
@@ -584,7 +519,7 @@ def _read_kif(text: str) -> ReadRecord:
             header.values.setdefault(key.lower(), (found["value"], number))
             header.seats.append((key, number))
             continue
-        raise RecordError(number, *_UNREADABLE)
+        raise RecordError(number, "kif.unreadable")
     else:
         body = len(lines)
     game, state, players = _kif_start(header)
@@ -598,24 +533,22 @@ def _read_kif(text: str) -> ReadRecord:
         last = number
         if found := _CHANCE_LINE.match(raw):
             label = found["label"].lower()
-            if label in _labels("chance"):
+            if label in _labels("kif.chance"):
                 replay.chance(found["move"], number)
-            elif label in _labels("secret"):
+            elif label in _labels("kif.secret"):
                 replay.seat(None, found["move"], number, secret=True)
             else:
-                raise RecordError(number, *_UNREADABLE)
+                raise RecordError(number, "kif.unreadable")
         elif found := _MOVE_LINE.match(raw):
             if int(found["number"]) != replay.plies + 1:
                 raise RecordError(
-                    number,
-                    f"move {replay.plies + 1} comes next, not {found['number']}",
-                    f"次は{replay.plies + 1}手目です（{found['number']}ではありません）",
+                    number, "kif.out_of_order", ply=str(replay.plies + 1), found=found["number"]
                 )
             replay.seat(None, found["move"], number, secret=False)
-        elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("moves"):
+        elif (found := _HEADER_LINE.match(line)) and found["key"].lower() in _labels("kif.moves"):
             continue  # the footer: how many moves
         else:
-            raise RecordError(number, *_UNREADABLE)
+            raise RecordError(number, "kif.unreadable")
     replay.finish(last)
     seed = header.values.get("seed", ("", 0))[0]
     options = game.resolve_options(_kif_options(header))
@@ -624,31 +557,15 @@ def _read_kif(text: str) -> ReadRecord:
     return ReadRecord(record, replay.state, secret, header.result, header.result_line)
 
 
-_UNREADABLE = (
-    "I cannot read this line: a record has header lines 'name: value', numbered moves "
-    "('  12 ▲move') and chance outcomes ('  * chance: outcome')",
-    "この行が読めません。棋譜は「名前: 値」の見出し、番号付きの指し手（「  12 ▲指し手」）と"
-    "偶然の結果（「  * 偶然: 結果」）からなります",
-)
-
-
 def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
     """The game, its start position and the number of players the header describes."""
-    named = next((header.values[k] for k in _labels("game") if k in header.values), None)
+    named = next((header.values[k] for k in _labels("kif.game") if k in header.values), None)
     if named is None:
-        raise RecordError(
-            1,
-            "the header has no 'Game: … (game-id)' line naming the game",
-            "見出しにゲームを示す「棋戦: …（ゲームID）」の行がありません",
-        )
+        raise RecordError(1, "kif.no_game")
     value, line = named
     found = _GAME_ID.search(value)
     if found is None:
-        raise RecordError(
-            line,
-            "the game's id must close the line in brackets, e.g. 'Game: Rokumentai (rokumentai)'",
-            "ゲームIDを行末の括弧に書いてください（例：「棋戦: 六面体 (rokumentai)」）",
-        )
+        raise RecordError(line, "kif.no_game_id")
     try:
         game = get_game(found["id"])
     except EngineError as exc:
@@ -659,14 +576,15 @@ def _kif_start(header: _KifHeader) -> tuple[Game[Any], State[Any], int]:
         state: State[Any] = game.new_game(players, _kif_options(header))
     except EngineError as exc:
         raise RecordError.of(opt_line or line, exc.text) from exc
-    for key in _labels("start"):
+    for key in _labels("kif.start"):
         if key in header.values:
             shown, start_line = header.values[key]
             if shown.strip() != state.position():
                 raise RecordError(
                     start_line,
-                    f"this is not the start of {game.id} with these options ({state.position()})",
-                    f"この設定の{game.title_ja}の開始局面（{state.position()}）と違います",
+                    "kif.not_the_start",
+                    game=Text(game.id, game.title_ja),
+                    position=state.position(),
                 )
     return game, state, players
 
@@ -677,11 +595,7 @@ def _kif_options(header: _KifHeader) -> dict[str, str]:
     for pair in value.split():
         name, sep, setting = pair.partition("=")
         if not sep:
-            raise RecordError(
-                line,
-                f"options are written name=value, not {pair!r}",
-                f"設定は「名前=値」で書きます（「{pair}」ではありません）",
-            )
+            raise RecordError(line, "kif.bad_option", pair=pair)
         options[name] = setting
     return options
 
@@ -700,8 +614,4 @@ def _players(game: Game[Any], header: _KifHeader) -> int:
     if len(game.player_counts) == 1:
         return game.player_counts[0]
     counts = "/".join(str(n) for n in game.player_counts)
-    raise RecordError(
-        1,
-        f"the header must name every seat (one line per player: {counts} players)",
-        f"見出しにすべての席（対局者ごとに1行、{counts}人）を書いてください",
-    )
+    raise RecordError(1, "kif.seats", counts=counts)

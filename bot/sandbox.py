@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,11 +18,23 @@ from typing import IO, Any
 from bot import i18n
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
-from bot.i18n import clean_text
-from bot.service import AI_DEFAULT_LEVEL, GameService, Refusal, Reply, Scope, User, catalogue
+from bot.i18n import Lang, clean_text
+from bot.service import (
+    ACTIONS,
+    AI_DEFAULT_LEVEL,
+    ANSWERS,
+    MAX_GAME_ID,
+    Action,
+    GameService,
+    Press,
+    Refusal,
+    Reply,
+    Scope,
+    Takes,
+    User,
+    catalogue,
+)
 
-MAX_GAME_ID = 2**63
-"""Game ids are SQLite integers (64-bit)."""
 TICK_RANGE = (1, 366 * 86400)
 """One ``/tick`` moves the sandbox clock by 1 second to 366 days."""
 MAX_OFFSET = timedelta(days=3653)
@@ -37,19 +49,20 @@ _PICTURE = re.compile(r"game-[0-9]+-([0-9]{4,9})-.*\.[a-z]{3,4}")
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
-    "/join": GameService.join,
-    "/accept": GameService.join,
-    "/decline": GameService.decline,
-    "/leave": GameService.leave,
-    "/start": GameService.start,
-    "/cancel": GameService.cancel,
-    "/resign": GameService.resign,
     "/abort": lambda s, gid, me: s.abort(gid, me),
-    "/record": GameService.record,
     "/hint": GameService.hint,
-    "/rematch": GameService.rematch,
 }
-"""Commands that are one use case of a game: ``/join [id]`` and the like."""
+"""Commands that are one use case of a game and no button: ``/hint [id]`` and the like."""
+BUTTONS = {
+    f"/{a.value}": a
+    for a in (
+        *(Action.JOIN, Action.ACCEPT, Action.DECLINE, Action.LEAVE, Action.START, Action.CANCEL),
+        *(Action.MOVE, Action.SETUP, Action.RESIGN, Action.BOARD, Action.MOVES, Action.RECORD),
+        Action.REMATCH,
+    )
+}
+"""Commands that do what a button does, run through the same table: ``/join [id]``,
+``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
 
 
 def _game_id(token: str) -> int:
@@ -81,7 +94,7 @@ class Sandbox:
 
     service: GameService
     out_dir: Path = Path("out")
-    lang: str = "en"
+    lang: Lang = Lang.EN
     user: User = field(default_factory=lambda: User("you", "you"))
     out: IO[str] = field(default_factory=lambda: sys.stdout)
     clock: OffsetClock | None = None
@@ -99,6 +112,10 @@ class Sandbox:
 
     def t(self, key: str, **params: Any) -> str:
         return i18n.t(key, self.lang, **params)
+
+    def show_all(self, replies: Reply | Sequence[Reply]) -> None:
+        for reply in [replies] if isinstance(replies, Reply) else replies:
+            self.show(reply)
 
     def show(self, reply: Reply) -> None:
         who = reply.audience or self.user.id
@@ -226,27 +243,14 @@ class Sandbox:
             self.user = self._user(args[0])
             self.say(self.t("sandbox.as", name=self.user.name))
         elif command == "/lang":
-            self.lang = "ja" if args and args[0].startswith("ja") else "en"
+            self.lang = Lang.of(args[0] if args else None)
         elif command == "/play":
             await self._play(args)
         elif command in SIMPLE:
             gid, _ = await self._game_and_rest(args)
             self.show(await SIMPLE[command](s, gid, me))
-        elif command in ("/move", "/setup"):
-            gid, rest = await self._game_and_rest(args, min_rest=1, to_play=True)
-            if not rest:
-                self.say(self.t("sandbox.usage", usage=f"{command} [id] <move>"))
-                return
-            text = " ".join(rest)
-            if command == "/move":
-                self.show(await s.play(gid, me, text))
-            else:
-                for reply in await s.setup(gid, me, text):
-                    self.show(reply)
-        elif command in ("/board", "/moves"):
-            gid, _ = await self._game_and_rest(args)
-            fn2 = s.board if command == "/board" else s.moves
-            self.show(await fn2(gid, me))
+        elif command in BUTTONS:
+            await self._button(BUTTONS[command], args)
         elif command == "/legal":
             # a lone number is a game of yours, else the start of a move (/legal 12)
             mine = {g for g, _ in s.game_choices(me.id, limit=1000)}
@@ -256,16 +260,11 @@ class Sandbox:
             self.say(", ".join(found.moves) or "-")
             if found.total > len(found.moves):
                 self.say(self.t("sandbox.legal_more", shown=len(found.moves), total=found.total))
-        elif command in ("/draw", "/takeback"):
+        elif command[1:] in ANSWERS:
             gid, rest = await self._game_and_rest(args)
-            what = rest[0].lower() if rest else ""
-            if command == "/draw":
-                fn3 = {"accept": s.accept_draw, "decline": s.decline_draw}.get(what, s.offer_draw)
-            else:
-                fn3 = {"accept": s.accept_takeback, "decline": s.decline_takeback}.get(
-                    what, s.request_takeback
-                )
-            self.show(await fn3(gid, me))
+            answers = ANSWERS[command[1:]]
+            action = answers.get(rest[0].lower() if rest else None, answers[None])
+            self.show_all(await s.act(action, Press(gid, me)))
         elif command == "/games":
             self.show(await s.list_games(me))
         elif command == "/stats":
@@ -312,6 +311,19 @@ class Sandbox:
             raise EOFError
         else:
             raise UnknownCommand(command)
+
+    async def _button(self, action: Action, args: list[str]) -> None:
+        """A command that does what a button does; ``/move`` and ``/setup`` take the text the
+        button would ask for."""
+        if ACTIONS[action].takes is not Takes.TEXT:
+            gid, _ = await self._game_and_rest(args)
+            self.show_all(await self.service.act(action, Press(gid, self.user)))
+            return
+        gid, rest = await self._game_and_rest(args, min_rest=1, to_play=True)
+        if not rest:
+            self.say(self.t("sandbox.usage", usage=f"/{action} [id] <move>"))
+            return
+        self.show_all(await self.service.act(action, Press(gid, self.user, " ".join(rest))))
 
     async def _replay(self, args: list[str]) -> None:
         """``/replay [id]``: the GIF, written to a file; ``/replay [id] at=N``: the picture after
@@ -454,7 +466,7 @@ async def run_sandbox(
     sandbox = Sandbox(
         service,
         Path(out_dir),
-        "ja" if lang.startswith("ja") else "en",
+        Lang.of(lang),
         User(user, user),
         out or sys.stdout,
         offset,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -18,9 +17,20 @@ import discord
 
 from bot.discord.format import MessageParts, announcement_parts, refusal_text, reply_parts
 from bot.discord.host import Host, host_of
-from bot.discord.texts import lang_of_locale, t
-from bot.discord.views import MoveModal, page_view, reply_view, split_play
-from bot.service import LOBBY_EVENTS, Event, GameService, Refusal, Reply, Scope, User
+from bot.discord.views import MoveModal, page_view, reply_view
+from bot.i18n import Lang, t
+from bot.service import (
+    ACTIONS,
+    LOBBY_EVENTS,
+    Action,
+    Event,
+    Press,
+    Refusal,
+    Reply,
+    Scope,
+    Takes,
+    User,
+)
 
 log = logging.getLogger("banmen.discord.actions")
 
@@ -28,35 +38,6 @@ BUDGET = 1.2
 """Seconds a use case may take before the interaction is deferred."""
 
 Work = Callable[[], Awaitable["Reply | Sequence[Reply]"]]
-
-UseCase = Callable[[int, User], Awaitable[Reply]]
-
-STEPS = frozenset({"step_first", "step_prev", "step_next", "step_last", "goto"})
-"""A replay's step buttons and jump list: the ply to show is the action's argument."""
-PLY = re.compile(r"[0-9]{1,9}")
-
-
-def button_use_cases(service: GameService) -> dict[str, UseCase]:
-    """Button actions that are a plain use case of the service."""
-    return {
-        "join": service.join,
-        "accept": service.join,
-        "decline": service.decline,
-        "leave": service.leave,
-        "start": service.start,
-        "cancel": service.cancel,
-        "resign": service.resign,
-        "offer_draw": service.offer_draw,
-        "accept_draw": service.accept_draw,
-        "decline_draw": service.decline_draw,
-        "takeback": service.request_takeback,
-        "accept_takeback": service.accept_takeback,
-        "decline_takeback": service.decline_takeback,
-        "board": service.board,
-        "moves": service.moves,
-        "record": service.record,
-        "rematch": service.rematch,
-    }
 
 
 def service_user(user: discord.abc.User) -> User:
@@ -177,7 +158,7 @@ async def _respond(
             await responder.finish()
             raise
         refusal = error
-        lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
         await responder.refuse(refusal_text(refusal, lang))
         return
     replies = [result] if not isinstance(result, Sequence) else list(result)
@@ -196,7 +177,7 @@ async def deliver(
     ``/join``, the clock): it is never posted twice."""
     inter = responder.interaction
     public_lang = await guild_lang(bot, inter.guild_id)
-    user_lang = lang_of_locale(inter.locale, public_lang)
+    user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
     for reply in replies:
         try:
@@ -405,35 +386,28 @@ async def start_game_message(
 
 
 async def run_action(
-    interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
+    interaction: discord.Interaction[Any], game_id: int, name: str, arg: str | None
 ) -> None:
-    """A button was pressed: run its use case (or open the move / setup modal)."""
+    """A button was pressed: run its action's use case (or first ask for the move or setup)."""
     bot = host_of(interaction)
-    service = bot.service
-    user = service_user(interaction.user)
-    if action in ("move", "setup"):
-        lang = lang_of_locale(interaction.locale, await guild_lang(bot, interaction.guild_id))
-        await interaction.response.send_modal(MoveModal(game_id, lang, setup=action == "setup"))
-        return
-    if action == "replay":
-        limit = interaction.filesize_limit
-        await respond(interaction, lambda: service.replay(game_id, user, max_bytes=limit))
-        return
-    if action in STEPS:
-        shown = int(arg) if arg and PLY.fullmatch(arg) else 0
-        await respond(interaction, lambda: service.replay_step(game_id, user, shown))
-        return
-    if action in ("play", "pass"):
-        ply, text = split_play(arg) if action == "play" else (None, "pass")
-        await respond(interaction, lambda: service.play(game_id, user, text, ply=ply))
-        return
-    method = button_use_cases(service).get(action)
-    if method is None:
-        log.warning("unknown button action %r for game %s", action, game_id)
-        lang = lang_of_locale(interaction.locale)
+    try:
+        action = Action(name)
+    except ValueError:
+        log.warning("unknown button action %r for game %s", name, game_id)
+        lang = Lang.of(interaction.locale)
         await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
         return
-    await respond(interaction, lambda: method(game_id, user), keep_components=action == "accept")
+    if ACTIONS[action].takes is Takes.TEXT:
+        lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
+        modal = MoveModal(game_id, lang, setup=action is Action.SETUP)
+        await interaction.response.send_modal(modal)
+        return
+    press = Press(game_id, service_user(interaction.user), arg, interaction.filesize_limit)
+    await respond(
+        interaction,
+        lambda: bot.service.act(action, press),
+        keep_components=action is Action.ACCEPT,
+    )
 
 
 async def play_daily(interaction: discord.Interaction[Any]) -> None:
@@ -465,8 +439,5 @@ async def submit_text(
 ) -> None:
     """The move (or secret setup) typed in the modal."""
     service = host_of(interaction).service
-    user = service_user(interaction.user)
-    if setup:
-        await respond(interaction, lambda: service.setup(game_id, user, text))
-    else:
-        await respond(interaction, lambda: service.play(game_id, user, text))
+    press = Press(game_id, service_user(interaction.user), text)
+    await respond(interaction, lambda: service.act(Action.SETUP if setup else Action.MOVE, press))

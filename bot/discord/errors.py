@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.format import refusal_text
-from bot.discord.texts import PERMISSION_NAMES, lang_of_locale, t
+from bot.i18n import MESSAGES, Lang, t
 from bot.service import Refusal
 
 log = logging.getLogger("banmen.discord.errors")
@@ -47,8 +47,8 @@ def error_text(error: BaseException, lang: str) -> str | None:
     if isinstance(error, OwnerOnly):
         return t("error.owner_only", lang)
     if isinstance(error, app_commands.MissingPermissions):
-        names = [PERMISSION_NAMES.get(p, (p, p)) for p in error.missing_permissions]
-        label = ", ".join(n[1] if lang == "ja" else n[0] for n in names)
+        keys = [f"permission.{p}" for p in error.missing_permissions]
+        label = ", ".join(t(k, lang) if k in MESSAGES else k[11:] for k in keys)
         return t("error.no_permission", lang, permission=label)
     if isinstance(error, app_commands.CommandOnCooldown):
         return t("error.cooldown", lang, seconds=round(error.retry_after))
@@ -70,7 +70,7 @@ async def _answer(interaction: discord.Interaction[Any], text: str) -> None:
 
 
 async def _handle(interaction: discord.Interaction[Any], error: BaseException, where: str) -> None:
-    lang = lang_of_locale(interaction.locale)
+    lang = Lang.of(interaction.locale)
     text = error_text(error, lang)
     if text is None:
         log.error(

@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.texts import t
-from bot.service import Event, Refusal, Reply, parse_outbox_key
+from bot.i18n import t
+from bot.service import TURN_ACTIONS, Event, Refusal, Reply, parse_outbox_key
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
 MAX_DESCRIPTION = 4000
@@ -79,10 +79,12 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
     text = reply.text(lang, deadline=False, times=timestamp)
     embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
     if reply.to_move:
-        embed.add_field(name=t("to_move", lang), value=" ".join(mention(u) for u in reply.to_move))
+        embed.add_field(
+            name=t("embed.to_move", lang), value=" ".join(mention(u) for u in reply.to_move)
+        )
     if reply.deadline is not None:
         embed.add_field(
-            name=t("deadline", lang),
+            name=t("embed.deadline", lang),
             value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
         )
     if with_image and reply.image is not None:
@@ -111,15 +113,10 @@ def announcement_in(message: discord.Message, key: str) -> bool:
     return any(e.footer.text == wanted for e in message.embeds)
 
 
-TURN_ACTIONS = frozenset({"move", "setup"})
-
-
 def awaits_player(reply: Reply) -> bool:
     """True when the reply leaves someone to act: a turn, or a challenge to answer (a finished
     game pings nobody)."""
-    return reply.event is Event.CREATED or any(
-        a.partition(":")[0] in TURN_ACTIONS for a in reply.actions
-    )
+    return reply.event is Event.CREATED or any(b.action in TURN_ACTIONS for b in reply.actions)
 
 
 def reply_parts(
@@ -169,7 +166,7 @@ def refusal_text(refusal: Refusal, lang: str) -> str:
     suggested = refusal.suggested(lang)
     if suggested and suggested[0] not in text:
         moves = ", ".join(f"`{s}`" for s in suggested[:10])
-        text += "\n" + t("suggestions", lang, moves=moves)
+        text += "\n" + t("refuse.suggestions", lang, moves=moves)
     return _clip(text, MAX_CONTENT)
 
 

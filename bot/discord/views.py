@@ -14,73 +14,50 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.discord.errors import on_view_error
 from bot.discord.host import host_of
-from bot.discord.texts import TEXTS, t
-from bot.service import Page, Reply, Scope, Text
+from bot.i18n import t
+from bot.service import ACTIONS, Action, Button, Page, Reply, Scope, Style, split_play
 
 log = logging.getLogger("banmen.discord.views")
 
 CUSTOM_ID = re.compile(r"banmen:(?P<action>[a-z_]{1,24}):(?P<game>\d{1,18})(?::(?P<arg>.{1,60}))?")
 
-_STYLES: dict[str, discord.ButtonStyle] = {
-    "join": discord.ButtonStyle.success,
-    "start": discord.ButtonStyle.primary,
-    "cancel": discord.ButtonStyle.secondary,
-    "leave": discord.ButtonStyle.secondary,
-    "move": discord.ButtonStyle.primary,
-    "setup": discord.ButtonStyle.primary,
-    "play": discord.ButtonStyle.primary,
-    "pass": discord.ButtonStyle.primary,
-    "resign": discord.ButtonStyle.danger,
-    "accept": discord.ButtonStyle.success,
-    "decline": discord.ButtonStyle.secondary,
-    "accept_draw": discord.ButtonStyle.success,
-    "rematch": discord.ButtonStyle.primary,
-    "accept_takeback": discord.ButtonStyle.success,
-    "decline_draw": discord.ButtonStyle.secondary,
-    "decline_takeback": discord.ButtonStyle.secondary,
+STYLES: dict[Style, discord.ButtonStyle] = {
+    Style.PRIMARY: discord.ButtonStyle.primary,
+    Style.SECONDARY: discord.ButtonStyle.secondary,
+    Style.SUCCESS: discord.ButtonStyle.success,
+    Style.DANGER: discord.ButtonStyle.danger,
 }
+"""The service's neutral styles as Discord draws them."""
 MAX_BUTTONS = 25
 
 
 def custom_id(action: str, game_id: int, arg: str | None = None) -> str:
+    """``banmen:<action>:<game>[:<arg>]``: what a posted button keeps (never change it)."""
     return f"banmen:{action}:{game_id}" + (f":{arg}" if arg else "")
 
 
-def split_action(action: str) -> tuple[str, str | None]:
-    """``"play:Draw"`` -> ``("play", "Draw")``; ``"resign"`` -> ``("resign", None)``."""
-    name, _, arg = action.partition(":")
-    return name, (arg or None)
+def button_label(button: Button, lang: str) -> str:
+    """A button's label: the service's own (a move as the game writes it), else the
+    catalogue's word for the action."""
+    if button.label is not None:
+        return button.label.get(lang)[:80]
+    if button.action is Action.PLAY:
+        return split_play(button.arg)[1][:80]
+    return t(ACTIONS[button.action].label, lang)[:80]
 
 
-def split_play(arg: str | None) -> tuple[int | None, str]:
-    """``"7|draw"`` -> ``(7, "draw")``: the log length the button was made for, and the move."""
-    ply, sep, move = (arg or "").partition("|")
-    if sep and ply.isdigit():
-        return int(ply), move
-    return None, arg or ""
-
-
-def button_label(
-    action: str, lang: str, arg: str | None = None, labels: Mapping[str, Text] | None = None
-) -> str:
-    """A button's label: the service's own for the action (a move as the game writes it), else
-    the adapter's word for it."""
-    full = f"{action}:{arg}" if arg is not None else action
-    if labels and full in labels:
-        return labels[full].get(lang)[:80]
-    key = f"button.{action}"
-    if key in TEXTS:
-        return t(key, lang)
-    if arg is not None:
-        return split_play(arg)[1][:80] if action == "play" else arg[:80]
-    return action.replace("_", " ").title()
+def button_style(action: str) -> discord.ButtonStyle:
+    try:
+        return STYLES[ACTIONS[Action(action)].style]
+    except ValueError:
+        return discord.ButtonStyle.secondary
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
@@ -97,12 +74,12 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label or button_label(action, "en", arg),
-                style=style or _STYLES.get(action, discord.ButtonStyle.secondary),
+                label=label or action,
+                style=style or button_style(action),
                 custom_id=custom_id(action, game_id, arg),
             )
         )
-        self.action = action
+        self.action = action  # as posted: an action that no longer exists is answered politely
         self.game_id = game_id
         self.arg = arg
 
@@ -135,7 +112,7 @@ def jump_label(ply: int, lang: str) -> str:
 
 
 class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern):
-    """A replay's jump list: one option per ply offered (``goto:<ply>`` actions); the choice
+    """A replay's jump list: one option per ply offered (``goto`` buttons); the choice
     goes to the action runner as ``goto`` with the ply, so it works after any restart."""
 
     def __init__(self, game_id: int, plies: Sequence[int] = (), lang: str = "en") -> None:
@@ -163,7 +140,7 @@ class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_I
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             chosen = self.item.values[0] if self.item.values else None
-            await host_of(interaction).run_action(interaction, self.game_id, "goto", chosen)
+            await host_of(interaction).run_action(interaction, self.game_id, Action.GOTO, chosen)
         except Exception as error:
             await on_view_error(interaction, error, self)
 
@@ -172,20 +149,15 @@ class GameView(discord.ui.View):
     """The buttons of one reply (and a replay's jump list); persistent (no timeout), errors go
     to the shared handler."""
 
-    def __init__(
-        self,
-        game_id: int,
-        actions: Sequence[str],
-        lang: str,
-        labels: Mapping[str, Text] | None = None,
-    ) -> None:
+    def __init__(self, game_id: int, buttons: Sequence[Button], lang: str) -> None:
         super().__init__(timeout=None)
-        split = [split_action(action) for action in actions]
-        jumps = [int(arg) for name, arg in split if name == "goto" and arg and arg.isdigit()]
-        buttons = [(name, arg) for name, arg in split if name != "goto"]
-        for name, arg in buttons[: MAX_BUTTONS - (5 if jumps else 0)]:  # a select takes a row
-            label = button_label(name, lang, arg, labels)
-            self.add_item(GameButton(name, game_id, arg, label=label))
+        jumps = [
+            int(b.arg) for b in buttons if b.action is Action.GOTO and b.arg and b.arg.isdigit()
+        ]
+        shown = [b for b in buttons if b.action is not Action.GOTO]
+        for b in shown[: MAX_BUTTONS - (5 if jumps else 0)]:  # a select takes a row
+            label = button_label(b, lang)
+            self.add_item(GameButton(b.action.value, game_id, b.arg, label=label))
         if jumps:
             self.add_item(JumpSelect(game_id, jumps[:25], lang))
 
@@ -199,21 +171,12 @@ class GameView(discord.ui.View):
         await on_view_error(interaction, error, item)
 
 
-def game_view(
-    game_id: int | None,
-    actions: Sequence[str],
-    lang: str,
-    labels: Mapping[str, Text] | None = None,
-) -> GameView | None:
-    """The view for a reply's actions, or None when it offers none."""
-    if game_id is None or not actions:
-        return None
-    return GameView(game_id, actions, lang, labels)
-
-
 def reply_view(reply: Reply, lang: str) -> GameView | None:
-    """The buttons of a service reply (its actions, labelled as the service says)."""
-    return game_view(reply.game_id, reply.actions, lang, reply.labels)
+    """The buttons of a service reply (its actions, labelled as the service says), or None
+    when it offers none."""
+    if reply.game_id is None or not reply.actions:
+        return None
+    return GameView(reply.game_id, reply.actions, lang)
 
 
 PAGE_ID = re.compile(

@@ -33,8 +33,21 @@ from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
 from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
 from bot.records import MAX_RECORD_BYTES
-from bot.service import context
-from bot.service.cache import GameCache
+from bot.service import actions, context
+from bot.service.actions import (
+    ACTIONS,
+    ANSWERS,
+    TURN_ACTIONS,
+    Action,
+    ActionSpec,
+    Button,
+    Press,
+    Style,
+    Takes,
+    play_arg,
+    split_play,
+)
+from bot.service.cache import MAX_GAME_ID, GameCache
 from bot.service.community import DAILY_GAME, Community, catalogue
 from bot.service.computer import Computer
 from bot.service.context import Context, Shuffle
@@ -76,12 +89,19 @@ from engines.core import State, Text
 from engines.record import Record
 
 __all__ = [
+    "ACTIONS",
     "AI_DEFAULT_LEVEL",
     "AI_LEVELS",
+    "ANSWERS",
     "HOST_ID",
     "LOBBY_EVENTS",
+    "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
     "REPLAY_MAX_BYTES",
+    "TURN_ACTIONS",
+    "Action",
+    "ActionSpec",
+    "Button",
     "Event",
     "File",
     "GameInfo",
@@ -94,6 +114,7 @@ __all__ = [
     "MoveChoices",
     "OptionInfo",
     "Page",
+    "Press",
     "ProcessThinker",
     "Refusal",
     "Reply",
@@ -101,11 +122,15 @@ __all__ = [
     "Shuffle",
     "StepClock",
     "StoreUnreachable",
+    "Style",
+    "Takes",
     "Text",
     "Thinker",
     "User",
     "catalogue",
     "parse_outbox_key",
+    "play_arg",
+    "split_play",
 ]
 
 
@@ -267,6 +292,10 @@ class GameService:
         """Does this process deliver for ``guild_id`` (its shards hold the guild)? The timers
         keep only such games; the outbox hands out only their announcements."""
         return self.ctx.settings.owns(guild_id)
+
+    async def act(self, action: Action, press: Press) -> Reply | Sequence[Reply]:
+        """Run what a button offers (see :data:`~bot.service.actions.ACTIONS`)."""
+        return await actions.run(self, action, press)
 
     # -- lobbies and challenges ----------------------------------------------------------------
     @entry

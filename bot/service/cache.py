@@ -80,6 +80,11 @@ class Loaded:
             return ()
         return self.state.acting_players()
 
+    def is_turn_of(self, user_id: str) -> bool:
+        """True when ``user_id`` is due to act now (their move, their secret setup)."""
+        acting = self.acting_seats()
+        return any(seat in acting for seat in self.seats_of(user_id))
+
     def user_ids(self, seats: Sequence[int]) -> tuple[str, ...]:
         out: list[str] = []
         for seat in seats:

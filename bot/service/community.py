@@ -8,6 +8,7 @@ import secrets
 from datetime import date
 from typing import Any
 
+from bot import i18n
 from bot.service import present
 from bot.service.context import Context
 from bot.service.lobby import Lobby
@@ -164,7 +165,7 @@ class Community:
                         "id": gid,
                         "result": present.result_text(result)
                         if result
-                        else Text("playing", "対局中"),
+                        else i18n.text("daily.playing"),
                         "ply": len(loaded.entries),
                     },
                 )

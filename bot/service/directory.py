@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.clock import from_ms
+from bot.i18n import Lang
 from bot.model import LIVE_STATUSES, Change, GameStatus, Update
 from bot.service import present
 from bot.service.cache import Loaded
@@ -108,7 +109,7 @@ class Directory:
                 loaded = await self.ctx.games.read(gid)
             except Refusal:
                 continue
-            if any(seat in loaded.acting_seats() for seat in loaded.seats_of(user_id)):
+            if loaded.is_turn_of(user_id):
                 out.append(gid)
         return out
 
@@ -121,7 +122,7 @@ class Directory:
             if guild_id is not None and s.guild_id != guild_id:
                 continue
             loaded = await self.ctx.games.read(s.id)
-            turn = any(seat in loaded.acting_seats() for seat in loaded.seats_of(user.id))
+            turn = loaded.is_turn_of(user.id)
             mine.append((0 if turn else 1, loaded))
         mine.sort(key=lambda pair: (pair[0], pair[1].id))
         lines = []
@@ -183,7 +184,7 @@ def move_choices(
     if not seats:
         return MoveChoices((), 0)
     seat = seats[0]
-    lang = "ja" if lang.startswith("ja") else "en"
+    lang = Lang.of(lang)
     names = loaded.choices.get((seat, lang))
     if names is None:
         state = loaded.state

@@ -78,9 +78,7 @@ def timeout_outcome(loaded: Loaded) -> Outcome:
     n = loaded.row.players
     due = loaded.state.acting_players()
     if not due or (len(due) == n and n > 1):
-        return Outcome(
-            Termination.ABORTED, frozenset(), (1,) * n, present.both("outcome.timeout_all")
-        )
+        return Outcome(Termination.ABORTED, frozenset(), (1,) * n, i18n.text("outcome.timeout_all"))
     text = leaver_text(loaded, "outcome.timeout", due)
     if len(due) == 1:
         return Outcome.loss(due[0], n, Termination.TIMEOUT, text)
@@ -176,12 +174,12 @@ class Endings:
         return await self.end(loaded, outcome, "game.resigned", name=loaded.name(seat))
 
     async def abort(self, loaded: Loaded, moderator: str) -> Reply:
-        text = present.both("outcome.aborted", name=moderator)
+        text = i18n.text("outcome.aborted", name=moderator)
         outcome = Outcome(Termination.ABORTED, frozenset(), (1,) * loaded.row.players, text)
         return await self.end(loaded, outcome, "game.aborted", name=moderator)
 
     async def agree_draw(self, loaded: Loaded) -> Reply:
         outcome = Outcome.draw(
-            loaded.row.players, Termination.AGREEMENT, present.both("outcome.agreed")
+            loaded.row.players, Termination.AGREEMENT, i18n.text("outcome.agreed")
         )
         return await self.end(loaded, outcome, "draw.agreed")

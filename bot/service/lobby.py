@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Literal, TypedDict, Unpack
 
+from bot import i18n
 from bot.clock import ClockError, ClockSpec, parse_clock, range_text
 from bot.i18n import clean_text
 from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow, Update
@@ -375,11 +376,11 @@ def started(loaded: Loaded) -> Reply:
 
 
 CLOCK_PARTS = {
-    "live": Text("a live clock's time per move", "ライブ対局の1手の持ち時間"),
-    "corr": Text("a correspondence clock's time per move", "通信対局の1手の持ち時間"),
-    "bank": Text("a time bank", "持ち時間（バンク）"),
-    "bonus": Text("a time bank's bonus per move", "1手ごとの加算"),
-    "cap": Text("a time bank's cap", "持ち時間の上限"),
+    "live": i18n.text("clock.part.live"),
+    "corr": i18n.text("clock.part.corr"),
+    "bank": i18n.text("clock.part.bank"),
+    "bonus": i18n.text("clock.part.bonus"),
+    "cap": i18n.text("clock.part.cap"),
 }
 
 

@@ -14,9 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 import render
-from bot import i18n
 from bot.clock import from_ms
+from bot.i18n import Lang
 from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind, StoredOutcome
+from bot.service.actions import Action, Button, play_button
 from bot.service.cache import Loaded
 from bot.service.values import Event, Line, Reply
 from engines.core import (
@@ -53,14 +54,14 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     row = loaded.row
     deadline = from_ms(row.deadline_ms) if row.deadline_ms is not None else None
     offered = kw.pop("actions", None)
-    buttons = move_buttons(loaded)
+    if offered is None:
+        offered = tuple(Button(a) for a in actions(loaded))
     return Reply(
         key,
         params,
         event=event,
         game_id=loaded.id,
-        actions=tuple(buttons) + (actions(loaded) if offered is None else offered),
-        labels=buttons,
+        actions=move_buttons(loaded) + offered,
         notify=kw.pop("notify", to_move),
         to_move=to_move,
         deadline=deadline if row.status is GameStatus.ACTIVE else None,
@@ -68,38 +69,38 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     )
 
 
-def actions(loaded: Loaded) -> tuple[str, ...]:
-    """The buttons a game's message offers now (adapters know labels, never rules)."""
+def actions(loaded: Loaded) -> tuple[Action, ...]:
+    """What a game's message offers to do now (adapters know labels, never rules)."""
     status = loaded.status
     if status is GameStatus.OPEN:
         if loaded.row.is_challenge:
-            return ("accept", "decline")
-        return ("join", "leave", "start", "cancel")
+            return (Action.ACCEPT, Action.DECLINE)
+        return (Action.JOIN, Action.LEAVE, Action.START, Action.CANCEL)
     if status is GameStatus.FINISHED:
-        return ("board", "moves", "record", "rematch")
+        return (Action.BOARD, Action.MOVES, Action.RECORD, Action.REMATCH)
     if status is not GameStatus.ACTIVE:
-        return ("board", "moves", "record")
-    out: list[str] = []
+        return (Action.BOARD, Action.MOVES, Action.RECORD)
+    out: list[Action] = []
     state = loaded.state
     if state.current_player() == SIMULTANEOUS:
         # a secret setup: nothing to offer or take back, only the setup and resigning
-        return ("setup", "resign", "board")
-    out.append("move")
+        return (Action.SETUP, Action.RESIGN, Action.BOARD)
+    out.append(Action.MOVE)
     legal = state.legal_moves()
     if len(legal) == 1 and normalise(state.format_move(legal[0])) in PASS_WORDS:
-        out.append("pass")
-    out.append("resign")
+        out.append(Action.PASS)
+    out.append(Action.RESIGN)
     offer = loaded.row.offer
     if loaded.row.players == 2:
         if offer is not None and offer.kind is OfferKind.DRAW:
-            out += ["accept_draw", "decline_draw"]
+            out += [Action.ACCEPT_DRAW, Action.DECLINE_DRAW]
         else:
-            out.append("offer_draw")
+            out.append(Action.OFFER_DRAW)
     if offer is not None and offer.kind is OfferKind.TAKEBACK:
-        out += ["accept_takeback", "decline_takeback"]
+        out += [Action.ACCEPT_TAKEBACK, Action.DECLINE_TAKEBACK]
     elif loaded.entries:
-        out.append("takeback")
-    out += ["board", "moves"]
+        out.append(Action.TAKEBACK)
+    out += [Action.BOARD, Action.MOVES]
     return tuple(out)
 
 
@@ -107,28 +108,26 @@ MOVE_BUTTONS = 6
 """When the one player to move has at most this many legal moves, each gets a button."""
 
 
-def move_buttons(loaded: Loaded) -> dict[str, Text]:
-    """``play:<log length>|<move>`` for each legal move when there are few (a start-line
-    choice, a draw-or-stay choice): generic, whatever the game. The log length goes with the
+def move_buttons(loaded: Loaded) -> tuple[Button, ...]:
+    """A ``play`` button for each legal move when there are few (a start-line choice, a
+    draw-or-stay choice): generic, whatever the game. The log length goes with the
     move, so a button left on an older message is refused instead of playing into the current
     position. Each is labelled as the game writes the move (its display form, in both
     languages); the action keeps the canonical notation, which the parser reads back."""
     acting = loaded.acting_seats()
     if len(acting) != 1 or loaded.state.current_player() != acting[0]:
-        return {}
+        return ()
     if not loaded.user_ids(acting):
-        return {}
+        return ()
     state = loaded.state
     legal = state.legal_moves()
     names = [state.format_move(m) for m in legal]
     if not 0 < len(names) <= MOVE_BUTTONS or any(len(n) > 50 for n in names):
-        return {}
+        return ()
     if len(names) == 1 and normalise(names[0]) in PASS_WORDS:
-        return {}
-    return {
-        f"play:{len(loaded.entries)}|{n}": display(state, m)
-        for n, m in zip(names, legal, strict=True)
-    }
+        return ()
+    ply = len(loaded.entries)
+    return tuple(play_button(ply, n, display(state, m)) for n, m in zip(names, legal, strict=True))
 
 
 def display(state: State[Any], move: Any) -> Text:
@@ -233,7 +232,7 @@ def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
         if n == 1:
             return names([loaded.name(w) for w in winners], lang)
         pairs = [(loaded.name(w), loaded.game.seat_name(w, lang, n)) for w in winners]
-        if lang.startswith("ja"):
+        if Lang.of(lang) is Lang.JA:
             return "、".join(f"{name}さん（{seat}）" for name, seat in pairs)
         return names([f"{name} ({seat})" for name, seat in pairs], lang)
 
@@ -292,16 +291,11 @@ def host_outcome(row: GameRow) -> Outcome | None:
 def names(people: Sequence[str], lang: str) -> str:
     """``a``, ``a and b``, ``a, b and c``; in Japanese ``aさんとb`` (the template adds the last
     さん)."""
-    if lang.startswith("ja"):
+    if Lang.of(lang) is Lang.JA:
         return "さんと".join(people)
     if len(people) <= 1:
         return "".join(people)
     return ", ".join(people[:-1]) + " and " + people[-1]
-
-
-def both(key: str, **params: Any) -> Text:
-    """A catalogue message in both languages (for texts stored with a game)."""
-    return Text(i18n.t(key, "en", **params), i18n.t(key, "ja", **params))
 
 
 # --- pictures ---------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from bot import i18n
 from bot.model import (
     EndedGame,
     GameRow,
@@ -258,7 +259,7 @@ class Ratings:
                     {
                         "id": game_id,
                         "game": _title(mine.game_type),
-                        "result": present.both(f"rating.result.{mine.result.value}"),
+                        "result": i18n.text(f"rating.result.{mine.result.value}"),
                         "opponents": ", ".join(others),
                         **change_params(mine),
                     },
@@ -283,7 +284,7 @@ class Ratings:
         game = _rated_kind(game_type)
         params: dict[str, Any] = {
             "game": present.title(game),
-            "scope": present.both(f"leaderboard.scope.{scope.value}"),
+            "scope": i18n.text(f"leaderboard.scope.{scope.value}"),
             "games": PROVISIONAL_GAMES,
         }
         min_games = 0 if provisional else PROVISIONAL_GAMES

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from bot import i18n
 from bot.clock import from_ms, to_ms
 from bot.i18n import clean_text
 from bot.model import (
@@ -66,9 +67,7 @@ def seed_released(row: GameRow, now_ms: int, reveal_hours: int) -> bool:
 
 def to_act(loaded: Loaded, viewer: User | None) -> bool:
     """True when ``viewer`` is due to act in the game now (their turn, their setup)."""
-    if viewer is None:
-        return False
-    return any(seat in loaded.acting_seats() for seat in loaded.seats_of(viewer.id))
+    return viewer is not None and loaded.is_turn_of(viewer.id)
 
 
 def answered_publicly(loaded: Loaded, viewer: User | None, hidden: set[int]) -> bool:
@@ -218,10 +217,7 @@ class Records:
         if len(users) != rec.players:
             raise Refusal(
                 "refuse.bad_record",
-                reason=Text(
-                    f"the record is for {rec.players} players, not {len(users)}",
-                    f"この棋譜は{rec.players}人用です（{len(users)}人ではありません）",
-                ),
+                reason=i18n.text("record.wrong_players", players=rec.players, given=len(users)),
             )
         result = imported_result(read)
         status = GameStatus.FINISHED if result else GameStatus.ACTIVE
@@ -290,18 +286,9 @@ def imported_result(read: ReadRecord) -> StoredOutcome | None:
     try:
         stated = StoredOutcome.from_json(read.result)
     except ValueError as exc:
-        error = RecordError(
-            read.result_line,
-            f"the result is not one I can read ({exc})",
-            f"結果が読めません（{exc}）",
-        )
+        error = RecordError(read.result_line, "kif.unreadable_result", reason=str(exc))
         raise Refusal("refuse.bad_record", reason=error.text) from exc
     if present.host_end(stated, read.record.players) is None:
-        error = RecordError(
-            read.result_line,
-            f"the record says the game ended ({stated.termination}), but its moves do "
-            "not end it that way",
-            f"棋譜には終局（{stated.termination}）とありますが、指し手はそう終わっていません",
-        )
+        error = RecordError(read.result_line, "kif.unfit_result", end=stated.termination)
         raise Refusal("refuse.bad_record", reason=error.text)
     return stated

@@ -27,6 +27,7 @@ from typing import Any
 import render
 from bot.model import GameRow, GameStatus, MoveRow
 from bot.service import present
+from bot.service.actions import Action, Button
 from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
 from bot.service.records import shown_to_everyone
@@ -83,19 +84,19 @@ def positions(row: GameRow, entries: Sequence[MoveRow], upto: int | None = None)
     return out
 
 
-def step_actions(ply: int, total: int, *, animated: bool = False) -> tuple[str, ...]:
+def step_actions(ply: int, total: int, *, animated: bool = False) -> tuple[Button, ...]:
     """The step buttons and jump list for a replay showing ``ply`` of ``total`` (the GIF shows
     them all and ends on the last)."""
-    out: list[str] = []
+    out: list[tuple[Action, int | None]] = []
     if ply > 0:
-        out += ["step_first:0", f"step_prev:{ply - 1}"]
+        out += [(Action.STEP_FIRST, 0), (Action.STEP_PREV, ply - 1)]
     if ply < total:
-        out += [f"step_next:{ply + 1}", f"step_last:{total}"]
+        out += [(Action.STEP_NEXT, ply + 1), (Action.STEP_LAST, total)]
     if not animated:
-        out.append("replay")
+        out.append((Action.REPLAY, None))
     if total > 0:
-        out += [f"goto:{p}" for p in jump_targets(ply, total)]
-    return tuple(out)
+        out += [(Action.GOTO, p) for p in jump_targets(ply, total)]
+    return tuple(Button(a, None if p is None else str(p)) for a, p in out)
 
 
 def jump_targets(ply: int, total: int, limit: int = JUMPS) -> list[int]:
@@ -203,7 +204,7 @@ class Replays:
         key: str,
         params: dict[str, Any],
         image: bytes,
-        actions: tuple[str, ...],
+        actions: tuple[Button, ...],
         lines: list[Line],
         *,
         image_format: str = "png",

@@ -25,6 +25,7 @@ from typing import Any
 from bot.clock import ClockSpec, from_ms, parse_clock, to_ms, with_reminders
 from bot.model import Change, GameRow, GameStatus, SeatRow, Update
 from bot.service import present
+from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
@@ -245,7 +246,7 @@ class Timers:
                     Event.REMINDER,
                     "clock.reminder",
                     params={"left": left, "deadline": deadline_at},
-                    actions=("move", "board"),
+                    actions=(Button(Action.MOVE), Button(Action.BOARD)),
                 )
             ],
         )

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import enum
 import json
+import types
+import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot import i18n
 from bot.clock import ClockError, parse_clock
+from bot.i18n import Lang as Lang
+from bot.service.actions import Button
 from engines.core import Text
 
 HOST_ID = "host"
@@ -157,7 +161,7 @@ class Reply:
     image_viewer: int | None = None
     image_format: str = "png"
     """``png`` (a board), or ``gif`` (an animated replay)."""
-    actions: tuple[str, ...] = ()
+    actions: tuple[Button, ...] = ()
     notify: tuple[str, ...] = ()
     to_move: tuple[str, ...] = ()
     deadline: datetime | None = None
@@ -170,54 +174,25 @@ class Reply:
     reports it delivered once posted, else the outbox posts it again."""
     page: Page | None = None
     """For a leaderboard: which page this is (adapters offer the others)."""
-    labels: Mapping[str, Text] = field(default_factory=dict)
-    """How some ``actions`` read on a button: a move as the game writes it (``▲2三5``) while
-    the action carries the notation the parser reads back."""
 
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's
         picture is drawn again from the log when it is delivered after a restart)."""
         if self.files:
             raise TypeError(f"an announcement carries no files ({self.key})")
-        body = {
-            "key": self.key,
-            "params": _encode(self.params),
-            "event": str(self.event),
-            "game_id": self.game_id,
-            "public": self.public,
-            "audience": self.audience,
-            "image_viewer": self.image_viewer,
-            "actions": list(self.actions),
-            "notify": list(self.notify),
-            "to_move": list(self.to_move),
-            "deadline": _encode(self.deadline),
-            "lines": [[line.key, _encode(line.params)] for line in self.lines],
-            "picture": self.picture,
-            "labels": _encode(dict(self.labels)),
-        }
+        body = {f.name: _encode(getattr(self, f.name)) for f in fields(self) if f.name in _KEPT}
         return json.dumps(body, ensure_ascii=False, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str, outbox: str | None = None) -> Reply:
         """The reply :meth:`to_json` wrote (its image not yet drawn)."""
-        b = json.loads(text)
-        return cls(
-            b["key"],
-            _decode(b["params"]),
-            event=Event(b["event"]),
-            game_id=b["game_id"],
-            public=b["public"],
-            audience=b["audience"],
-            image_viewer=b["image_viewer"],
-            actions=tuple(b["actions"]),
-            notify=tuple(b["notify"]),
-            to_move=tuple(b["to_move"]),
-            deadline=_decode(b["deadline"]),
-            lines=tuple(Line(k, _decode(p)) for k, p in b["lines"]),
-            picture=b["picture"],
-            labels=_decode(b.get("labels") or {}),
-            outbox=outbox,
-        )
+        body = json.loads(text)
+        hints = typing.get_type_hints(cls)
+        if "labels" in body:  # written before buttons carried their own labels
+            labels = body.pop("labels")
+            body["actions"] = [_old_button(a, labels) for a in body["actions"]]
+        kept = {name: _typed(hints[name], value) for name, value in body.items() if name in _KEPT}
+        return cls(**kept, outbox=outbox)
 
     def text(
         self,
@@ -248,12 +223,24 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
 
+_KEPT = frozenset(
+    f.name for f in fields(Reply) if f.name not in ("image", "image_format", "files", "outbox")
+)
+"""What an announcement keeps in the outbox: all but its picture and files (drawn or made
+again when it is delivered) and its outbox key (the row it is kept in)."""
+
+
 def _encode(value: Any) -> Any:
-    """Message parameters as JSON: texts in both languages, times and durations tagged."""
+    """A value as JSON: texts in both languages, times and durations tagged, enums by value,
+    a small value (a line, a button) as the list of its fields."""
+    if isinstance(value, enum.Enum):
+        return value.value
     if value is None or isinstance(value, str | bool | int | float):
         return value
     if isinstance(value, Text):
         return {"$text": [value.en, value.ja]}
+    if is_dataclass(value) and not isinstance(value, type):
+        return [_encode(getattr(value, f.name)) for f in fields(value)]
     if isinstance(value, datetime):
         return {"$time": int(value.timestamp() * 1000)}
     if isinstance(value, timedelta):
@@ -280,6 +267,31 @@ def _decode(value: Any) -> Any:
     return {k: _decode(v) for k, v in value.items()}
 
 
+def _typed(hint: Any, value: Any) -> Any:
+    """``value`` as :func:`_encode` wrote it, read back as the type ``hint``."""
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        if value is None:
+            return None
+        hint = next(h for h in typing.get_args(hint) if h is not type(None))
+        origin = typing.get_origin(hint)
+    if origin is tuple:
+        return tuple(_typed(typing.get_args(hint)[0], v) for v in value)
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return hint(value)
+    if isinstance(hint, type) and is_dataclass(hint) and isinstance(value, list):
+        inner = typing.get_type_hints(hint)
+        parts = [_typed(inner[f.name], v) for f, v in zip(fields(hint), value, strict=False)]
+        return hint(*parts)
+    return _decode(value)
+
+
+def _old_button(text: str, labels: Mapping[str, Any]) -> list[Any]:
+    label = labels.get(text)
+    action, _, arg = text.partition(":")
+    return [action, arg or None, label]
+
+
 class Refusal(Exception):
     """A use case refused: a specific reason (i18n key + params); nothing was written."""
 
@@ -303,11 +315,6 @@ class Refusal(Exception):
 
 
 # --- server settings ---------------------------------------------------------------------------
-
-
-class Lang(enum.StrEnum):
-    EN = "en"
-    JA = "ja"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,17 +16,10 @@ from bot.discord.format import (
     refusal_text,
     reply_parts,
 )
-from bot.discord.texts import TEXTS, lang_of_locale, t
 from bot.discord.translator import JA, BanmenTranslator
-from bot.discord.views import (
-    CUSTOM_ID,
-    GameView,
-    button_label,
-    custom_id,
-    split_action,
-    split_play,
-)
-from bot.service import File, Refusal, Reply
+from bot.discord.views import CUSTOM_ID, GameView, button_label, custom_id
+from bot.i18n import Lang
+from bot.service import Action, Button, File, Refusal, Reply, split_play
 from engines.core import Text
 
 ALICE, BOB = "1300000000000000003", "1300000000000000004"
@@ -38,7 +31,7 @@ def move_reply(**kw: Any) -> Reply:
                    "move": Text("四04占", "四04占"), "ply": 1, "to_move": "Bob"},
         "game_id": 7,
         "image": b"\x89PNG\r\n\x1a\nfake",
-        "actions": ("move", "resign", "offer_draw"),
+        "actions": (Button(Action.MOVE), Button(Action.RESIGN), Button(Action.OFFER_DRAW)),
         "notify": (BOB,),
         "to_move": (BOB,),
         "deadline": datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
@@ -76,7 +69,7 @@ def test_languages_differ() -> None:
 
 def test_ephemeral_and_finished_replies_ping_nobody() -> None:
     assert reply_parts(move_reply(), "en", ephemeral=True).content is None
-    over = move_reply(actions=("board", "moves", "record"))
+    over = move_reply(actions=(Button(Action.BOARD), Button(Action.MOVES), Button(Action.RECORD)))
     assert not awaits_player(over)
     parts = reply_parts(over, "en")
     assert parts.content is None
@@ -125,28 +118,24 @@ def test_custom_ids_round_trip() -> None:
     m = CUSTOM_ID.fullmatch(cid)
     assert m and (m["action"], m["game"], m["arg"]) == ("play", "3", "start 4")
     assert len(cid) <= 100
-    assert split_action("play:draw") == ("play", "draw")
-    assert split_action("resign") == ("resign", None)
+    assert Button.parse("play:draw") == Button(Action.PLAY, "draw")
+    assert Button.parse("resign") == Button(Action.RESIGN)
+    assert str(Button(Action.STEP_NEXT, "5")) == "step_next:5"
 
 
 async def test_view_labels_follow_the_language() -> None:
-    assert button_label("resign", "ja") == "投了"
-    assert button_label("resign", "en") == "Resign"
-    assert button_label("play", "ja", "start 1") == "start 1"
-    assert button_label("play", "en", "12|draw") == "draw"
+    assert button_label(Button(Action.RESIGN), "ja") == "投了"
+    assert button_label(Button(Action.RESIGN), "en") == "Resign"
+    assert button_label(Button(Action.PLAY, "start 1"), "ja") == "start 1"
+    assert button_label(Button(Action.PLAY, "12|draw"), "en") == "draw"
+    assert button_label(Button(Action.PLAY, "12|d", Text("Draw", "引分")), "ja") == "引分"
     assert split_play("12|draw") == (12, "draw")
     assert split_play("draw") == (None, "draw")
-    view = GameView(5, ("move", "resign", "play:draw"), "ja")
+    buttons = (Button(Action.MOVE), Button(Action.RESIGN), Button(Action.PLAY, "draw"))
+    view = GameView(5, buttons, "ja")
     labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
     assert labels == ["指す", "投了", "draw"]
     assert view.timeout is None
-
-
-def test_texts_have_both_languages() -> None:
-    for key, (en, ja) in TEXTS.items():
-        assert en and ja, key
-        assert t(key, "en", game=1, example="x", seconds=1, permission="p", title="t",
-                 link="l", count=1, moves="m", day="d", ply=1) is not None  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -154,7 +143,7 @@ def test_texts_have_both_languages() -> None:
     [("ja", "en", "ja"), ("en-US", "ja", "en"), ("fr", "ja", "ja"), (None, "en", "en")],
 )
 def test_language_of_a_locale(locale: str | None, fallback: str, lang: str) -> None:
-    assert lang_of_locale(locale, fallback) == lang
+    assert Lang.of(locale, fallback) == lang
 
 
 async def test_translator_gives_japanese_names() -> None:

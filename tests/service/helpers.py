@@ -11,6 +11,7 @@ from typing import Any
 
 import psycopg
 
+from bot.service import Reply
 from bot.store import GameRow, Store, is_postgres_url
 
 
@@ -69,3 +70,8 @@ async def stored_row(store: Store, game_id: int) -> GameRow | None:
     """The game's row as the store holds it (``None``: no such game)."""
     record = await store.load_record(game_id)
     return None if record is None else record[0]
+
+
+def offered(reply: Reply) -> tuple[str, ...]:
+    """The reply's buttons as their ids write them (``resign``, ``step_next:5``)."""
+    return tuple(str(b) for b in reply.actions)

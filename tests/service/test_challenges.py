@@ -8,14 +8,14 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import Event, GameService, Refusal
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import snapshot
+from tests.service.helpers import offered, snapshot
 
 
 async def challenge(service: GameService, *invited: object, **kw: object) -> int:
     reply = await service.create_game(ALICE, "ttt-test", invite=invited, **kw)  # type: ignore[arg-type]
     assert reply.game_id is not None
     assert reply.event is Event.CREATED and reply.key == "challenge.created"
-    assert reply.actions == ("accept", "decline")
+    assert offered(reply) == ("accept", "decline")
     assert reply.notify == tuple(u.id for u in invited)  # type: ignore[attr-defined]
     return reply.game_id
 
@@ -41,7 +41,7 @@ async def test_decline_withdraws_for_everyone(service: GameService) -> None:
     assert exc.value.key == "refuse.not_invited"
     declined = await service.decline(gid, BOB)
     assert declined.event is Event.CANCELLED and "bob declined" in declined.text("en")
-    assert declined.notify == () and declined.actions == ("board", "moves", "record")
+    assert declined.notify == () and offered(declined) == ("board", "moves", "record")
     assert (await service.game_info(gid)).status == "cancelled"
     with pytest.raises(Refusal) as late:
         await service.join(gid, BOB)

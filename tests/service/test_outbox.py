@@ -10,7 +10,7 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import Event, GameService, Line, Refusal, Reply
+from bot.service import Action, Button, Event, GameService, Line, Refusal, Reply
 from bot.service.cache import CLAIM_MS
 from bot.service.outbox import MAX_RETRY_MS, RETRY_MS, retry_delay_ms
 from engines.core import Text
@@ -61,7 +61,7 @@ def test_a_reply_survives_the_trip_through_json() -> None:
         },
         event=Event.MOVED,
         game_id=3,
-        actions=("move", "resign"),
+        actions=(Button(Action.MOVE), Button(Action.PLAY, "3|a1", Text("A1", "一一"))),
         notify=("200",),
         to_move=("200",),
         deadline=datetime(2026, 5, 1, 12, 30, tzinfo=UTC),
@@ -72,6 +72,19 @@ def test_a_reply_survives_the_trip_through_json() -> None:
     assert back == Reply(**{**_fields(reply), "outbox": "3.4.0"})
     for lang in ("en", "ja"):
         assert back.text(lang) == reply.text(lang)
+
+
+def test_an_announcement_kept_before_buttons_carried_labels_still_reads() -> None:
+    old = (
+        '{"actions": ["play:3|a1", "resign"], "audience": null, "deadline": null, '
+        '"event": "moved", "game_id": 3, "image_viewer": null, '
+        '"labels": {"play:3|a1": {"$text": ["A1", "一一"]}}, "lines": [], '
+        '"key": "move.played", "notify": [], "params": {}, "picture": true, '
+        '"public": true, "to_move": []}'
+    )
+    back = Reply.from_json(old)
+    assert back.actions == (Button(Action.PLAY, "3|a1", Text("A1", "一一")), Button(Action.RESIGN))
+    assert back.event is Event.MOVED and back.picture and back.page is None
 
 
 def _fields(reply: Reply) -> dict[str, Any]:

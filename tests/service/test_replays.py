@@ -21,7 +21,7 @@ from bot.service import GameService, InlineThinker, ProcessThinker, Refusal, Rep
 from engines.core import SIMULTANEOUS
 from engines.registry import all_games
 from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import file_text, snapshot
+from tests.service.helpers import file_text, offered, snapshot
 
 PEOPLE = (ALICE, BOB, CAROL)
 T = TypeVar("T")
@@ -46,7 +46,7 @@ def pixels(png: bytes | None) -> bytes:
 def steps(reply: Reply) -> dict[str, int]:
     """The reply's step buttons: action -> the ply it shows."""
     out = {}
-    for action in reply.actions:
+    for action in offered(reply):
         name, _, arg = action.partition(":")
         if name.startswith("step_"):
             out[name] = int(arg)
@@ -97,11 +97,11 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     assert [d for _, d in shown] == [1000] * 6 + [4000]  # a longer last frame
     # The GIF ends on the last ply: its buttons go back; the jump list has every ply.
     assert steps(replay) == {"step_first": 0, "step_prev": 5}
-    assert [a for a in replay.actions if a.startswith("goto:")] == [f"goto:{p}" for p in range(7)]
+    assert [a for a in offered(replay) if a.startswith("goto:")] == [f"goto:{p}" for p in range(7)]
     # Stepping: the start, the middle, the end; a ply beyond the end shows the end.
     first = await real.replay_step(gid, CAROL, 0)
     assert first.key == "replay.start" and first.image_format == "png"
-    assert steps(first) == {"step_next": 1, "step_last": 6} and "replay" in first.actions
+    assert steps(first) == {"step_next": 1, "step_last": 6} and "replay" in offered(first)
     middle = await real.replay_step(gid, CAROL, 3)
     assert steps(middle) == {"step_first": 0, "step_prev": 2, "step_next": 4, "step_last": 6}
     assert "move 3 of 6, ▲" in middle.text("en") and "3手目（全6手）▲" in middle.text("ja")
@@ -117,7 +117,7 @@ async def test_a_small_upload_limit_keeps_fewer_pictures(real: GameService) -> N
     assert full.image is not None and len(frames(full.image)) == made + 1
     # More plies than a jump list holds: evenly spaced ones, and those near the one shown.
     middle = await real.replay_step(gid, None, 15)
-    jumps = [int(a.partition(":")[2]) for a in middle.actions if a.startswith("goto:")]
+    jumps = [int(a.partition(":")[2]) for a in offered(middle) if a.startswith("goto:")]
     assert len(jumps) == 25 and {0, 14, 15, 16, made} <= set(jumps)
     small = await real.replay(gid, None, max_bytes=len(full.image) * 2 // 3)
     assert small.image is not None and len(small.image) <= len(full.image) * 2 // 3

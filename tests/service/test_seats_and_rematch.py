@@ -14,6 +14,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import HOST_ID, GameService, Refusal, User
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.service.helpers import offered
 
 
 def reverse(seats: list[Any]) -> None:
@@ -121,7 +122,7 @@ async def test_a_three_player_result_names_the_winners(service: GameService) -> 
     assert "Result: landed on 7" in end.text("en")
     assert "Winners: bob (White) and carol (Third)" in end.text("en")
     assert "勝者: bobさん（後手）、carolさん（三番手）" in end.text("ja")
-    assert "rematch" in end.actions
+    assert "rematch" in offered(end)
 
 
 async def test_rematch_turns_the_seats_and_is_a_challenge(service: GameService) -> None:
@@ -131,7 +132,7 @@ async def test_rematch_turns_the_seats_and_is_a_challenge(service: GameService) 
     new_id = asked.game_id
     assert new_id is not None and asked.key == "rematch.created"
     assert set(asked.notify) == {ALICE.id, BOB.id}  # the others are asked
-    assert set(asked.actions) >= {"accept", "decline"}
+    assert set(offered(asked)) >= {"accept", "decline"}
     assert f"rematch of game #{gid}" in asked.text("en")
     new = await service.game_info(new_id)
     # everyone moved one seat on: bob (was 2nd) is first, carol, then alice

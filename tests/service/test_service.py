@@ -11,7 +11,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import file_text, moves_of, query, snapshot
+from tests.service.helpers import file_text, moves_of, offered, query, snapshot
 
 
 async def ttt(service: GameService, **kw: object) -> int:
@@ -34,7 +34,7 @@ async def test_invited_players_start_at_once(service: GameService) -> None:
     assert reply.key == "game.started"
     assert reply.to_move == (ALICE.id,)
     assert reply.notify == (ALICE.id,)
-    assert "move" in reply.actions and "resign" in reply.actions
+    assert "move" in offered(reply) and "resign" in offered(reply)
     assert reply.image is not None and reply.image_viewer is None
     assert "alice" in reply.text("en") and "先手" in reply.text("ja")
 
@@ -42,7 +42,7 @@ async def test_invited_players_start_at_once(service: GameService) -> None:
 async def test_open_seat_join_starts(service: GameService) -> None:
     reply = await service.create_game(ALICE, "ttt-test", open_seats=1)
     assert reply.key == "game.created"
-    assert reply.actions == ("join", "leave", "start", "cancel")
+    assert offered(reply) == ("join", "leave", "start", "cancel")
     gid = reply.game_id
     assert gid is not None
     with pytest.raises(Refusal) as exc:
@@ -227,9 +227,9 @@ async def test_chance_outcomes_are_logged_with_the_move(service: GameService, db
 
 async def test_draw_offer_accept(service: GameService) -> None:
     gid = await ttt(service)
-    offered = await service.offer_draw(gid, ALICE)
-    assert offered.key == "draw.offered"
-    assert "accept_draw" in offered.actions
+    draw = await service.offer_draw(gid, ALICE)
+    assert draw.key == "draw.offered"
+    assert "accept_draw" in offered(draw)
     with pytest.raises(Refusal) as exc:
         await service.accept_draw(gid, ALICE)  # not your own offer
     assert exc.value.key == "refuse.no_offer"

@@ -14,7 +14,7 @@ from bot.service import GameService, Reply, User
 from engines.core import CHANCE, State, chance_pick
 from engines.registry import get_game
 from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import file_text
+from tests.service.helpers import file_text, offered
 from tests.service.test_replays import play_on
 
 
@@ -49,7 +49,7 @@ async def test_own_secret_setup_is_never_posted_publicly(real: GameService) -> N
 async def test_no_offer_or_takeback_buttons_during_a_secret_setup(real: GameService) -> None:
     gid = await suji(real)
     board = await real.board(gid, CAROL)
-    assert "offer_draw" not in board.actions and "takeback" not in board.actions
+    assert "offer_draw" not in offered(board) and "takeback" not in offered(board)
     changed = await real.setup(gid, ALICE, "654/321")
     assert changed[1].notify == ()  # a changed arrangement pings nobody
 

@@ -15,7 +15,7 @@ from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_here
 from bot.discord.errors import OwnerOnly
 from bot.discord.format import settings_text
-from bot.discord.texts import lang_of_locale, t
+from bot.i18n import Lang, t
 
 SETTING_KEYS = [
     app_commands.Choice(name=_("language"), value="lang"),
@@ -80,7 +80,7 @@ class AdminCog(commands.Cog):
     async def sync(self, interaction: discord.Interaction[Any]) -> None:
         if not await self.bot.is_owner(interaction.user):
             raise OwnerOnly()
-        lang = lang_of_locale(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
         synced = await self.bot.tree.sync()
         await interaction.followup.send(t("sync.done", lang, count=len(synced)), ephemeral=True)

@@ -14,7 +14,7 @@ from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.format import reply_parts
-from bot.discord.texts import lang_of_locale
+from bot.i18n import Lang
 from bot.service import Reply
 
 
@@ -93,7 +93,7 @@ class InfoCog(commands.Cog):
         guild = str(interaction.guild_id) if interaction.guild_id else None
         service = self.bot.service
         reply = await service.list_games(user, guild)
-        lang = lang_of_locale(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         parts = reply_parts(reply, lang, ephemeral=True)
         links = game_links(self.bot, interaction.guild_id, str(interaction.user.id))
         if links and parts.embed is not None:

@@ -20,8 +20,8 @@ from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
-from bot.discord.texts import lang_of_locale
-from bot.service import Refusal
+from bot.i18n import Lang
+from bot.service import ANSWERS, Press, Refusal
 
 log = logging.getLogger("banmen.discord.moves")
 
@@ -41,9 +41,7 @@ class MovesCog(commands.Cog):
         try:
             game = await game_here(interaction, named if isinstance(named, int) else None)
             user = str(interaction.user.id)
-            lang = lang_of_locale(
-                interaction.locale, await guild_lang(self.bot, interaction.guild_id)
-            )
+            lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
             names = await self.bot.service.legal_move_choices(
                 game, user, current, limit=25, lang=lang
             )
@@ -122,15 +120,7 @@ class MovesCog(commands.Cog):
         answer: Answer | None = None,
         game: int | None = None,
     ) -> None:
-        game_id = await game_here(interaction, game)
-        user = service_user(interaction.user)
-        service = self.bot.service
-        method = {
-            None: service.offer_draw,
-            "accept": service.accept_draw,
-            "decline": service.decline_draw,
-        }[answer]
-        await respond(interaction, lambda: method(game_id, user))
+        await self._answer(interaction, "draw", answer, game)
 
     @app_commands.command(
         name=_("takeback"), description=_("Take back your last move, or answer a request.")
@@ -146,15 +136,20 @@ class MovesCog(commands.Cog):
         answer: Answer | None = None,
         game: int | None = None,
     ) -> None:
+        await self._answer(interaction, "takeback", answer, game)
+
+    async def _answer(
+        self,
+        interaction: discord.Interaction[Any],
+        request: str,
+        answer: Answer | None,
+        game: int | None,
+    ) -> None:
+        """Ask for a draw or a takeback, or answer the other player's request."""
         game_id = await game_here(interaction, game)
-        user = service_user(interaction.user)
-        service = self.bot.service
-        method = {
-            None: service.request_takeback,
-            "accept": service.accept_takeback,
-            "decline": service.decline_takeback,
-        }[answer]
-        await respond(interaction, lambda: method(game_id, user))
+        press = Press(game_id, service_user(interaction.user))
+        action = ANSWERS[request][answer]
+        await respond(interaction, lambda: self.bot.service.act(action, press))
 
     @app_commands.command(
         name=_("hint"),

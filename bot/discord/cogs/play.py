@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.discord.actions import play_daily, respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.texts import lang_of_locale, t
+from bot.i18n import Lang, t
 from bot.service import AI_DEFAULT_LEVEL, AI_LEVELS, GameInfo, OptionInfo, catalogue
 
 log = logging.getLogger("banmen.discord.play")
@@ -201,7 +201,7 @@ class PlayCog(commands.Cog):
         named_bot = sum(1 for m in invite if me_bot is not None and m.id == me_bot.id)
         invite = [m for m in invite if me_bot is None or m.id != me_bot.id]
         if any(m.bot for m in invite):
-            lang = lang_of_locale(interaction.locale)
+            lang = Lang.of(interaction.locale)
             await interaction.response.send_message(t("error.bad_opponent", lang), ephemeral=True)
             return
         ai = (computer or Computer()).levels(named_bot)

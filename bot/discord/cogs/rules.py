@@ -14,7 +14,7 @@ from bot.discord.actions import guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
 from bot.discord.format import EMBED_COLOUR
-from bot.discord.texts import lang_of_locale, t
+from bot.i18n import Lang, t
 from bot.service import GameInfo, catalogue
 
 
@@ -37,12 +37,12 @@ class RulesCog(commands.Cog):
     @app_commands.describe(game=_("Which game."))
     @app_commands.choices(game=game_type_choices())
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        lang = lang_of_locale(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
+        lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         info = self.games[game]
         # Drawing may take a moment: off the event loop, after telling Discord we are on it.
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.bot.service.start_picture(info.id)
-        title = info.title.ja if lang == "ja" else f"{info.title.en} ({info.title.ja})"
+        title = lang.pick(f"{info.title.en} ({info.title.ja})", info.title.ja)
         embed = discord.Embed(title=title, description=info.summary.get(lang), colour=EMBED_COLOUR)
         link = rules_link(self.bot.settings.rules_base_url, info)
         if link:

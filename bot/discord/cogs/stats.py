@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.discord.actions import guild_lang, play_daily, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
-from bot.discord.texts import lang_of_locale, t
+from bot.i18n import Lang, t
 
 
 class StatsCog(commands.Cog):
@@ -72,7 +72,7 @@ class StatsCog(commands.Cog):
                 day = date.fromisoformat(day).isoformat()
             except ValueError:
                 public = await guild_lang(self.bot, interaction.guild_id)
-                lang = lang_of_locale(interaction.locale, public)
+                lang = Lang.of(interaction.locale, public)
                 await interaction.response.send_message(
                     t("error.bad_day", lang, day=day), ephemeral=True
                 )
