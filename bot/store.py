@@ -29,6 +29,7 @@ from typing import Any, Protocol, TypeVar
 import aiosqlite
 
 from bot.model import (
+    LIVE_STATUSES,
     UNCHANGED,
     Announcement,
     Change,
@@ -114,6 +115,7 @@ class Store(Protocol):
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> None: ...
     async def daily_game(self, game_type: str, day: str, user_id: str) -> int | None: ...
     async def daily_games(self, game_type: str, day: str, guild_id: str | None) -> list[int]: ...
+    async def daily_in_play(self, game_type: str, day: str) -> bool: ...
     async def host_secret(self, name: str, fresh: str) -> str: ...
     async def pending_announcements(
         self, now_ms: int, limit: int, shards: ShardSlice | None = None
@@ -359,6 +361,17 @@ class _SqlCommunity(_SqlBase):
                 (game_type, day, *params),
             )
         return [int(r[0]) for r in rows]
+
+    async def daily_in_play(self, game_type: str, day: str) -> bool:
+        """Is any game of ``day``'s daily deal (in any server) still open or running?"""
+        marks = ",".join("?" * len(LIVE_STATUSES))
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT 1 FROM daily_games d JOIN games g ON g.id = d.game_id "
+                f"WHERE d.game_type = ? AND d.day = ? AND g.status IN ({marks}) LIMIT 1",
+                (game_type, day, *(str(s) for s in LIVE_STATUSES)),
+            )
+        return bool(rows)
 
     async def host_secret(self, name: str, fresh: str) -> str:
         """The secret called ``name``; stored as ``fresh`` the first time it is asked for (a

@@ -57,9 +57,10 @@ def daily_reveal_ms(day: str, hours: int) -> int:
 
 
 def seed_released(row: GameRow, now_ms: int, reveal_hours: int) -> bool:
-    """May the game's seed (which decides every chance outcome still to come) be shown? Only
-    once the game is over; and a daily game's only once its day is over for everyone (every
-    player of that day shares the seed: a finished daily would tell the others their deal)."""
+    """May the game's seed (which decides every chance outcome still to come) be shown, as far
+    as the game itself tells? Only once the game is over; and a daily game's only once its day
+    is over for everyone (every player of that day shares the seed: a finished daily would tell
+    the others their deal). :meth:`Records.seed_shown` also waits for that day's last game."""
     if row.status.is_live:
         return False
     return row.daily_day is None or now_ms >= daily_reveal_ms(row.daily_day, reveal_hours)
@@ -166,7 +167,7 @@ class Records:
         loaded = await self.ctx.games.read(game_id)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
-        shown = self.seed_shown(loaded.row)
+        shown = await self.seed_shown(loaded.row)
         meta, rec = meta_of(loaded, seed_shown=shown), record_of(loaded, hidden, seed_shown=shown)
         files = [File(name, data) for name, data in kif_files(meta, rec, f"banmen-{game_id}")]
         lines: tuple[Line, ...] = ()
@@ -186,8 +187,15 @@ class Records:
             audience=None if public or viewer is None else viewer.id,
         )
 
-    def seed_shown(self, row: GameRow) -> bool:
-        return seed_released(row, self.ctx.now_ms(), self.ctx.settings.daily_reveal_hours)
+    async def seed_shown(self, row: GameRow) -> bool:
+        """The seed is shown once :func:`seed_released` allows it and, for a daily, once no game
+        of its day is still open or running anywhere (one begun at 23:59 UTC may go on for days:
+        the shared seed would tell its player every draw still to come)."""
+        if not seed_released(row, self.ctx.now_ms(), self.ctx.settings.daily_reveal_hours):
+            return False
+        if row.daily_day is None:
+            return True
+        return not await self.ctx.store.daily_in_play(row.game_type, row.daily_day)
 
     async def export(self, game_id: int) -> Record:
         """The full record (no masking: for the host's own use and tests)."""
