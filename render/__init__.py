@@ -7,7 +7,8 @@ given, are the players' names by seat, shown beside the seat names.
 
 Each module of ``render`` that exports ``RENDERERS`` (a mapping from game id to a function) is
 registered, mirroring the engines' registry; its ``IMAGES`` are the same pictures as Pillow
-images (before encoding), for :func:`render_image` (replays).
+images (before encoding), for :func:`render_image` (replays). A module builds each entry with
+:func:`render.base.renderer` from its typed picture function.
 """
 
 from __future__ import annotations
@@ -16,41 +17,17 @@ import importlib
 import pkgutil
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, Protocol
+from typing import Any
 
 from PIL import Image
 
 from engines.core import Outcome, State
+from render.base import Picture
 
-
-class Renderer(Protocol):
-    """A game's picture function (the entries of a module's ``RENDERERS``)."""
-
-    def __call__(
-        self,
-        state: State[Any],
-        viewer: int | None,
-        last_move: Any,
-        /,
-        *,
-        outcome: Outcome | None = None,
-        names: Sequence[str] | None = None,
-    ) -> bytes: ...
-
-
-class ImageRenderer(Protocol):
-    """The same picture as a Pillow ``RGB`` image (the entries of a module's ``IMAGES``)."""
-
-    def __call__(
-        self,
-        state: State[Any],
-        viewer: int | None,
-        last_move: Any,
-        /,
-        *,
-        outcome: Outcome | None = None,
-        names: Sequence[str] | None = None,
-    ) -> Image.Image: ...
+Renderer = Picture[bytes]
+"""A game's picture function (the entries of a module's ``RENDERERS``)."""
+ImageRenderer = Picture[Image.Image]
+"""The same picture as a Pillow ``RGB`` image (the entries of a module's ``IMAGES``)."""
 
 
 NOT_RENDERERS = frozenset({"base", "samples", "replay"})
@@ -98,8 +75,6 @@ def render_png(
     given, are the players' names by seat, each shown beside its seat's name (cut to fit).
     """
     fn = _renderers()[state.game.id]
-    if names is None:
-        return fn(state.observe(viewer), viewer, last_move, outcome=outcome)
     return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names)
 
 

@@ -1,10 +1,12 @@
 """Shared drawing helpers: the CJK font, the palette, sprite caches and PNG encoding.
 
 Every game's picture is a pure function ``(state, viewer, last_move, outcome, names) -> PNG
-bytes``. Static layers (the board, its labels) and piece sprites are drawn once and cached; a
-turn's picture is drawn straight onto the game's fixed palette (:class:`Canvas`) and encoded by a
-writer that reuses the rows a stream's previous picture already compressed (:func:`encode_png`).
-The bytes depend on the picture only, never on what was drawn before.
+bytes`` over its own state type; :func:`renderer` makes it the entry of a module's
+``RENDERERS`` (or ``IMAGES``), which takes any state and checks its type. Static layers (the
+board, its labels) and piece sprites are drawn once and cached; a turn's picture is drawn
+straight onto the game's fixed palette (:class:`Canvas`) and encoded by a writer that reuses the
+rows a stream's previous picture already compressed (:func:`encode_png`). The bytes depend on
+the picture only, never on what was drawn before.
 """
 
 from __future__ import annotations
@@ -17,11 +19,11 @@ import threading
 import unicodedata
 import zlib
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -64,6 +66,54 @@ def host_reason(outcome: Outcome | None, short: bool = False) -> tuple[str, str]
     if short and outcome.termination is Termination.AGREEMENT:
         return ("合意", "agreed")
     return HOST_REASONS.get(outcome.termination)
+
+
+T_co = TypeVar("T_co", covariant=True)
+S = TypeVar("S", bound=State[Any])
+P = TypeVar("P")
+
+
+class Picture(Protocol[T_co]):
+    """A registry's entry: any state (already reduced by ``observe``), the viewer and last move,
+    and the host's ``outcome`` and the players' ``names`` as keywords; a PNG (``RENDERERS``) or
+    an RGB image (``IMAGES``)."""
+
+    def __call__(
+        self,
+        state: State[Any],
+        viewer: int | None,
+        last_move: Any,
+        /,
+        *,
+        outcome: Outcome | None = None,
+        names: Sequence[str] | None = None,
+    ) -> T_co: ...
+
+
+Draw = Callable[[S, int | None, Any, Outcome | None, Sequence[str] | None], P]
+"""A game's own picture function, typed by its state: ``(state, viewer, last_move, outcome,
+names)``."""
+
+
+def renderer(state_type: type[S], draw: Draw[S, P]) -> Picture[P]:
+    """``draw`` as a registry's entry: a state of another type is a :class:`TypeError` (a
+    registry that maps a game to the wrong module), never a picture drawn from the wrong
+    fields."""
+
+    def checked(
+        state: State[Any],
+        viewer: int | None,
+        last_move: Any,
+        /,
+        *,
+        outcome: Outcome | None = None,
+        names: Sequence[str] | None = None,
+    ) -> P:
+        if not isinstance(state, state_type):
+            raise TypeError(f"not a {state_type.__name__}: {type(state).__name__}")
+        return draw(state, viewer, last_move, outcome, names)
+
+    return checked
 
 
 _FONT_FILES = {"gothic": "ipaexg.ttf", "mincho": "ipaexm.ttf"}

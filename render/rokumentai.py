@@ -46,6 +46,7 @@ from render.base import (
     host_reason,
     name_sprite,
     palette_of,
+    renderer,
     seat_names,
 )
 
@@ -250,13 +251,14 @@ def render(
 
 def compose(
     state: RokumentaiState,
+    viewer: int | None = None,
     last_move: Any = None,
     outcome: Outcome | None = None,
     names: Sequence[str] | None = None,
 ) -> Image.Image:
-    """The picture of ``state`` as an RGB image, ``last_move`` outlined (and a strike crossed);
-    ``outcome``, when given, is the result shown instead of ``state.outcome()``; ``names``, the
-    players' names by seat, under the seat names."""
+    """The picture of ``state`` as an RGB image (the same for every ``viewer``), ``last_move``
+    outlined (and a strike crossed); ``outcome``, when given, is the result shown instead of
+    ``state.outcome()``; ``names``, the players' names by seat, under the seat names."""
     return _draw(Canvas(_board_layer()), state, last_move, outcome, names)
 
 
@@ -304,35 +306,11 @@ def _draw(
 @cache
 def _palette() -> Image.Image:
     """The fixed palette of every 六面体 picture, taken from the sample positions."""
-    return palette_of([compose(state, last) for _, state, last in _sample_positions()])
+    return palette_of([compose(state, None, last) for _, state, last in _sample_positions()])
 
 
-def _render_any(
-    state: Any,
-    viewer: int | None,
-    last_move: Any,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> bytes:
-    if not isinstance(state, RokumentaiState):
-        raise TypeError("not a 六面体 state")
-    return render(state, viewer, last_move, outcome, names)
-
-
-def _image_any(
-    state: Any,
-    viewer: int | None,
-    last_move: Any,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> Image.Image:
-    if not isinstance(state, RokumentaiState):
-        raise TypeError("not a 六面体 state")
-    return compose(state, last_move, outcome, names)
-
-
-RENDERERS = {"rokumentai": _render_any}
-IMAGES = {"rokumentai": _image_any}
+RENDERERS = {ROKUMENTAI.id: renderer(RokumentaiState, render)}
+IMAGES = {ROKUMENTAI.id: renderer(RokumentaiState, compose)}
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.core import Outcome, State
+from engines.core import Outcome
 from engines.sangokushi import (
     CELL_OF,
     CELLS,
@@ -48,6 +48,7 @@ from render.base import (
     host_reason,
     name_sprite,
     palette_of,
+    renderer,
     seat_names,
 )
 
@@ -320,7 +321,7 @@ def _draw_status(img: Canvas, state: SangokushiState, outcome: Outcome | None) -
 
 
 def render(
-    state: State[Any],
+    state: SangokushiState,
     viewer: int | None,
     last_move: Any,
     outcome: Outcome | None = None,
@@ -328,21 +329,19 @@ def render(
 ) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (the board turned to their edge); ``outcome``
     (an end the host decided) overrides the state's own; ``names`` are the players' by seat."""
-    assert isinstance(state, SangokushiState)
     palette = _palette()
     img = _image(state, viewer, last_move, outcome=outcome, names=names, palette=palette)
     return encode_png(img, palette, reuse=(state.game.id, viewer))
 
 
 def image(
-    state: State[Any],
+    state: SangokushiState,
     viewer: int | None,
     last_move: Any,
     outcome: Outcome | None = None,
     names: Sequence[str] | None = None,
 ) -> Image.Image:
     """:func:`render`'s picture as an RGB image."""
-    assert isinstance(state, SangokushiState)
     return _image(state, viewer, last_move, outcome=outcome, names=names)
 
 
@@ -408,8 +407,9 @@ def _image(
     return img.image
 
 
-RENDERERS = {"sangokushi": render, "sangokushi-2p": render}
-IMAGES = {"sangokushi": image, "sangokushi-2p": image}
+GAME_IDS = ("sangokushi", "sangokushi-2p")
+RENDERERS = dict.fromkeys(GAME_IDS, renderer(SangokushiState, render))
+IMAGES = dict.fromkeys(GAME_IDS, renderer(SangokushiState, image))
 
 
 _Sample = tuple[str, SangokushiState, int | None, Move | None, tuple[int, ...]]

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.core import Outcome, State
+from engines.core import Outcome
 from engines.registry import get_game
 from engines.socrates.board import (
     CELLS,
@@ -39,7 +39,7 @@ from engines.socrates.board import (
 )
 from engines.socrates.kokutan import AREA, GOALS, JUMPS, MOVE_PHASE, KokutanState, jump_path
 from engines.socrates.shinken import RING_PATHS, ShinkenState
-from engines.socrates.twothree import HOMES, STRIP
+from engines.socrates.twothree import HOMES, STRIP, TwoThreeState
 from engines.socrates.uchu import UchuState
 from render.base import (
     BACKGROUND,
@@ -58,6 +58,7 @@ from render.base import (
     host_reason,
     name_sprite,
     palette_of,
+    renderer,
     seat_names,
 )
 
@@ -267,7 +268,7 @@ def _paste(img: Canvas, sprite: Image.Image, x: int, y: int) -> None:
 
 
 def render_socrates(
-    state: State[Any],
+    state: SocratesState,
     viewer: int | None,
     last_move: Any,
     outcome: Outcome | None = None,
@@ -276,22 +277,9 @@ def render_socrates(
     """The board as ``viewer`` sees it (White: turned 180°), last move and checks marked;
     ``outcome`` (an end the host decided) overrides the state's own; ``names`` are the
     players' by seat."""
-    assert isinstance(state, SocratesState)
     palette = _palette()
     picture = _draw(state, viewer, last_move, outcome, names, palette)
     return encode_png(picture, palette, reuse=(state.game.id, viewer == 1))
-
-
-def image_socrates(
-    state: State[Any],
-    viewer: int | None,
-    last_move: Any,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> Image.Image:
-    """:func:`render_socrates`'s picture as an RGB image."""
-    assert isinstance(state, SocratesState)
-    return _draw(state, viewer, last_move, outcome, names)
 
 
 @cache
@@ -395,13 +383,15 @@ def _draw_hands(img: Canvas, state: UchuState) -> None:
         x = LEFT + (WIDTH - LEFT - RIGHT) // 2 + 10
 
 
-RENDERERS = {
-    "socrates-uchu": render_socrates,
-    "socrates-shinken": render_socrates,
-    "socrates-kokutan": render_socrates,
-    "socrates-twothree": render_socrates,
+STATES: dict[str, type[SocratesState]] = {
+    "socrates-uchu": UchuState,
+    "socrates-shinken": ShinkenState,
+    "socrates-kokutan": KokutanState,
+    "socrates-twothree": TwoThreeState,
 }
-IMAGES = {game_id: image_socrates for game_id in RENDERERS}
+"""Each Socrates game's own state type (the pictures share one drawing)."""
+RENDERERS = {game_id: renderer(cls, render_socrates) for game_id, cls in STATES.items()}
+IMAGES = {game_id: renderer(cls, _draw) for game_id, cls in STATES.items()}
 
 
 _Sample = tuple[str, SocratesState, int | None, Move | None]

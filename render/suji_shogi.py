@@ -45,6 +45,7 @@ from render.base import (
     host_reason,
     name_sprite,
     palette_of,
+    renderer,
     seat_names,
 )
 
@@ -273,9 +274,10 @@ def draw(
     names: Sequence[str] | None = None,
     palette: Image.Image | None = None,
 ) -> Image.Image:
-    """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's);
-    ``outcome``, when given, is the result shown instead of ``state.outcome()``; ``names``, the
-    players' names by seat. With ``palette``, drawn straight onto it (a ``P`` image)."""
+    """The picture as ``viewer`` sees it: their side at the bottom (a spectator: Black's); only
+    a :class:`Move` is marked, never a setup (it would point at hidden pieces); ``outcome``, when
+    given, is the result shown instead of ``state.outcome()``; ``names``, the players' names by
+    seat. With ``palette``, drawn straight onto it (a ``P`` image)."""
     side = WHITE if viewer == WHITE else BLACK
     flipped = side == WHITE
     img = Canvas(_background(flipped), palette)
@@ -300,24 +302,8 @@ def draw(
     return img.image
 
 
-def image(
-    state: Any,
-    viewer: int | None,
-    last_move: Any = None,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> Image.Image:
-    """The picture of ``state`` (already reduced by ``observe``) for ``viewer`` as an RGB
-    image; a setup move is never marked (it would point at hidden pieces)."""
-    if not isinstance(state, SujiState):
-        raise TypeError("not a 数字将棋 state")
-    if isinstance(last_move, Setup):
-        last_move = None
-    return draw(state, viewer, last_move, outcome, names)
-
-
 def render(
-    state: Any,
+    state: SujiState,
     viewer: int | None,
     last_move: Any = None,
     outcome: Outcome | None = None,
@@ -325,10 +311,6 @@ def render(
 ) -> bytes:
     """PNG bytes of ``state`` (already reduced by ``observe``) for ``viewer``; ``outcome`` (an
     end the host decided) overrides the state's own; ``names`` are the players' by seat."""
-    if not isinstance(state, SujiState):
-        raise TypeError("not a 数字将棋 state")
-    if isinstance(last_move, Setup):
-        last_move = None
     palette = _palette()
     picture = draw(state, viewer, last_move, outcome, names, palette)
     return encode_png(picture, palette, reuse=(GAME.id, viewer == WHITE))
@@ -340,8 +322,8 @@ def _palette() -> Image.Image:
     return palette_of([draw(state, viewer, last) for _, state, viewer, last in _sample_positions()])
 
 
-RENDERERS = {"suji-shogi": render}
-IMAGES = {"suji-shogi": image}
+RENDERERS = {GAME.id: renderer(SujiState, render)}
+IMAGES = {GAME.id: renderer(SujiState, draw)}
 
 
 def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:

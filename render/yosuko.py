@@ -53,6 +53,7 @@ from render.base import (
     font,
     host_reason,
     name_sprite,
+    renderer,
     seat_names,
 )
 
@@ -353,10 +354,15 @@ NAME_X = 264
 
 
 def compose(
-    state: YosukoState, outcome: Outcome | None = None, names: Sequence[str] | None = None
+    state: YosukoState,
+    viewer: int | None = None,
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+    names: Sequence[str] | None = None,
 ) -> Image.Image:
-    """The picture of ``state`` as an RGB image (``outcome``: shown instead of
-    ``state.outcome()``; ``names``: the player's name, in the header after the title)."""
+    """The picture of ``state`` as an RGB image, the same for every ``viewer`` and without
+    ``last_move`` (the state keeps the last card); ``outcome``: shown instead of
+    ``state.outcome()``; ``names``: the player's name, in the header after the title."""
     return _draw(Canvas(_background()), state, outcome, names)
 
 
@@ -641,32 +647,8 @@ def _hint(state: YosukoState) -> tuple[str, str]:
     return ("カードを引いてください", "Draw a card.")
 
 
-def _render_any(
-    state: Any,
-    viewer: int | None,
-    last_move: Any,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> bytes:
-    if not isinstance(state, YosukoState):
-        raise TypeError("not a 略式易双六 state")
-    return render(state, viewer, last_move, outcome, names)
-
-
-def _image_any(
-    state: Any,
-    viewer: int | None,
-    last_move: Any,
-    outcome: Outcome | None = None,
-    names: Sequence[str] | None = None,
-) -> Image.Image:
-    if not isinstance(state, YosukoState):
-        raise TypeError("not a 略式易双六 state")
-    return compose(state, outcome, names)
-
-
-RENDERERS = {"yosuko": _render_any}
-IMAGES = {"yosuko": _image_any}
+RENDERERS = {GAME.id: renderer(YosukoState, render)}
+IMAGES = {GAME.id: renderer(YosukoState, compose)}
 
 # --- samples -----------------------------------------------------------------------------------
 
