@@ -27,9 +27,19 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("bot.store", "bot.model", "aiosqlite", "psycopg", "psycopg_pool"),
     ),
     "service": (
-        ("bot.service", "bot.clock", "bot.config", "bot.i18n", "bot.records", "bot.worker", "bot"),
         (
             "bot.service",
+            "bot.learn",
+            "bot.clock",
+            "bot.config",
+            "bot.i18n",
+            "bot.records",
+            "bot.worker",
+            "bot",
+        ),
+        (
+            "bot.service",
+            "bot.learn",
             "bot.worker",
             "bot.clock",
             "bot.config",
