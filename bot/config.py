@@ -44,7 +44,8 @@ class Settings:
     secret: str | None = None
     """The key of the daily deal's seeds (default: one the store generates and keeps)."""
     rules_base_url: str | None = None
-    """Where ``docs/rules/`` is published (``/rules`` links there; else it names the file)."""
+    """Where the rules documents (``docs/rules/``) are published: ``/rules`` then links each
+    game's page (``<url>/<game's document>.md``); unset, no link is shown (never a file path)."""
     state_cache_size: int = 2048
     """Games whose replayed state is kept in memory (a bounded LRU)."""
     sqlite_synchronous: str = "FULL"

@@ -495,6 +495,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Page {page} of {pages}: {usage} for another.",
         "{page}/{pages}ページ。ほかのページは {usage}。",
     ),
+    "sandbox.rules_sections": ("Sections: {sections}", "章: {sections}"),
     "sandbox.which_game": (
         "Which game? It is your turn in {games}: name one (e.g. /move {example} <move>, or "
         "game={example}).",
@@ -526,7 +527,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/rematch [id], /import <file>, /games, "
         "/stats [game] [user], /rating [user] [game], "
         "/leaderboard <game> [server|global] [page] [provisional], "
-        "/daily [board [day]] (or /play yosuko daily), /hint [id], /as <user>, "
+        "/daily [board [day]] (or /play yosuko daily), /hint [id], /rules <game> [page], "
+        "/as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit. A game command goes to the game it names "
         "([id], or game=<id> anywhere), else to yours (for a move: the one where it is your "
         "turn), and says which when you have several.",
@@ -539,6 +541,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/stats [ゲーム] [ユーザー]、/rating [ユーザー] [ゲーム]、"
         "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
         "/daily [board [日付]]（または /play yosuko daily）、/hint [番号]、"
+        "/rules <ゲーム> [ページ]、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit。対局のコマンドは番号"
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",

@@ -78,7 +78,10 @@ def render_png(
     over the picture; without them the picture is the game's own, byte for byte.
     """
     fn = _renderers()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names, marks=marks)
+    seen = state.observe(viewer)
+    if marks is None:  # the plain picture: the entry as every registry holds it
+        return fn(seen, viewer, last_move, outcome=outcome, names=names)
+    return fn(seen, viewer, last_move, outcome=outcome, names=names, marks=marks)
 
 
 def render_image(
@@ -92,7 +95,10 @@ def render_image(
     """The picture :func:`render_png` encodes, as an ``RGB`` Pillow image (for replays); the
     state is reduced to what ``viewer`` may see in the same way."""
     fn = _images()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names, marks=marks)
+    seen = state.observe(viewer)
+    if marks is None:  # the plain picture: the entry as every registry holds it
+        return fn(seen, viewer, last_move, outcome=outcome, names=names)
+    return fn(seen, viewer, last_move, outcome=outcome, names=names, marks=marks)
 
 
 def warm_up() -> None:

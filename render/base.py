@@ -111,7 +111,8 @@ class Marks:
 
     ``reach``: the cells the piece on ``origin`` can go to; ``moved``: the cells of the move
     just made (from, to; a drop or a placement only its cell); ``captured``: cells where a piece
-    was taken (a cross); ``next_seat``: the seat to move next (a frame round its heading)."""
+    was taken (a red badge with a cross on the cell's corner); ``next_seat``: the seat to move
+    next (a frame round its heading)."""
 
     reach: frozenset[int] = frozenset()
     origin: int | None = None
@@ -153,11 +154,14 @@ def draw_marks(
         ring(c, 0.8, REACH, 3)
     if marks.origin is not None:
         ring(marks.origin, 0.95, ORIGIN, 5)
-    for c in sorted(marks.captured):
+    for c in sorted(marks.captured):  # a red badge with a cross on the cell's corner
         x, y, r = cell(c)
-        s = r * 0.75
-        for a, b in (((x - s, y - s), (x + s, y + s)), ((x - s, y + s), (x + s, y - s))):
-            d.line((k * a[0], k * a[1], k * b[0], k * b[1]), fill=(*CAPTURED, 235), width=k * 6)
+        bx, by, br = x + r * 0.7, y - r * 0.7, max(9.0, r * 0.32)
+        d.ellipse((k * (bx - br), k * (by - br), k * (bx + br), k * (by + br)),
+                  fill=(*CAPTURED, 255), outline=(255, 255, 255, 255), width=k * 2)  # fmt: skip
+        s = br * 0.5
+        for a, b in (((bx - s, by - s), (bx + s, by + s)), ((bx - s, by + s), (bx + s, by - s))):
+            d.line((k * a[0], k * a[1], k * b[0], k * b[1]), fill=(255, 255, 255, 255), width=k * 3)
     if marks.next_seat is not None and seat is not None:
         x0, y0, x1, y1 = seat(marks.next_seat)
         d.rounded_rectangle((k * x0, k * y0, k * x1, k * y1), radius=k * 8,

@@ -39,7 +39,8 @@ class Diagram:
     reach: tuple[str, ...] = ()
     """Every cell that piece can go to (the tests check: exactly the engine's)."""
     captured: tuple[str, ...] = ()
-    """Cells where the last move took a piece (the tests check them against the move)."""
+    """Cells where the last move took a piece, as the position after it shows them (the
+    tests check them against the move)."""
     next_seat: bool = False
     """Frame the heading of the seat to move (三国志's turn jumps)."""
     options: tuple[tuple[str, str], ...] = ()
@@ -135,7 +136,9 @@ def destinations(state: State[Any], origin: int | None) -> frozenset[int]:
 
 
 def captures(before: State[Any], move: Any) -> frozenset[int]:
-    """The cells where ``move`` takes a piece in ``before`` (by the engine's board)."""
+    """The cells where ``move`` takes a piece in ``before`` (by the engine's board), as the
+    position after it shows them: 六面体's beaten piece is the ghost on the square the beater
+    left, a struck one stays where it stood."""
     if isinstance(move, sangokushi_engine.Move):
         assert isinstance(before, sangokushi_engine.SangokushiState)
         return frozenset({move.dst}) if not move.is_drop and before.board[move.dst] else frozenset()
@@ -146,7 +149,9 @@ def captures(before: State[Any], move: Any) -> frozenset[int]:
         assert isinstance(before, rokumentai_engine.RokumentaiState)
         if move.struck >= 0:
             return frozenset({move.struck})
-        return frozenset({move.to}) if move.frm >= 0 and before.board[move.to] else frozenset()
+        if move.frm >= 0 and before.board[move.to]:  # beaten: its ghost swapped to ``frm``
+            return frozenset({move.frm})
+        return frozenset()
     if isinstance(move, socrates_engine.Move):
         assert isinstance(before, socrates_engine.SocratesState)
         taken = move.kind == socrates_engine.MOVE and before.board[move.to] != socrates_engine.EMPTY

@@ -160,7 +160,7 @@ BEATING = Section(
                 "図は 武五04 が 士四03 を倒したところ：武は 四03 に、後手の新しい霊は 五04 に。"
                 "怨霊のマスへは動けません。",
             ),
-            Diagram(OPENING, moves=("武五04-四03",), captured=("四03",)),
+            Diagram(OPENING, moves=("武五04-四03",), captured=("五04",)),
         ),
     ),
 )

@@ -225,10 +225,11 @@ WINNING = Section(
                 "Capture a general and you win at once. If your general stands on E5 when your "
                 "turn comes, you win too, even in check: keep E5 attacked so nobody steps there. "
                 "A player with no legal turn loses; the same position may not occur a fourth "
-                "time, and 600 plies is a draw.",
+                "time, and 600 plies is a draw. Here 魏's general on E4 can step onto E5.",
                 "将を取ればその場で勝ちです。自分の手番が来たとき自分の将が E5 にいれば、"
                 "王手されていても勝ち。E5 に利きを残して相手の将を入れないようにしましょう。"
-                "指せる手がなければ負け。同じ局面の4回目は作れず、600手で引き分けです。",
+                "指せる手がなければ負け。同じ局面の4回目は作れず、600手で引き分けです。"
+                "図では E4 の魏の将が E5 に入れます。",
             ),
             Diagram(GENERAL, piece="E4", reach=("D3", "D4", "E3", "E5", "F4", "F5")),
         ),
@@ -272,7 +273,7 @@ TWO = Section(
                 "歩は相手に近い3段に入るか出るときに成れます。相手の将を取るか、指す手を無くせば"
                 "勝ち。中央の勝ちはありません。",
             ),
-            Diagram(),
+            Diagram(game="sangokushi-2p"),
         ),
     ),
 )

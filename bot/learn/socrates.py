@@ -40,12 +40,12 @@ COMMON = Section(
             T("Passes, repetition, notation", "パス・千日手・書き方"),
             T(
                 "A player with no legal move must pass; two such passes in a row draw. A fourth "
-                "repetition or 600 plies is a draw. Write a move as e2-e4, a placement as P@e5 "
+                "repetition or 600 plies is a draw. Write a move as e4-e5, a placement as P@e5 "
                 "(plain) or M@e5 (marked), a flip as e2!, and pass as pass. A bare cell (e5) "
                 "works when only one move ends there.",
                 "指せる手がなければパス。パスが二手続けば引き分け。同一局面の4回目か600手でも"
-                "引き分けです。移動は e2-e4、置くのは P@e5（無地）・M@e5（印）、反転は e2!、"
-                "パスは pass。その マスで終わる手が一つだけならマス名（e5）だけでも指せます。",
+                "引き分けです。移動は e4-e5、置くのは P@e5（無地）・M@e5（印）、反転は e2!、"
+                "パスは pass。そのマスで終わる手が一つだけならマス名（e5）だけでも指せます。",
             ),
             Diagram(moves=("e4-e5",), game="socrates-twothree"),
         ),
