@@ -409,9 +409,6 @@ class GameService:
     def catalogue() -> tuple[GameInfo, ...]:
         return catalogue()
 
-    async def start_picture(self, game_id: str) -> bytes | None:
-        return await self.community.start_picture(game_id)
-
     async def rules_page(self, game_id: str, index: int = 0) -> RulesPage:
         """Page ``index`` (0-based, clamped) of a game's whole rules, with its diagram."""
         return await self.rules.page(game_id, index)
