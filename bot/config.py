@@ -48,7 +48,8 @@ class Settings:
     of a day shares the seed, so it stays hidden until the day is over everywhere (12: the end
     of that date in UTC-12, the last time zone)."""
     rules_base_url: str | None = None
-    """Where ``docs/rules/`` is published (``/rules`` links there; else it names the file)."""
+    """Where the rules documents (``docs/rules/``) are published: ``/rules`` then links each
+    game's page (``<url>/<game's document>.md``); unset, no link is shown (never a file path)."""
     state_cache_size: int = 2048
     """Games whose replayed state is kept in memory (a bounded LRU)."""
     sqlite_synchronous: str = "FULL"

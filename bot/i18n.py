@@ -513,6 +513,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Page {page} of {pages}: {usage} for another.",
         "{page}/{pages}ページ。ほかのページは {usage}。",
     ),
+    "sandbox.rules_sections": ("Sections: {sections}", "章: {sections}"),
     "sandbox.which_game": (
         "Which game? It is your turn in {games}: name one (e.g. /move {example} <move>, or "
         "game={example}).",
@@ -544,7 +545,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/rematch [id], /import <file>, /games, "
         "/stats [game] [user], /rating [user] [game], "
         "/leaderboard <game> [server|global] [page] [provisional], "
-        "/daily [board [day]] (or /play yosuko daily), /hint [id], /as <user>, "
+        "/daily [board [day]] (or /play yosuko daily), /hint [id], /rules <game> [page], "
+        "/as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit. A game command goes to the game it names "
         "([id], or game=<id> anywhere), else to yours (for a move: the one where it is your "
         "turn), and says which when you have several.",
@@ -557,6 +559,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/stats [ゲーム] [ユーザー]、/rating [ユーザー] [ゲーム]、"
         "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
         "/daily [board [日付]]（または /play yosuko daily）、/hint [番号]、"
+        "/rules <ゲーム> [ページ]、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit。対局のコマンドは番号"
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",
@@ -639,6 +642,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "「{day}」は日付として読めません。YYYY-MM-DD（例：2026-01-31）で書いてください。",
     ),
     "thread.name": ("#{game} {title}", "#{game} {title}"),
+    "rules.first": ("⏮ First", "⏮ 最初"),
+    "rules.prev": ("◀ Previous", "◀ 前へ"),
+    "rules.next": ("Next ▶", "次へ ▶"),
+    "rules.jump": ("Go to a section…", "章へ移動…"),
+    "rules.page": ("Page {n} of {count}", "{n} / {count} ページ"),
     "rules.link": ("Full rules: {link}", "詳しいルール：{link}"),
     "sync.done": (
         "Synced {count} {count:command|commands} globally.",

@@ -273,6 +273,8 @@ class Sandbox:
             await self._stats(args, rating=True)
         elif command == "/leaderboard":
             await self._leaderboard(args)
+        elif command == "/rules":
+            await self._rules(args)
         elif command == "/daily":
             what = args[0].lower() if args else "play"
             if what == "board":
@@ -373,6 +375,31 @@ class Sandbox:
         self.show(
             await self.service.leaderboard(args[0], None, scope, page, provisional=provisional)
         )
+
+    async def _rules(self, args: list[str]) -> None:
+        """``/rules <game> [page]``: a page of the game's rules (1-based), its text printed and
+        its picture written to ``out_dir``."""
+        usage = "/rules <game> [page]"
+        if not args or len(args) > 2 or (len(args) == 2 and not args[1].isdigit()):
+            self.say(self.t("sandbox.usage", usage=usage))
+            return
+        number = int(args[1]) if len(args) == 2 and len(args[1]) <= 6 else 1
+        page = await self.service.rules_page(args[0], max(number, 1) - 1)
+        lang = self.lang
+        self.say(f"{page.title.get(lang)} · {page.sections[page.section][1].get(lang)}")
+        self.say(f"{page.heading.get(lang)}\n{page.body.get(lang)}")
+        if page.link:
+            self.say(page.link)
+        if page.png is not None:
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / f"rules-{page.game}-{page.index + 1:02d}.png"
+            path.write_bytes(page.png)
+            self.say(self.t("sandbox.image", path=path))
+        comma = "、" if lang == "ja" else ", "
+        sections = comma.join(f"{first + 1} {title.get(lang)}" for first, title in page.sections)
+        self.say(self.t("sandbox.rules_sections", sections=sections))
+        more = f"/rules {page.game} <1-{page.count}>"
+        self.say(self.t("sandbox.pages", page=page.index + 1, pages=page.count, usage=more))
 
     async def _play(self, args: list[str]) -> None:
         if not args:

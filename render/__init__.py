@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 from engines.core import Outcome, State
-from render.base import Picture
+from render.base import Marks, Picture
 
 Renderer = Picture[bytes]
 """A game's picture function (the entries of a module's ``RENDERERS``)."""
@@ -66,6 +66,7 @@ def render_png(
     last_move: Any = None,
     outcome: Outcome | None = None,
     names: Sequence[str] | None = None,
+    marks: Marks | None = None,
 ) -> bytes:
     """The PNG of ``state`` as ``viewer`` sees it (``None``: a spectator).
 
@@ -73,9 +74,14 @@ def render_png(
     ``outcome``, when given, overrides ``state.outcome()``: a game the host ended (resignation,
     timeout, agreed draw, abort) is drawn as over, with its result and reason. ``names``, when
     given, are the players' names by seat, each shown beside its seat's name (cut to fit).
+    ``marks``, when given, are a teaching diagram's marks (:class:`render.base.Marks`) drawn
+    over the picture; without them the picture is the game's own, byte for byte.
     """
     fn = _renderers()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names)
+    seen = state.observe(viewer)
+    if marks is None:  # the plain picture: the entry as every registry holds it
+        return fn(seen, viewer, last_move, outcome=outcome, names=names)
+    return fn(seen, viewer, last_move, outcome=outcome, names=names, marks=marks)
 
 
 def render_image(
@@ -84,11 +90,15 @@ def render_image(
     last_move: Any = None,
     outcome: Outcome | None = None,
     names: Sequence[str] | None = None,
+    marks: Marks | None = None,
 ) -> Image.Image:
     """The picture :func:`render_png` encodes, as an ``RGB`` Pillow image (for replays); the
     state is reduced to what ``viewer`` may see in the same way."""
     fn = _images()[state.game.id]
-    return fn(state.observe(viewer), viewer, last_move, outcome=outcome, names=names)
+    seen = state.observe(viewer)
+    if marks is None:  # the plain picture: the entry as every registry holds it
+        return fn(seen, viewer, last_move, outcome=outcome, names=names)
+    return fn(seen, viewer, last_move, outcome=outcome, names=names, marks=marks)
 
 
 def warm_up() -> None:

@@ -87,6 +87,7 @@ class Picture(Protocol[T_co]):
         *,
         outcome: Outcome | None = None,
         names: Sequence[str] | None = None,
+        marks: Marks | None = None,
     ) -> T_co: ...
 
 
@@ -94,11 +95,113 @@ Draw = Callable[[S, int | None, Any, Outcome | None, Sequence[str] | None], P]
 """A game's own picture function, typed by its state: ``(state, viewer, last_move, outcome,
 names)``."""
 
+Spot = tuple[float, float, float]
+"""Where a cell is drawn: its centre (x, y) and the radius of a circle inside it."""
+Box = tuple[float, float, float, float]
+"""A rectangle ``(x0, y0, x1, y1)``."""
+Locate = Callable[[S, int | None, int], Spot]
+"""Where a game draws cell ``index`` (a board square, a yosuko line) for a viewer."""
+LocateSeat = Callable[[S, int | None, int], Box]
+"""Where a game draws a seat's heading for a viewer."""
 
-def renderer(state_type: type[S], draw: Draw[S, P]) -> Picture[P]:
+
+@dataclass(frozen=True)
+class Marks:
+    """What a teaching diagram marks on top of a position (cells are the engine's indexes).
+
+    ``reach``: the cells the piece on ``origin`` can go to; ``moved``: the cells of the move
+    just made (from, to; a drop or a placement only its cell); ``captured``: cells where a piece
+    was taken (a red badge with a cross on the cell's corner); ``next_seat``: the seat to move
+    next (a frame round its heading)."""
+
+    reach: frozenset[int] = frozenset()
+    origin: int | None = None
+    moved: tuple[int, ...] = ()
+    captured: frozenset[int] = frozenset()
+    next_seat: int | None = None
+
+
+REACH = (70, 200, 110)
+ORIGIN = (80, 150, 255)
+MOVED = (250, 200, 60)
+CAPTURED = (235, 50, 50)
+
+
+def draw_marks(
+    img: Image.Image, marks: Marks, cell: Callable[[int], Spot], seat: Callable[[int], Box] | None
+) -> Image.Image:
+    """``img`` with ``marks`` drawn over it (drawn at twice the size, then scaled down, so the
+    rings and crosses are smooth); a new RGB image."""
+    k = 2
+    layer = Image.new("RGBA", (img.width * k, img.height * k), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+
+    def ring(c: int, scale: float, colour: tuple[int, int, int], width: float) -> None:
+        x, y, r = cell(c)
+        r *= scale
+        d.ellipse((k * (x - r), k * (y - r), k * (x + r), k * (y + r)),
+                  outline=(*colour, 255), width=round(k * width))  # fmt: skip
+
+    for c in marks.moved:
+        ring(c, 0.9, MOVED, 4)
+    if len(marks.moved) == 2:
+        _arrow(d, cell(marks.moved[0]), cell(marks.moved[1]), k)
+    for c in sorted(marks.reach):
+        x, y, r = cell(c)
+        s = max(7.0, r * 0.28)
+        d.ellipse((k * (x - s), k * (y - s), k * (x + s), k * (y + s)),
+                  fill=(*REACH, 230), outline=(255, 255, 255, 230), width=k * 2)  # fmt: skip
+        ring(c, 0.8, REACH, 3)
+    if marks.origin is not None:
+        ring(marks.origin, 0.95, ORIGIN, 5)
+    for c in sorted(marks.captured):  # a red badge with a cross on the cell's corner
+        x, y, r = cell(c)
+        bx, by, br = x + r * 0.7, y - r * 0.7, max(9.0, r * 0.32)
+        d.ellipse((k * (bx - br), k * (by - br), k * (bx + br), k * (by + br)),
+                  fill=(*CAPTURED, 255), outline=(255, 255, 255, 255), width=k * 2)  # fmt: skip
+        s = br * 0.5
+        for a, b in (((bx - s, by - s), (bx + s, by + s)), ((bx - s, by + s), (bx + s, by - s))):
+            d.line((k * a[0], k * a[1], k * b[0], k * b[1]), fill=(255, 255, 255, 255), width=k * 3)
+    if marks.next_seat is not None and seat is not None:
+        x0, y0, x1, y1 = seat(marks.next_seat)
+        d.rounded_rectangle((k * x0, k * y0, k * x1, k * y1), radius=k * 8,
+                            outline=(*ORIGIN, 255), width=k * 4)  # fmt: skip
+    out = img.convert("RGBA")
+    out.alpha_composite(layer.resize(out.size, Image.Resampling.LANCZOS))
+    return out.convert("RGB")
+
+
+def _arrow(d: ImageDraw.ImageDraw, a: Spot, b: Spot, k: int) -> None:
+    """An arrow from cell ``a`` to cell ``b`` (scaled by ``k``), from edge to edge."""
+    (x0, y0, r0), (x1, y1, r1) = a, b
+    length = math.hypot(x1 - x0, y1 - y0)
+    if length <= r0 + r1:
+        return
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    sx, sy = x0 + ux * r0 * 0.9, y0 + uy * r0 * 0.9
+    ex, ey = x1 - ux * r1 * 0.9, y1 - uy * r1 * 0.9
+    head = 14
+    bx, by = ex - ux * head, ey - uy * head
+    d.line((k * sx, k * sy, k * bx, k * by), fill=(*MOVED, 235), width=k * 5)
+    d.polygon(
+        [(k * ex, k * ey),
+         (k * (bx - uy * head * 0.6), k * (by + ux * head * 0.6)),
+         (k * (bx + uy * head * 0.6), k * (by - ux * head * 0.6))],
+        fill=(*MOVED, 235),
+    )  # fmt: skip
+
+
+def renderer(
+    state_type: type[S],
+    draw: Draw[S, P],
+    locate: Locate[S] | None = None,
+    seat: LocateSeat[S] | None = None,
+) -> Picture[P]:
     """``draw`` as a registry's entry: a state of another type is a :class:`TypeError` (a
     registry that maps a game to the wrong module), never a picture drawn from the wrong
-    fields."""
+    fields. ``locate`` (and ``seat``) say where the game draws a cell (a seat's heading): with
+    them the entry draws ``marks`` (:class:`Marks`) over the picture; without marks the picture
+    is the game's own, byte for byte."""
 
     def checked(
         state: State[Any],
@@ -108,10 +211,30 @@ def renderer(state_type: type[S], draw: Draw[S, P]) -> Picture[P]:
         *,
         outcome: Outcome | None = None,
         names: Sequence[str] | None = None,
+        marks: Marks | None = None,
     ) -> P:
         if not isinstance(state, state_type):
             raise TypeError(f"not a {state_type.__name__}: {type(state).__name__}")
-        return draw(state, viewer, last_move, outcome, names)
+        picture = draw(state, viewer, last_move, outcome, names)
+        if marks is None or locate is None:
+            return picture
+        place = locate
+        heading = seat
+
+        def cell(c: int) -> Spot:
+            return place(state, viewer, c)
+
+        def seat_box(s: int) -> Box:
+            assert heading is not None
+            return heading(state, viewer, s)
+
+        box = seat_box if heading is not None else None
+        if isinstance(picture, Image.Image):
+            return draw_marks(picture, marks, cell, box)  # type: ignore[return-value]
+        assert isinstance(picture, bytes)
+        with Image.open(io.BytesIO(picture)) as decoded:
+            marked = draw_marks(decoded.convert("RGB"), marks, cell, box)
+        return encode_png(marked)  # type: ignore[return-value]
 
     return checked
 

@@ -40,6 +40,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Spot,
     encode_png,
     final_outcome,
     font,
@@ -309,8 +310,14 @@ def _palette() -> Image.Image:
     return palette_of([compose(state, None, last) for _, state, last in _sample_positions()])
 
 
-RENDERERS = {ROKUMENTAI.id: renderer(RokumentaiState, render)}
-IMAGES = {ROKUMENTAI.id: renderer(RokumentaiState, compose)}
+def locate(state: RokumentaiState, viewer: int | None, square: int) -> Spot:
+    """Where ``square`` is drawn (teaching marks; every viewer sees the same board)."""
+    x0, y0, x1, y1 = _square_box(square)
+    return (x0 + x1) / 2, (y0 + y1) / 2, CELL / 2 - 4
+
+
+RENDERERS = {ROKUMENTAI.id: renderer(RokumentaiState, render, locate)}
+IMAGES = {ROKUMENTAI.id: renderer(RokumentaiState, compose, locate)}
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -40,7 +40,9 @@ from render.base import (
     MUTED,
     SAMPLE_NAMES,
     TEXT,
+    Box,
     Canvas,
+    Spot,
     draw_text,
     encode_png,
     final_outcome,
@@ -407,9 +409,23 @@ def _image(
     return img.image
 
 
+def locate(state: SangokushiState, viewer: int | None, cell: int) -> Spot:
+    """Where ``cell`` is drawn for ``viewer`` (teaching marks)."""
+    x, y = _centres(state.players, viewer)[cell]
+    return x, y, R - 4
+
+
+def locate_seat(state: SangokushiState, viewer: int | None, seat: int) -> Box:
+    """The box of ``seat``'s heading for ``viewer`` (the next-seat mark)."""
+    x, y, side = _hand_anchor(state.players, viewer, seat)
+    if side == "l":
+        return x - 8, y - 8, x + HEAD_WIDTH + 8, y + 30
+    return x - HEAD_WIDTH - 8, y - 8, x + 8, y + 30
+
+
 GAME_IDS = ("sangokushi", "sangokushi-2p")
-RENDERERS = dict.fromkeys(GAME_IDS, renderer(SangokushiState, render))
-IMAGES = dict.fromkeys(GAME_IDS, renderer(SangokushiState, image))
+RENDERERS = dict.fromkeys(GAME_IDS, renderer(SangokushiState, render, locate, locate_seat))
+IMAGES = dict.fromkeys(GAME_IDS, renderer(SangokushiState, image, locate, locate_seat))
 
 
 _Sample = tuple[str, SangokushiState, int | None, Move | None, tuple[int, ...]]

@@ -51,6 +51,7 @@ from render.base import (
     TEXT,
     WHITE_PIECE,
     Canvas,
+    Spot,
     draw_text_centered,
     encode_png,
     final_outcome,
@@ -390,8 +391,16 @@ STATES: dict[str, type[SocratesState]] = {
     "socrates-twothree": TwoThreeState,
 }
 """Each Socrates game's own state type (the pictures share one drawing)."""
-RENDERERS = {game_id: renderer(cls, render_socrates) for game_id, cls in STATES.items()}
-IMAGES = {game_id: renderer(cls, _draw) for game_id, cls in STATES.items()}
+
+
+def locate(state: SocratesState, viewer: int | None, cell: int) -> Spot:
+    """Where ``cell`` is drawn for ``viewer`` (teaching marks; White's picture is turned)."""
+    x, y = _center(cell, viewer == 1)
+    return x, y, SIZE / 2 - 3
+
+
+RENDERERS = {game_id: renderer(cls, render_socrates, locate) for game_id, cls in STATES.items()}
+IMAGES = {game_id: renderer(cls, _draw, locate) for game_id, cls in STATES.items()}
 
 
 _Sample = tuple[str, SocratesState, int | None, Move | None]

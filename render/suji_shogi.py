@@ -39,6 +39,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Spot,
     encode_png,
     final_outcome,
     font,
@@ -322,8 +323,14 @@ def _palette() -> Image.Image:
     return palette_of([draw(state, viewer, last) for _, state, viewer, last in _sample_positions()])
 
 
-RENDERERS = {GAME.id: renderer(SujiState, render)}
-IMAGES = {GAME.id: renderer(SujiState, draw)}
+def locate(state: SujiState, viewer: int | None, square: int) -> Spot:
+    """Where ``square`` is drawn for ``viewer`` (teaching marks; White's picture is turned)."""
+    x, y = _cell_xy(square, viewer == WHITE)
+    return x + CELL / 2, y + CELL / 2, CELL / 2 - 4
+
+
+RENDERERS = {GAME.id: renderer(SujiState, render, locate)}
+IMAGES = {GAME.id: renderer(SujiState, draw, locate)}
 
 
 def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:

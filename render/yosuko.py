@@ -48,6 +48,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Spot,
     encode_png,
     final_outcome,
     font,
@@ -647,8 +648,15 @@ def _hint(state: YosukoState) -> tuple[str, str]:
     return ("カードを引いてください", "Draw a card.")
 
 
-RENDERERS = {GAME.id: renderer(YosukoState, render)}
-IMAGES = {GAME.id: renderer(YosukoState, compose)}
+def locate(state: YosukoState, viewer: int | None, line: int) -> Spot:
+    """Where a teaching mark of line ``line`` (1-6) goes: a badge on its card's lower right
+    corner, so the card stays readable."""
+    x, y = SLOTS[line]
+    return x + CARD_W - 6, y + CARD_H - 6, 18
+
+
+RENDERERS = {GAME.id: renderer(YosukoState, render, locate)}
+IMAGES = {GAME.id: renderer(YosukoState, compose, locate)}
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -29,10 +29,10 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "service": (
         (
             "bot.service",
+            "bot.learn",
             "bot.clock",
             "bot.config",
             "bot.i18n",
-            "bot.lang",
             "bot.lang",
             "bot.records",
             "bot.worker",
@@ -40,6 +40,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
         (
             "bot.service",
+            "bot.learn",
             "bot.worker",
             "bot.clock",
             "bot.config",

@@ -62,7 +62,7 @@ JA: dict[str, str] = {
     "Your active games, those where it is your move first.": (
         "参加中の対局（手番の対局が先）を表示します。"
     ),
-    "A short illustrated summary of a game's rules.": "ゲームのルールの概要を図付きで表示します。",
+    "A game's rules, page by page.": "ゲームのルールを図付きでページごとに表示します。",
     "Stop a game without a result (moderators).": "対局を結果なしで中止します（モデレーター）。",
     "Server settings: language, threads, default clock, limits (admins).": (
         "サーバー設定：言語、スレッド、既定の持ち時間、上限（管理者）。"

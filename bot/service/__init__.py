@@ -62,6 +62,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
 from bot.service.turns import Turns
@@ -81,6 +82,7 @@ from bot.service.values import (
     Page,
     Refusal,
     Reply,
+    RulesPage,
     Scope,
     User,
 )
@@ -118,6 +120,7 @@ __all__ = [
     "ProcessThinker",
     "Refusal",
     "Reply",
+    "RulesPage",
     "Scope",
     "Shuffle",
     "StepClock",
@@ -178,6 +181,7 @@ class GameService:
         self.replays = Replays(ctx, thinker)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
+        self.rules = RulesPages(ctx)
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
@@ -476,8 +480,9 @@ class GameService:
         return catalogue()
 
     @entry
-    async def start_picture(self, game_id: str) -> bytes | None:
-        return await self.community.start_picture(game_id)
+    async def rules_page(self, game_id: str, index: int = 0) -> RulesPage:
+        """Page ``index`` (0-based, clamped) of a game's whole rules, with its diagram."""
+        return await self.rules.page(game_id, index)
 
     async def warm_up_pictures(self) -> None:
         """Build every game's picture caches in a worker thread (so no first move waits)."""

@@ -72,14 +72,6 @@ class Community:
         self.lobby = lobby
         self.records = records
 
-    async def start_picture(self, game_id: str) -> bytes | None:
-        """A game's start position as a spectator sees it (``/rules``)."""
-        try:
-            game = get_game(game_id)
-        except EngineError as exc:
-            raise Refusal("refuse.unknown_game_type", reason=exc.text) from exc
-        return await self.ctx.pictures.start_position(game)
-
     async def stats(
         self, user: User, game_type: str | None = None, asker: User | None = None
     ) -> Reply:

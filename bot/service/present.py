@@ -343,10 +343,6 @@ class Pictures:
             log.exception("render failed for game %s", game_id)
             return None
 
-    async def start_position(self, game: Game[Any]) -> bytes | None:
-        """A game's start position as a spectator sees it (``/rules``)."""
-        return await self.draw(None, game.new_game(), None, None)
-
     @staticmethod
     def warm_up() -> None:
         """Build every game's palettes and static layers (call in a worker thread at start)."""

@@ -392,6 +392,28 @@ class OptionInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class RulesPage:
+    """One page of a game's rules (``/rules``), in both languages: the page's own title and
+    text, its picture (``None`` without pictures), where it stands among ``count`` pages and
+    the sections (each with the index of its first page, for a jump list), and a link to the
+    whole rules when the operator configured one."""
+
+    game: str
+    title: Text
+    """The game's title."""
+    index: int
+    """0-based."""
+    count: int
+    heading: Text
+    body: Text
+    section: int
+    """The index in ``sections`` of the section this page belongs to."""
+    sections: tuple[tuple[int, Text], ...]
+    png: bytes | None
+    link: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """A game as adapters offer it: names, seats and options (no rules)."""
 

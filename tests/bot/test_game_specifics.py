@@ -315,7 +315,7 @@ async def test_rules_answer_with_a_picture(harness: Harness, double: DiscordDoub
         assert answer.ephemeral
         assert get_game(game_id).title_ja in answer.text
         assert_png(answer, double)
-        assert answer.embeds[0]["image"]["url"] == f"attachment://{game_id}.png"
+        assert answer.embeds[0]["image"]["url"] == f"attachment://rules-{game_id}-1.png"
 
 
 async def test_socrates_lobby(harness: Harness, double: DiscordDouble) -> None:

@@ -414,3 +414,17 @@ async def test_legal_says_when_it_cut_the_list(tmp_path: Path) -> None:
     narrowed = out[out.index("bob> /legal 12\n") :].splitlines()[1]
     assert narrowed.count("setup 12") == 24 and "shown" not in narrowed
     assert out.splitlines()[-1].startswith("配置 123/456")  # as the game writes it, in Japanese
+
+
+async def test_rules_pages_in_the_sandbox(tmp_path: Path) -> None:
+    """``/rules <game> [page]`` prints a page and writes its picture; never a file path of
+    the rules documents."""
+    script = "/rules yosuko\n/rules yosuko 2\n/lang ja\n/rules rokumentai 6\n/rules\n/rules x y\n"
+    code, out = await _run(tmp_path, script)
+    assert code == 0
+    assert "Choose the token's line" in out and "Page 2 of 6: /rules yosuko <1-6>" in out
+    assert "倒して入れ替わる" in out and "6/10ページ" in out
+    assert out.count("使い方: /rules <game> [page]") == 2
+    pictures = sorted(p.name for p in (tmp_path / "out").glob("rules-*.png"))
+    assert pictures == ["rules-rokumentai-06.png", "rules-yosuko-01.png", "rules-yosuko-02.png"]
+    assert "docs/" not in out
