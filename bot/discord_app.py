@@ -42,6 +42,8 @@ EXIT_UNREACHABLE = 1
 CLOSE_TIMEOUT = 6.0
 """Seconds the bot gets to close on SIGTERM, all steps together (Docker waits 10 s, then kills;
 the service's close, bounded too, gets the rest)."""
+READER_STOP_SECONDS = 1.0
+"""Of those, how long the gateway's reader gets to stop before the bot closes."""
 
 # Interaction and webhook tokens travel in URL paths (discord.py logs every request at DEBUG)
 # and in gateway payloads (``'token': '...'`` in the logged INTERACTION_CREATE events).
@@ -287,9 +289,11 @@ async def _run_until_stopped(
                 log.info("%s received: closing the bot and the service", received[0])
                 # Stop reading the gateway first, so that close() ends the session with a clean
                 # 1000 (a close racing the reader goes out as 4000, "resumable").
+                # (Not long: discord.py swallows the cancel of a reconnect under way, and then
+                # the reader stops only with the close.)
                 deadline = asyncio.get_running_loop().time() + CLOSE_TIMEOUT
                 runner.cancel()
-                await asyncio.wait({runner}, timeout=CLOSE_TIMEOUT)
+                await asyncio.wait({runner}, timeout=READER_STOP_SECONDS)
                 try:
                     async with asyncio.timeout_at(deadline):
                         await bot.close()

@@ -142,6 +142,17 @@ class BanmenBot(commands.AutoShardedBot):
         await stop_tasks(self._warm_ups)
         await super().close()
 
+    async def connect(self, *, reconnect: bool = True) -> None:
+        try:
+            await super().connect(reconnect=reconnect)
+        finally:
+            # A reconnect under way when the bot closed opens its new gateway after close()
+            # closed the old one: close that too (its keep-alive thread would outlive the bot).
+            if self.is_closed():
+                for shard in self.shards.values():
+                    if not shard.is_closed():
+                        await shard.disconnect()
+
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         # The endpoints must be set before login, which happens before setup_hook.
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
