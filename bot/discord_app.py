@@ -27,6 +27,7 @@ import discord
 from bot.clock import SystemClock
 from bot.config import Settings, load_settings, masked_location, with_shards
 from bot.discord.client import BanmenBot, point_at
+from bot.discord.stopping import stop_tasks
 from bot.service import GameService, ProcessThinker, StoreUnreachable
 
 log = logging.getLogger("banmen")
@@ -38,8 +39,11 @@ EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
 """Discord could not be reached or answered an error: starting again later may help."""
 
-CLOSE_TIMEOUT = 10.0
-"""Seconds the bot gets to finish after ``close()`` on SIGTERM (Docker waits 10 s, then kills)."""
+CLOSE_TIMEOUT = 6.0
+"""Seconds the bot gets to close on SIGTERM, all steps together (Docker waits 10 s, then kills;
+the service's close, bounded too, gets the rest)."""
+READER_STOP_SECONDS = 1.0
+"""Of those, how long the gateway's reader gets to stop before the bot closes."""
 
 # Interaction and webhook tokens travel in URL paths (discord.py logs every request at DEBUG)
 # and in gateway payloads (``'token': '...'`` in the logged INTERACTION_CREATE events).
@@ -285,10 +289,14 @@ async def _run_until_stopped(
                 log.info("%s received: closing the bot and the service", received[0])
                 # Stop reading the gateway first, so that close() ends the session with a clean
                 # 1000 (a close racing the reader goes out as 4000, "resumable").
+                # (Not long: discord.py swallows the cancel of a reconnect under way, and then
+                # the reader stops only with the close.)
+                deadline = asyncio.get_running_loop().time() + CLOSE_TIMEOUT
                 runner.cancel()
-                await asyncio.wait({runner}, timeout=CLOSE_TIMEOUT)
+                await asyncio.wait({runner}, timeout=READER_STOP_SECONDS)
                 try:
-                    await asyncio.wait_for(bot.close(), CLOSE_TIMEOUT)
+                    async with asyncio.timeout_at(deadline):
+                        await bot.close()
                 except TimeoutError:
                     log.warning("the bot did not close within %.0fs", CLOSE_TIMEOUT)
                 return
@@ -301,9 +309,7 @@ async def _run_until_stopped(
                 log.debug("the failure in full", exc_info=exc)
                 raise failure from exc
         finally:
-            for task in (runner, stopper, beats):
-                task.cancel()
-            await asyncio.gather(runner, stopper, beats, return_exceptions=True)
+            await stop_tasks((runner, stopper, beats))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,7 +3,7 @@
 ``setup_hook`` loads the explicit extension list, registers the persistent buttons
 (``DynamicItem``), installs the Japanese translator, syncs the commands to the development guild
 (global sync only on request) and starts the delivery of reminders and timeouts and the computer
-player.
+player. ``close`` stops all of it within a bound (see :mod:`bot.discord.stopping`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.config import Settings
 from bot.discord import actions
 from bot.discord.errors import on_tree_error
 from bot.discord.flights import Flights
+from bot.discord.stopping import stop_tasks
 from bot.discord.translator import BanmenTranslator
 from bot.discord.views import GameButton, JumpSelect, PageButton
 from bot.service import GameService, Scope
@@ -102,6 +103,7 @@ class BanmenBot(commands.AutoShardedBot):
         self.sync_global = sync_global
         self.synced = asyncio.Event()
         self.flights = Flights()
+        self._warm_ups: list[asyncio.Task[None]] = []
 
     async def setup_hook(self) -> None:
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
@@ -110,8 +112,10 @@ class BanmenBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         self.add_dynamic_items(GameButton, JumpSelect, PageButton)
         # Build every game's picture caches off the event loop while the bot connects.
-        self._warm_up = asyncio.create_task(self.service.warm_up_pictures())
-        self._warm_up_ai = asyncio.create_task(self.service.warm_up_ai())
+        self._warm_ups = [
+            asyncio.create_task(self.service.warm_up_pictures(), name="banmen-warm-up-pictures"),
+            asyncio.create_task(self.service.warm_up_ai(), name="banmen-warm-up-ai"),
+        ]
         await self.sync_commands()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
@@ -131,6 +135,23 @@ class BanmenBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         user = self.user
         log.info("connected as %s (%s) to %d guilds", user, user and user.id, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop the warm-ups, unload the cogs (each stops its own tasks, never waiting longer
+        than :data:`~bot.discord.stopping.STOP_SECONDS`), close the gateway and HTTP."""
+        await stop_tasks(self._warm_ups)
+        await super().close()
+
+    async def connect(self, *, reconnect: bool = True) -> None:
+        try:
+            await super().connect(reconnect=reconnect)
+        finally:
+            # A reconnect under way when the bot closed opens its new gateway after close()
+            # closed the old one: close that too (its keep-alive thread would outlive the bot).
+            if self.is_closed():
+                for shard in self.shards.values():
+                    if not shard.is_closed():
+                        await shard.disconnect()
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         # The endpoints must be set before login, which happens before setup_hook.

@@ -45,9 +45,9 @@ class Flights:
     async def clear(self, channel_ids: Iterable[str | None], timeout: float = WAIT_SECONDS) -> bool:
         """Wait until no interaction in ``channel_ids`` is being answered; False on timeout."""
         ids = list(channel_ids)
-        async with self._landed:
-            try:
-                await asyncio.wait_for(self._landed.wait_for(lambda: not self.busy(ids)), timeout)
-            except TimeoutError:
-                return False
+        try:
+            async with asyncio.timeout(timeout), self._landed:
+                await self._landed.wait_for(lambda: not self.busy(ids))
+        except TimeoutError:
+            return False
         return True

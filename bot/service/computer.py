@@ -123,6 +123,7 @@ class Computer:
                 self.budget_scale,
                 ai_seed(row, ply, seat),
             )
+        log.debug("game %s: the computer (level %s) thinks for seat %s", game_id, level, seat)
         try:
             text = await self.thinker.choose(request)
         except Exception:

@@ -7,9 +7,10 @@ back a move in the game's notation. Two implementations:
 - :class:`ProcessThinker` (the bot): a ``ProcessPoolExecutor`` of spawned workers, at most as
   many searches at once as it has workers. Each search gets a deadline (``time.monotonic`` is
   system-wide, so the worker reads it itself and stops in time) and is wrapped in
-  ``asyncio.wait_for``; a worker that overruns its deadline by more than ``grace`` seconds, or a
+  ``asyncio.timeout``; a worker that overruns its deadline by more than ``grace`` seconds, or a
   pool that breaks, is replaced and the move is a quick level-1 one instead. The event loop never
-  waits on a search, so other users' commands stay fast while the AI thinks.
+  waits on a search, so other users' commands stay fast while the AI thinks, and closing never
+  waits for one either (:meth:`ProcessThinker.close` ends a worker still searching).
 - :class:`InlineThinker` (tests, the terminal sandbox): the same search on the calling thread,
   with an injectable clock, so a test is fast and deterministic.
 
@@ -41,6 +42,8 @@ log = logging.getLogger("banmen.thinking")
 Clock = Callable[[], float]
 T = TypeVar("T")
 
+STOP_SECONDS = 1.0
+"""How long closing waits for the workers to exit by themselves before ending them."""
 GRACE_SECONDS = 3.0
 """How long past its deadline a pooled search may take (a worker's start-up, pickling) before it
 is given up and replaced."""
@@ -226,7 +229,10 @@ class ProcessThinker:
             deadline = time.monotonic() + seconds
             future = loop.run_in_executor(pool, call(deadline))
             try:
-                return await asyncio.wait_for(future, seconds + self.grace)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for loses a cancellation
+                # (the bot closing) that arrives as the search ends.
+                async with asyncio.timeout(seconds + self.grace):
+                    return await future
             except (TimeoutError, BrokenProcessPool):
                 self._replace(pool)
                 raise
@@ -284,12 +290,33 @@ class ProcessThinker:
         searches in it fail over to a quick move; a newer pool is left alone.)"""
         if self._pool is pool:
             self._pool = None
-        processes: dict[int, Any] = dict(getattr(pool, "_processes", None) or {})
-        for process in processes.values():
+        for process in _processes(pool):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
 
     async def close(self) -> None:
+        """Stop the workers within :data:`STOP_SECONDS`: queued searches are dropped, idle
+        workers exit, and a search still running (its turn was cancelled as the bot closed:
+        nothing of it is committed) has its process ended instead of being waited for up to
+        its deadline."""
         pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
+            await asyncio.to_thread(_stop, pool, STOP_SECONDS)
+
+
+def _processes(pool: ProcessPoolExecutor) -> list[Any]:
+    """The pool's worker processes (``ProcessPoolExecutor`` keeps them private)."""
+    return list(dict(getattr(pool, "_processes", None) or {}).values())
+
+
+def _stop(pool: ProcessPoolExecutor, timeout: float) -> None:
+    """Shut ``pool`` down, waiting at most ``timeout`` seconds before ending its workers."""
+    processes = _processes(pool)
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + timeout
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+            process.join(timeout)

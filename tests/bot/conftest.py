@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,14 +49,22 @@ class Harness:
         return self.bot
 
     async def stop(self) -> None:
-        if self.bot is not None:
-            await self.bot.close()
-        if self.task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(self.task, 10)
-        if self.service is not None:
-            await self.service.close()
-        self.bot = self.task = self.service = None
+        """Close the bot, see its ``start()`` end, close the service (even if that failed: an
+        open store's thread would keep the test run from exiting)."""
+        try:
+            if self.bot is not None:
+                await self.bot.close()
+            if self.task is not None:
+                # (not ``suppress(CancelledError)`` around an await: that would swallow the
+                # cancellation of whoever stops the harness too)
+                done, _ = await asyncio.wait({self.task}, timeout=10)
+                assert done, "the bot's start() went on after close()"
+                if not self.task.cancelled():
+                    self.task.result()
+        finally:
+            if self.service is not None:
+                await self.service.close()
+            self.bot = self.task = self.service = None
 
     async def restart(self) -> BanmenBot:
         await self.stop()

@@ -18,11 +18,14 @@ import pytest
 
 from bot.config import Settings
 from bot.discord_app import RedactToken, beat, run_bot, sync_warning
+from bot.service import GameService
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60.0
+SIGTERM_BOUND = 30.0
+"""How long a SIGTERMed bot may take to exit, whatever it was doing (it needs a few seconds)."""
 
 
 def _env(tmp_path: Path, **settings: str) -> dict[str, str]:
@@ -188,6 +191,55 @@ async def test_signal_closes_the_bot_and_the_service(
     code, out = await _healthcheck(env, tmp_path)
     assert code == 1 and out.startswith("unhealthy: no heartbeat file at"), out
     assert (tmp_path / "banmen.db").is_file()
+
+
+async def test_sigterm_mid_move_closes_in_time_and_keeps_what_was_committed(
+    double: DiscordDouble, tmp_path: Path
+) -> None:
+    """SIGTERM while the computer searches its move (a budget of a minute, in a worker process):
+    the bot exits 0 within a bound far below that budget, without waiting for the search;
+    what was committed (alice's move, when she went first) is kept, and the computer's turn is
+    still due."""
+    env = double_env(double, tmp_path, BANMEN_AI_SECONDS="60", LOG_LEVEL="DEBUG")
+    async with python_m_bot(env, tmp_path) as bot:
+        # (read from the start: a full stderr pipe would stop the bot writing its DEBUG lines)
+        thinking = asyncio.create_task(bot.wait_line(lambda line: "the computer (level 8)" in line))
+        await double.wait_connected(timeout=TIMEOUT)
+        await double.wait_for(lambda: double.commands.get(double.guild_id), timeout=TIMEOUT)
+        started = await double.slash(
+            double.alice,
+            "play",
+            {"rokumentai": {"opponent": double.bot_user, "level": 8}},
+            timeout=TIMEOUT,
+        )
+        assert started.message is not None
+        game_id = int(started.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+        thread = int((await double.wait_for(double.threads, timeout=TIMEOUT))[0]["id"])
+        first = await double.wait_for_message(
+            thread, lambda m: bool(m["attachments"]), timeout=TIMEOUT
+        )
+        committed: list[str] = []
+        if double.alice.mention in first["content"]:  # the seats are drawn: alice goes first
+            moved = await double.slash(
+                double.alice, "move", {"notation": "一01占"}, channel=thread, timeout=TIMEOUT
+            )
+            assert moved.message is not None and not moved.ephemeral
+            committed.append("一01占")
+        assert f"game {game_id}: the computer (level 8) thinks" in await thinking
+        bot.proc.send_signal(signal.SIGTERM)
+        # The bound: far less than the search's budget (level 8: all 60 s, the most a
+        # setting allows); a close that waited for the search would miss it.
+        code = await asyncio.wait_for(bot.finish(), SIGTERM_BOUND)
+    assert code == 0, bot.stderr
+    assert "SIGTERM received: closing the bot and the service" in bot.stderr
+    assert "stopped on SIGTERM: the bot and the service are closed" in bot.stderr
+    assert "Traceback" not in bot.stderr, bot.stderr
+    service = await GameService.open(str(tmp_path / "banmen.db"))
+    try:
+        assert [e.move for e in await service.entries(game_id)] == committed
+        assert service.due_ai_games() == [game_id]
+    finally:
+        await service.close()
 
 
 async def test_heartbeat_only_while_connected(harness: Harness, tmp_path: Path) -> None:

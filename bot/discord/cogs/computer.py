@@ -12,13 +12,13 @@ by the outbox. It never dies on one game's failure.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Protocol, runtime_checkable
 
 from discord.ext import commands
 
 from bot.discord.client import BanmenBot
+from bot.discord.stopping import stop_tasks
 from bot.service import Reply
 
 log = logging.getLogger("banmen.discord.computer")
@@ -44,12 +44,9 @@ class ComputerCog(commands.Cog):
         self.task = asyncio.create_task(self.run(), name="banmen-computer")
 
     async def cog_unload(self) -> None:
-        tasks = [t for t in (self.task, *self.turns) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        # A turn cancelled mid-search commits nothing: the game stays the computer's turn and
+        # is played after the next start (Computer.restore).
+        await stop_tasks([self.task, *self.turns])
 
     async def run(self) -> None:
         await self.bot.wait_until_ready()

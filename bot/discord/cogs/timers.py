@@ -14,7 +14,6 @@ as its nonce, so a retry within minutes is not posted twice either.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import discord
@@ -23,6 +22,7 @@ from discord.ext import commands
 from bot.discord.actions import edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.format import announcement_in, reply_parts
+from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.views import reply_view
 from bot.service import LOBBY_EVENTS, Reply
 
@@ -47,10 +47,7 @@ class TimersCog(commands.Cog):
         self.task = asyncio.create_task(self.run(), name="banmen-timers")
 
     async def cog_unload(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        await stop_tasks([self.task])
 
     async def run(self) -> None:
         await self.bot.wait_until_ready()
@@ -63,8 +60,7 @@ class TimersCog(commands.Cog):
                 # Never die: log, wait a little (or until the timers change) and go on.
                 log.exception("the timers round failed; retrying in %s s", RETRY_SECONDS)
                 self.bot.service.timer_changed.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.bot.service.timer_changed.wait(), RETRY_SECONDS)
+                await wait_event(self.bot.service.timer_changed, RETRY_SECONDS)
 
     async def round(self) -> None:
         """Wait for the next due time (or a change), then deliver what is due."""
@@ -75,8 +71,7 @@ class TimersCog(commands.Cog):
         if points:
             left = (min(points) - service.clock.now()).total_seconds()
             timeout = min(MAX_WAIT_SECONDS, max(0.0, left))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(service.timer_changed.wait(), timeout)
+        await wait_event(service.timer_changed, timeout)
         for reply in await service.process_due():
             await self.post(reply)
         for reply in await service.pending_announcements():
