@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import Any, Unpack
+from typing import Any, TypedDict, Unpack
 
 from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
@@ -151,6 +151,16 @@ def open_store(location: str, settings: Settings) -> Store:
     return SqliteStore(location, synchronous=settings.sqlite_synchronous)
 
 
+class ServiceOptions(TypedDict, total=False):
+    """What a :class:`GameService` may be given besides its store (see its ``__init__``)."""
+
+    clock: Clock | None
+    settings: Settings | None
+    render_images: bool
+    thinker: Thinker | None
+    shuffle: Shuffle | None
+
+
 class GameService:
     """Every use case of the host. One instance per process; see docs/service.md."""
 
@@ -187,32 +197,16 @@ class GameService:
         self.computer = Computer(ctx, self.turns, thinker)
 
     @classmethod
-    async def open(
-        cls,
-        path: str,
-        *,
-        clock: Clock | None = None,
-        settings: Settings | None = None,
-        render_images: bool = True,
-        thinker: Thinker | None = None,
-        shuffle: Shuffle | None = None,
-    ) -> GameService:
+    async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
         """Open (and migrate) the store at ``path`` (a SQLite file or a ``postgresql://`` URL)
         and restore every pending deadline and AI turn. ``thinker``: where AI searches run
         (default: inline, on the calling thread; the bot passes a :class:`ProcessThinker`).
         ``shuffle`` draws the seats (by default from the operating system's randomness)."""
-        settings = settings or Settings(db_path=path)
+        settings = options.pop("settings", None) or Settings(db_path=path)
         store = open_store(path, settings)
         await store.open()
         try:
-            service = cls(
-                store,
-                clock,
-                settings,
-                render_images=render_images,
-                thinker=thinker,
-                shuffle=shuffle,
-            )
+            service = cls(store, **(options | {"settings": settings}))
             await service.restore()
         except BaseException:
             await store.close()  # a failed start leaves no connection (nor its thread) behind
