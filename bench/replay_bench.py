@@ -1,6 +1,6 @@
 """Per game: the time to build a 100-ply replay GIF and its size (``render.replay``); a 2,000-ply
 game's replay as the service builds it (sampled frames, drawn in the worker pool); the time to
-write a record as KIF-like text and to read it (and its JSON) back (``bot.records``)."""
+write a record as KIF-like text and to read it (and its JSON) back (``bot.kifu``)."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def random_record(game: Game[Any], seed: int, plies: int = PLIES) -> Record:
 def records() -> None:
     """The record files of such games: writing the KIF-like text (replayed for its kifu
     notation) and reading it and the JSON back (replayed and checked line by line)."""
-    from bot.records import RecordMeta, export_json, kif_text, read_record
+    from bot.kifu import RecordMeta, export_json, kif_text, read_record
 
     print(f"\n## Records: a {PLIES}-entry game as KIF text, written and read back (and JSON)\n")
     header = f"{'game':20} {'KIF KiB':>8} {'write ms':>9} {'read ms':>8} {'JSON ms':>8}"

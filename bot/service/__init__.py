@@ -31,8 +31,8 @@ from typing import Any, TypedDict, Unpack
 
 from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
+from bot.kifu import MAX_RECORD_BYTES
 from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
-from bot.records import MAX_RECORD_BYTES
 from bot.service import actions, context
 from bot.service.actions import (
     ACTIONS,

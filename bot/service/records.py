@@ -11,17 +11,7 @@ from datetime import UTC, datetime, timedelta
 from bot import i18n
 from bot.clock import from_ms, to_ms
 from bot.i18n import clean_text
-from bot.model import (
-    GameRow,
-    GameStatus,
-    MoveRow,
-    NewGame,
-    SeatKind,
-    SeatRow,
-    StoredOutcome,
-    new_seed,
-)
-from bot.records import (
+from bot.kifu import (
     MAX_RECORD_BYTES,
     ReadRecord,
     RecordError,
@@ -32,6 +22,16 @@ from bot.records import (
     kif_text,
     read_record,
     too_large,
+)
+from bot.model import (
+    GameRow,
+    GameStatus,
+    MoveRow,
+    NewGame,
+    SeatKind,
+    SeatRow,
+    StoredOutcome,
+    new_seed,
 )
 from bot.service import present
 from bot.service.cache import Loaded

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.kifu import RecordMeta, export_json, import_json, kif_text
 from bot.model import StoredOutcome
-from bot.records import RecordMeta, export_json, import_json, kif_text
 from engines.core import CHANCE, PositionError
 from engines.record import Entry, Record
 
