@@ -174,10 +174,10 @@ def _int(env: Mapping[str, str], name: str, default: int) -> int:
         raise ValueError(f"{name} must be a whole number, not {value!r}") from exc
 
 
-def _positive(env: Mapping[str, str], name: str, default: int) -> int:
+def _positive(env: Mapping[str, str], name: str, default: int, least: int = 1) -> int:
     value = _int(env, name, default)
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, not {value}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, not {value}")
     return value
 
 
@@ -224,7 +224,7 @@ def load_settings(
         challenge_ttl=_int(env, "BANMEN_CHALLENGE_TTL", 24 * 3600),
         rules_base_url=_opt(env, "BANMEN_RULES_URL"),
         secret=_opt(env, "BANMEN_SECRET"),
-        daily_reveal_hours=_int(env, "BANMEN_DAILY_REVEAL_HOURS", 12),
+        daily_reveal_hours=_positive(env, "BANMEN_DAILY_REVEAL_HOURS", 12, least=0),
         state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
         pg_pool_size=_positive(env, "BANMEN_PG_POOL", 10),

@@ -55,3 +55,10 @@ def test_a_database_url_in_the_logs_and_the_heartbeat() -> None:
     s = load_settings(None, {"BANMEN_DB": url, "BANMEN_PG_POOL": "4"})
     assert s.db_path == url and s.pg_pool_size == 4
     assert s.heartbeat_file == Path("data") / "heartbeat"  # not inside the URL
+
+
+def test_the_daily_reveal_hour_cannot_come_before_the_day_ends() -> None:
+    """A negative delay would show a daily's seed while its day still runs somewhere."""
+    assert load_settings(env={"BANMEN_DAILY_REVEAL_HOURS": "0"}).daily_reveal_hours == 0
+    with pytest.raises(ValueError, match="BANMEN_DAILY_REVEAL_HOURS must be at least 0"):
+        load_settings(env={"BANMEN_DAILY_REVEAL_HOURS": "-3"})
