@@ -80,6 +80,14 @@ class Loaded:
             return ()
         return self.state.acting_players()
 
+    def acting_names(self) -> str:
+        """Who is due to act now, by name (empty when the game is not running)."""
+        return ", ".join(self.name(s) for s in self.acting_seats())
+
+    def not_your_turn(self) -> Refusal:
+        """The refusal of someone acting out of turn: it names who is to act."""
+        return Refusal("refuse.not_your_turn", id=self.id, to_move=self.acting_names())
+
     def is_turn_of(self, user_id: str) -> bool:
         """True when ``user_id`` is due to act now (their move, their secret setup)."""
         acting = self.acting_seats()

@@ -166,8 +166,7 @@ class Computer:
                 raise Refusal("refuse.no_hint", id=game_id)
             seat = seats[0]
             if seat not in loaded.acting_seats():
-                to_move = ", ".join(loaded.name(s) for s in loaded.acting_seats())
-                raise Refusal("refuse.not_your_turn", id=game_id, to_move=to_move)
+                raise loaded.not_your_turn()
             view = loaded.state.observe(seat)
             request = ThinkRequest(
                 game_id,

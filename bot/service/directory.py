@@ -135,7 +135,7 @@ class Directory:
                         "id": loaded.id,
                         "game": present.title(loaded.game),
                         "players": present.seat_list(loaded),
-                        "to_move": ", ".join(loaded.name(s) for s in loaded.acting_seats()),
+                        "to_move": loaded.acting_names(),
                         "deadline": deadline or "",
                     },
                 )

@@ -50,7 +50,7 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     to_move = loaded.user_ids(acting)
     params = {"id": loaded.id, "game": title(loaded.game), **kw.pop("params", {})}
     if to_move:
-        params.setdefault("to_move", ", ".join(loaded.name(s) for s in acting))
+        params.setdefault("to_move", loaded.acting_names())
     row = loaded.row
     deadline = from_ms(row.deadline_ms) if row.deadline_ms is not None else None
     offered = kw.pop("actions", None)

@@ -160,8 +160,7 @@ class Turns:
             if current == SIMULTANEOUS:
                 raise Refusal("refuse.use_setup", id=game_id)
             if current not in seats:
-                to_move = ", ".join(loaded.name(s) for s in state.acting_players())
-                raise Refusal("refuse.not_your_turn", id=game_id, to_move=to_move)
+                raise loaded.not_your_turn()
             move = parse(state, text, current)
             after = state.apply(move, current)
             row = MoveRow(
