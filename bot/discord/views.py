@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 import discord
 
@@ -60,7 +60,38 @@ def button_style(action: str) -> discord.ButtonStyle:
         return discord.ButtonStyle.secondary
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern):
+class Persistent:
+    """What every restart-proof component (a ``DynamicItem``, listed first among its bases)
+    shares: discord.py rebuilds it from its custom id's match (:meth:`from_match`), and its
+    errors, which never reach a view's ``on_error``, go to the one handler."""
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.from_match(match, item)
+
+    @classmethod
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> Self:
+        raise NotImplementedError
+
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.answer(interaction)
+        except Exception as error:
+            await on_view_error(interaction, error, cast("discord.ui.Item[Any]", self))
+
+
+class GameButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern
+):
     """A button for one action of one game; the callback hands it to the action runner."""
 
     def __init__(
@@ -84,23 +115,13 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM
         self.arg = arg
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> GameButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> GameButton:
         label = getattr(item, "label", None)
         style = getattr(item, "style", None)
         return cls(match["action"], int(match["game"]), match["arg"], label=label, style=style)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        # A DynamicItem's errors never reach a view's on_error: handle them here, in one place.
-        try:
-            await host_of(interaction).run_action(interaction, self.game_id, self.action, self.arg)
-        except Exception as error:
-            await on_view_error(interaction, error, self)
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        await host_of(interaction).run_action(interaction, self.game_id, self.action, self.arg)
 
 
 JUMP_ID = re.compile(r"banmen-goto:(?P<game>\d{1,18})")
@@ -111,7 +132,9 @@ def jump_label(ply: int, lang: str) -> str:
     return t("select.ply", lang, ply=ply) if ply else t("select.start", lang)
 
 
-class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern):
+class JumpSelect(
+    Persistent, discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern
+):
     """A replay's jump list: one option per ply offered (``goto`` buttons); the choice
     goes to the action runner as ``goto`` with the ply, so it works after any restart."""
 
@@ -128,21 +151,12 @@ class JumpSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_I
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> JumpSelect:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> JumpSelect:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            chosen = self.item.values[0] if self.item.values else None
-            await host_of(interaction).run_action(interaction, self.game_id, Action.GOTO, chosen)
-        except Exception as error:
-            await on_view_error(interaction, error, self)
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        chosen = self.item.values[0] if self.item.values else None
+        await host_of(interaction).run_action(interaction, self.game_id, Action.GOTO, chosen)
 
 
 class GameView(discord.ui.View):
@@ -185,7 +199,9 @@ PAGE_ID = re.compile(
 )
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern):
+class PageButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_ID.pattern
+):
     """A button that shows another page of a leaderboard (in place of the message it is on)."""
 
     def __init__(
@@ -212,13 +228,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
         self.page = page
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PageButton:
         return cls(
             match["game"],
             Scope(match["scope"]),
@@ -227,13 +237,10 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_I
             label=getattr(item, "label", None),
         )
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await host_of(interaction).show_leaderboard(
-                interaction, self.game_type, self.scope, self.page, self.provisional
-            )
-        except Exception as error:
-            await on_view_error(interaction, error, self)
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        await host_of(interaction).show_leaderboard(
+            interaction, self.game_type, self.scope, self.page, self.provisional
+        )
 
 
 def page_view(page: Page | None, lang: str) -> discord.ui.View | None:

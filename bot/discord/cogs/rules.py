@@ -21,9 +21,9 @@ from discord.ext import commands
 from bot.discord.actions import guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
-from bot.discord.errors import on_view_error
 from bot.discord.format import EMBED_COLOUR
 from bot.discord.host import host_of
+from bot.discord.views import Persistent
 from bot.i18n import Lang, t
 from bot.service import RulesPage
 
@@ -57,7 +57,9 @@ def page_embed(page: RulesPage, lang: Lang) -> tuple[discord.Embed, list[discord
     return embed, files
 
 
-class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID.pattern):
+class RulesButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_ID.pattern
+):
     """First / previous / next: shows page ``page`` of ``game`` in place of this one."""
 
     def __init__(
@@ -75,23 +77,16 @@ class RulesButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         self.page = page
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RulesButton:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RulesButton:
         return cls(match["game"], int(match["page"]), match["slot"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await show_page(interaction, self.game, self.page, edit=True)
-        except Exception as error:
-            await on_view_error(interaction, error, self)
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        await show_page(interaction, self.game, self.page, edit=True)
 
 
-class RulesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern):
+class RulesSelect(
+    Persistent, discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_ID.pattern
+):
     """The jump list: one option per section, its value the section's first page."""
 
     def __init__(self, game: str, options: list[discord.SelectOption] | None = None) -> None:
@@ -104,22 +99,13 @@ class RulesSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=JUMP_
         self.game = game
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> RulesSelect:
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> RulesSelect:
         return cls(match["game"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            chosen = self.item.values[0] if self.item.values else "0"
-            page = int(chosen) if chosen.isdigit() else 0
-            await show_page(interaction, self.game, page, edit=True)
-        except Exception as error:
-            await on_view_error(interaction, error, self)
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        chosen = self.item.values[0] if self.item.values else "0"
+        page = int(chosen) if chosen.isdigit() else 0
+        await show_page(interaction, self.game, page, edit=True)
 
 
 def page_view(page: RulesPage, lang: Lang) -> discord.ui.View:
