@@ -153,7 +153,8 @@ async def test_a_finished_daily_does_not_tell_the_day_s_deal(
     his = (await real.daily(BOB, "g")).game_id
     assert hers is not None and his is not None
     await play_on(real, hers, 3)
-    await real.resign(hers, ALICE)
+    if (await real.game_info(hers)).status == "active":  # some deals end within three plies
+        await real.resign(hers, ALICE)
     seed = (await real.game_info(hers)).seed
     assert seed == (await real.game_info(his)).seed  # the same deal for everyone
     for when in (
