@@ -379,6 +379,10 @@ async def start_game_message(
         sent = await channel.send(**turn.send_kwargs())
         await bot.service.set_game_location(reply.game_id, str(channel.id), None, str(sent.id))
         return
+    # The game lives in its thread from now on: recorded before its first post there, so
+    # whatever the game posts next (a reminder, the computer's move, an announcement) finds
+    # the thread even if it comes before this handler records the turn message.
+    await bot.service.set_game_location(reply.game_id, str(channel.id), str(thread.id), None)
     sent = await thread.send(**turn.send_kwargs())
     await bot.service.set_game_location(
         reply.game_id, str(channel.id), str(thread.id), str(sent.id)

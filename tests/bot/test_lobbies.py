@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.bot.conftest import Harness
 from tests.bot.test_game_flow import assert_png, restricted
 from tests.discord_double import DiscordDouble
+from tests.discord_double.server import Request
 
 
 async def test_open_lobby_join_starts_game_in_a_thread(
@@ -155,3 +156,29 @@ async def test_challenge_seat_is_kept_for_the_invited_player(
     assert double.alice.mention in turn["content"]
     seats = (await harness.service.game_info(game_id)).seats
     assert [s.user_id for s in seats] == [str(double.alice.id), str(double.bob.id)]
+
+
+async def test_the_game_knows_its_thread_before_its_first_turn_is_posted(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """A reminder, the computer's move or an announcement may come right after a game starts,
+    before the start's own handler has finished: by the time the turn message reaches its
+    thread, the game already says it lives there (else such a post went to the channel)."""
+    seen: list[object] = []
+
+    def at_turn_post(rec: Request) -> None:
+        thread = next((t for t in double.threads()), None)
+        if thread is None or rec.method != "POST" or not rec.files:
+            return
+        if rec.path == f"/channels/{thread['id']}/messages":
+            assert harness.service is not None
+            loc = harness.service.location(1)
+            seen.append(loc.thread_id if loc is not None else None)
+
+    double.after_request = at_turn_post
+    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
+    assert challenge.message is not None
+    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
+    thread = (await double.wait_for(double.threads))[0]
+    await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
+    assert seen == [thread["id"]]
