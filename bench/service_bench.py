@@ -222,9 +222,9 @@ def _measure(
                 played = _run(db, game_type, ids[name], moves, processes)
                 runs.setdefault((name, processes), []).append(played)
     rows = []
-    for (name, processes), played in runs.items():
-        rates = sorted(len(p.latencies) / p.seconds for p in played)
-        median = sorted(played, key=lambda p: len(p.latencies) / p.seconds)[len(played) // 2]
+    for (name, processes), tries in runs.items():
+        rates = sorted(len(p.latencies) / p.seconds for p in tries)
+        median = sorted(tries, key=lambda p: len(p.latencies) / p.seconds)[len(tries) // 2]
         lat = median.latencies
         rows.append(
             [
