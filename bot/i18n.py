@@ -57,6 +57,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "受け付けられない文字（対になっていないサロゲート、NUL などの制御文字）が含まれています。"
         "何も変更していません。",
     ),
+    "refuse.store_uncertain": (
+        "The game store stopped answering while saving this; it may or may not have been "
+        "saved. Look at the game before you try again.",
+        "保存の途中で対局データベースが応答しなくなりました。保存されたかどうか分かりません。"
+        "もう一度試す前に対局の状況を確かめてください。",
+    ),
     "refuse.store_unreachable": (
         "The game store is unreachable; nothing was changed, try again shortly.",
         "対局データベースに接続できません。何も変更していません。少し待ってからもう一度"

@@ -74,6 +74,11 @@ class StoreUnreachable(Exception):
     nothing was written."""
 
 
+class StoreUncertain(StoreUnreachable):
+    """The database went away while a change was being committed: the COMMIT may have been
+    applied and its acknowledgement lost, so the change may or may not be written."""
+
+
 class RatingConflict(Exception):
     """A player's rating changed (another of their games was rated) since the rating change was
     computed; nothing was written: compute it again from the new rating."""
@@ -1204,5 +1209,6 @@ __all__ = [
     "SqliteStore",
     "Stats",
     "Store",
+    "StoreUncertain",
     "StoreUnreachable",
 ]

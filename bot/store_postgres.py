@@ -36,6 +36,7 @@ from bot.store import (
     ConflictError,
     Session,
     SqlStore,
+    StoreUncertain,
     StoreUnreachable,
     migrations,
 )
@@ -204,18 +205,28 @@ class PostgresStore(SqlStore):
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Session]:
-        async with self._connection() as conn:
-            try:
-                # Pipeline mode: BEGIN travels with the first statement and COMMIT with the
-                # last; only a statement whose rows are read waits for the server.
-                async with conn.pipeline(), conn.transaction():
-                    yield _PgSession(conn)
-            except (
-                errors.IntegrityError,
-                errors.SerializationFailure,
-                errors.DeadlockDetected,
-            ) as exc:
-                raise ConflictError(str(exc)) from exc
+        committing = False
+        try:
+            async with self._connection() as conn:
+                try:
+                    # Pipeline mode: BEGIN travels with the first statement and COMMIT with the
+                    # last; only a statement whose rows are read waits for the server.
+                    async with conn.pipeline(), conn.transaction():
+                        yield _PgSession(conn)
+                        committing = True
+                except (
+                    errors.IntegrityError,
+                    errors.SerializationFailure,
+                    errors.DeadlockDetected,
+                ) as exc:
+                    raise ConflictError(str(exc)) from exc
+        except StoreUncertain:
+            raise
+        except StoreUnreachable as exc:
+            if not committing:
+                raise
+            # The server went away during the COMMIT: it may have been applied, its answer lost.
+            raise StoreUncertain(f"{exc}, while committing a change") from exc
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Session]:

@@ -30,7 +30,7 @@ from bot.model import (
     updated,
 )
 from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
-from bot.store import ConflictError, Store
+from bot.store import ConflictError, Store, StoreUncertain
 from engines.core import CHANCE, EngineError, Game, State
 from engines.registry import get_game
 
@@ -366,6 +366,12 @@ class GameCache:
             self._unclaim(replies)
             self.forget(loaded.id)
             raise Refusal("refuse.position_changed", id=loaded.id) from exc
+        except StoreUncertain:
+            # written or not: the next use reads the game from the store again, and the outbox
+            # (unclaimed) delivers its announcements if it was
+            self._unclaim(replies)
+            self.forget(loaded.id)
+            raise
         except BaseException:
             self._unclaim(replies)
             raise

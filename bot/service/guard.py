@@ -7,8 +7,11 @@
   come from the platform. A record file's text is checked by the record reader, which names the
   line (``refuse.bad_record``).
 - A store that cannot be reached within ``Settings.store_timeout`` (PostgreSQL down) is answered
-  with ``refuse.store_unreachable``: a private refusal, nothing changed. What runs by itself (the
-  timers, the outbox) retries as before.
+  with ``refuse.store_unreachable``: a private refusal, nothing changed. A store that went away
+  during the COMMIT itself is answered with ``refuse.store_uncertain``: the change may have been
+  written (its acknowledgement lost), so the player is told to look before trying again; the
+  game is read afresh and, if it was written, its announcement comes through the outbox. What
+  runs by itself (the timers, the outbox) retries as before.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar, cast
 
 from bot.service.values import Refusal
-from bot.store import StoreUnreachable
+from bot.store import StoreUncertain, StoreUnreachable
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 """An entry point's own type, kept whole by :func:`entry` (mypy reads the methods of
@@ -69,6 +72,8 @@ def entry(fn: F) -> F:
                 check_text(value)
         try:
             return await fn(*args, **kwargs)
+        except StoreUncertain as exc:
+            raise Refusal("refuse.store_uncertain") from exc
         except StoreUnreachable as exc:
             raise Refusal("refuse.store_unreachable") from exc
 

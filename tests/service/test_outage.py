@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from typing import Any
 
+import psycopg
 import pytest
+from psycopg.pq import TransactionStatus
 
 from bot import __main__ as cli
 from bot import discord_app
@@ -84,3 +87,49 @@ def test_the_bot_without_the_database_is_one_line(
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and errors[0].exc_info is None
     assert "cannot connect to PostgreSQL" in errors[0].getMessage()
+
+
+async def test_a_commit_whose_answer_is_lost_is_not_called_unchanged(
+    cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server applies the COMMIT of a move and the line drops before its answer arrives:
+    the player is not told "nothing was changed" (it was), the game is read afresh, the move
+    stands, its announcement waits in the outbox, and play goes on."""
+    url = cluster.start()
+    settings = Settings(db_path=url, store_timeout=SHORT)
+    service = await GameService.open(url, clock=FakeClock(), settings=settings, render_images=False)
+    try:
+        created = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+        gid = created.game_id
+        assert gid is not None and created.to_move
+        mover = ALICE if created.to_move[0] == ALICE.id else BOB
+        move = (await service.legal_move_choices(gid, mover.id, ""))[0]
+        real_exit = psycopg.AsyncPipeline.__aexit__
+        armed = [True]
+
+        async def answer_lost(self: psycopg.AsyncPipeline, *exc_info: Any) -> Any:
+            result = await real_exit(self, *exc_info)
+            idle = self._conn.info.transaction_status is TransactionStatus.IDLE
+            if armed and exc_info[0] is None and idle:  # the COMMIT is applied (outermost)
+                armed.clear()
+                self._conn.pgconn.finish()  # ... and the line drops before the answer
+                raise psycopg.OperationalError("server closed the connection unexpectedly")
+            return result
+
+        monkeypatch.setattr(psycopg.AsyncPipeline, "__aexit__", answer_lost)
+        with pytest.raises(Refusal) as refused:
+            await service.play(gid, mover, move)
+        assert refused.value.key == "refuse.store_uncertain"
+        assert "nothing was changed" not in refused.value.text("en")
+        assert "may or may not" in refused.value.text("en")
+        assert "分かりません" in refused.value.text("ja")
+        assert not armed
+        assert len(await service.entries(gid)) == 1  # written; the cache kept no stale game
+        assert [r.game_id for r in await service.pending_announcements()] == [gid]
+        other = BOB if mover is ALICE else ALICE
+        reply = await service.play(
+            gid, other, (await service.legal_move_choices(gid, other.id, ""))[0]
+        )
+        assert reply.game_id == gid
+    finally:
+        await service.close()
