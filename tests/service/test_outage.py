@@ -17,7 +17,7 @@ from bot import __main__ as cli
 from bot import discord_app
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import GameService, Refusal
+from bot.service import GameService, Refusal, User
 from tests.pgcluster import Cluster
 from tests.service.conftest import ALICE, BOB
 
@@ -34,16 +34,25 @@ def cluster() -> Iterator[Cluster]:
         own.stop()
 
 
-async def test_a_command_without_the_database_is_refused_privately(cluster: Cluster) -> None:
+async def _service(cluster: Cluster) -> GameService:
     url = cluster.start()
     settings = Settings(db_path=url, store_timeout=SHORT)
-    service = await GameService.open(url, clock=FakeClock(), settings=settings, render_images=False)
+    return await GameService.open(url, clock=FakeClock(), settings=settings, render_images=False)
+
+
+async def _first_move(service: GameService) -> tuple[int, User, str]:
+    """A new rokumentai game of Alice and Bob: its id, who moves first, and a legal move."""
+    created = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+    gid = created.game_id
+    assert gid is not None and created.to_move
+    mover = ALICE if created.to_move[0] == ALICE.id else BOB
+    return gid, mover, (await service.legal_move_choices(gid, mover.id, ""))[0]
+
+
+async def test_a_command_without_the_database_is_refused_privately(cluster: Cluster) -> None:
+    service = await _service(cluster)
     try:
-        created = await service.create_game(ALICE, "rokumentai", seated=[BOB])
-        gid = created.game_id
-        assert gid is not None and created.to_move
-        mover = ALICE if created.to_move[0] == ALICE.id else BOB
-        move = (await service.legal_move_choices(gid, mover.id, ""))[0]
+        gid, mover, move = await _first_move(service)
         cluster.stop()  # PostgreSQL goes away mid-game
         for attempt in (
             lambda: service.play(gid, mover, move),
@@ -95,15 +104,9 @@ async def test_a_commit_whose_answer_is_lost_is_not_called_unchanged(
     """The server applies the COMMIT of a move and the line drops before its answer arrives:
     the player is not told "nothing was changed" (it was), the game is read afresh, the move
     stands, its announcement waits in the outbox, and play goes on."""
-    url = cluster.start()
-    settings = Settings(db_path=url, store_timeout=SHORT)
-    service = await GameService.open(url, clock=FakeClock(), settings=settings, render_images=False)
+    service = await _service(cluster)
     try:
-        created = await service.create_game(ALICE, "rokumentai", seated=[BOB])
-        gid = created.game_id
-        assert gid is not None and created.to_move
-        mover = ALICE if created.to_move[0] == ALICE.id else BOB
-        move = (await service.legal_move_choices(gid, mover.id, ""))[0]
+        gid, mover, move = await _first_move(service)
         real_exit = psycopg.AsyncPipeline.__aexit__
         armed = [True]
 
