@@ -215,6 +215,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You have already played today's deal. A new one comes at 00:00 UTC.",
         "今日の一局はもう遊びました。次は協定世界時 0 時に配られます。",
     ),
+    "refuse.daily_private": (
+        "Game #{id} is a deal of the day ({day}): until that day's deal is over for everyone, "
+        "only its player may look at it.",
+        "対局 #{id} は {day} の今日の一局です。その日の一局を皆が打ち終えるまで、見られるのは"
+        "その対局者だけです。",
+    ),
     "refuse.bad_setting": (
         "There is no server setting {key!r} (settings: {keys}).",
         "「{key}」という設定はありません（設定: {keys}）。",
@@ -577,6 +583,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock.part.bonus": ("a time bank's bonus per move", "1手ごとの加算"),
     "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
     "daily.playing": ("playing", "対局中"),
+    "daily.not_in_thread": (
+        "Start the deal of the day in a channel, not in a thread: it is played in a private "
+        "thread of yours, opened from the channel.",
+        "今日の一局はスレッドの中ではなくチャンネルで始めてください。チャンネルから開く"
+        "あなた専用の非公開スレッドで打ちます。",
+    ),
+    "daily.needs_private": (
+        "The deal of the day is played in a private thread (everyone gets the same deal, so "
+        "nobody may watch another's), and Banmen may not open private threads in this channel. "
+        "A moderator can allow Create Private Threads, or play it in a direct message to Banmen.",
+        "今日の一局は非公開スレッドで打ちます（全員が同じ配牌なので、他の人の対局は見られません）。"
+        "このチャンネルでは盤面が非公開スレッドを作れません。管理者が「プライベートスレッドの作成」"
+        "を許可するか、盤面へのダイレクトメッセージで遊んでください。",
+    ),
     "record.wrong_players": (
         "the record is for {players} players, not {given}",
         "この棋譜は{players}人用です（{given}人ではありません）",

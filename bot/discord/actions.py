@@ -348,6 +348,9 @@ async def start_game_message(
             place = str(message.channel.id)
             await bot.service.set_game_location(reply.game_id, place, thread_id, str(message.id))
         return
+    if await bot.service.private_place(reply.game_id):
+        await start_private_thread(bot, responder, reply, lang, turn)
+        return
     if not await guild_threads(bot, inter.guild_id):
         if lobby is not None:
             sent = await channel.send(**turn.send_kwargs())
@@ -364,29 +367,77 @@ async def start_game_message(
         starter = inter.message
     elif starter is None:
         starter = await responder.send(announce)
-    title = reply.params["game"]
-    name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
-    try:
+    name = thread_name(reply, lang)
+
+    async def opened() -> discord.Thread:
         if starter is not None:
-            thread = await starter.create_thread(name=name, auto_archive_duration=10080)
-        else:
-            thread = await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
+            return await starter.create_thread(name=name, auto_archive_duration=10080)
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+
+    await open_game_thread(bot, reply.game_id, channel, turn, opened)
+
+
+def thread_name(reply: Reply, lang: str) -> str:
+    title = reply.params["game"]
+    return t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
+
+
+async def open_game_thread(
+    bot: Host,
+    game_id: int,
+    channel: discord.TextChannel,
+    turn: MessageParts,
+    opened: Callable[[], Awaitable[discord.Thread]],
+) -> None:
+    """Open the game's thread with ``opened`` and post its turn there; where no thread may be
+    opened, the game (already running) lives in the channel."""
+    try:
+        thread = await opened()
     except discord.HTTPException:
-        # No permission for threads here: the game is already running, so it lives in the channel.
-        log.warning("could not open a thread for game %s; using the channel", reply.game_id)
+        log.warning("could not open a thread for game %s; using the channel", game_id)
         sent = await channel.send(**turn.send_kwargs())
-        await bot.service.set_game_location(reply.game_id, str(channel.id), None, str(sent.id))
+        await bot.service.set_game_location(game_id, str(channel.id), None, str(sent.id))
         return
     # The game lives in its thread from now on: recorded before its first post there, so
     # whatever the game posts next (a reminder, the computer's move, an announcement) finds
     # the thread even if it comes before this handler records the turn message.
-    await bot.service.set_game_location(reply.game_id, str(channel.id), str(thread.id), None)
+    await bot.service.set_game_location(game_id, str(channel.id), str(thread.id), None)
     sent = await thread.send(**turn.send_kwargs())
-    await bot.service.set_game_location(
-        reply.game_id, str(channel.id), str(thread.id), str(sent.id)
-    )
+    await bot.service.set_game_location(game_id, str(channel.id), str(thread.id), str(sent.id))
+
+
+async def start_private_thread(
+    bot: Host, responder: Responder, reply: Reply, lang: str, turn: MessageParts
+) -> None:
+    """A game only its player may watch (a daily deal): the channel is told in text that it
+    began; the board and every move go to a private thread of the player's, whatever the
+    server's thread setting (in the channel, the day's draws would be everyone's to see).
+    :func:`play_daily` made sure the bot may open one here."""
+    assert reply.game_id is not None
+    inter = responder.interaction
+    channel = inter.channel
+    if not isinstance(channel, discord.TextChannel):  # a direct message: private already
+        sent = await responder.send(turn)
+        where = str(channel.id) if channel is not None else None
+        await bot.service.set_game_location(
+            reply.game_id, where, None, str(sent.id) if sent else None
+        )
+        return
+    await responder.send(announcement_parts(reply, lang))
+
+    async def opened() -> discord.Thread:
+        thread = await channel.create_thread(
+            name=thread_name(reply, lang),
+            type=discord.ChannelType.private_thread,
+            invitable=False,
+            auto_archive_duration=10080,
+        )
+        await thread.add_user(inter.user)
+        return thread
+
+    await open_game_thread(bot, reply.game_id, channel, turn, opened)
 
 
 async def run_action(
@@ -419,6 +470,14 @@ async def play_daily(interaction: discord.Interaction[Any]) -> None:
     service = host_of(interaction).service
     user = service_user(interaction.user)
     guild = str(interaction.guild_id) if interaction.guild_id else None
+    if isinstance(interaction.channel, discord.Thread):
+        lang = Lang.of(interaction.locale)
+        await interaction.response.send_message(t("daily.not_in_thread", lang), ephemeral=True)
+        return
+    if guild is not None and not interaction.app_permissions.create_private_threads:
+        lang = Lang.of(interaction.locale)
+        await interaction.response.send_message(t("daily.needs_private", lang), ephemeral=True)
+        return
     await respond(interaction, lambda: service.daily(user, guild))
 
 

@@ -459,6 +459,12 @@ class GameService:
         return await self.directory.place(game_id)
 
     @entry
+    async def private_place(self, game_id: int) -> bool:
+        """Must the game live where only its players see it (a daily deal: everyone plays the
+        same one that day, so its draws must not be seen by the others)?"""
+        return (await self.ctx.games.read(game_id)).row.daily_day is not None
+
+    @entry
     async def set_game_location(
         self,
         game_id: int,

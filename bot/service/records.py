@@ -66,6 +66,25 @@ def seed_released(row: GameRow, now_ms: int, reveal_hours: int) -> bool:
     return row.daily_day is None or now_ms >= daily_reveal_ms(row.daily_day, reveal_hours)
 
 
+async def day_over(ctx: Context, row: GameRow) -> bool:
+    """Is the day of the daily deal ``row`` over for everyone: its UTC day and the reveal delay
+    past, and no game of that day still open or running anywhere?"""
+    assert row.daily_day is not None
+    if ctx.now_ms() < daily_reveal_ms(row.daily_day, ctx.settings.daily_reveal_hours):
+        return False
+    return not await ctx.store.daily_in_play(row.game_type, row.daily_day)
+
+
+async def check_daily_view(ctx: Context, loaded: Loaded, viewer: User | None) -> None:
+    """Refuse anyone but its player a daily deal while its day is not over: every player of a
+    day gets the same deal, so one game's draws would tell the others theirs still to come."""
+    row = loaded.row
+    if row.daily_day is None or (viewer is not None and loaded.seats_of(viewer.id)):
+        return
+    if not await day_over(ctx, row):
+        raise Refusal("refuse.daily_private", id=row.id, day=row.daily_day)
+
+
 def to_act(loaded: Loaded, viewer: User | None) -> bool:
     """True when ``viewer`` is due to act in the game now (their turn, their setup)."""
     return viewer is not None and loaded.is_turn_of(viewer.id)
@@ -120,6 +139,7 @@ class Records:
         """The current picture for ``viewer`` (their seat's view; spectators see the public one)."""
         async with self.ctx.games.lock(game_id):
             loaded = await self.timers.check(await self.ctx.games.load(game_id))
+        await check_daily_view(self.ctx, loaded, viewer)
         seat = loaded.viewer_seat(viewer.id if viewer else None)
         image = await self.ctx.pictures.of(loaded, seat)
         lines: tuple[Line, ...] = ()
@@ -143,6 +163,7 @@ class Records:
     async def moves(self, game_id: int, viewer: User | None = None) -> Reply:
         """The numbered move list (secret moves of others shown as hidden)."""
         loaded = await self.ctx.games.read(game_id)
+        await check_daily_view(self.ctx, loaded, viewer)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
         rec = record_of(loaded, hidden, seed_shown=False)  # the list shows no seed
@@ -165,6 +186,7 @@ class Records:
         """The game record as KIF-like text (``.kifu`` in UTF-8 and, when every character fits,
         ``.kif`` in Shift-JIS) and as JSON (secret moves masked; no JSON when any is)."""
         loaded = await self.ctx.games.read(game_id)
+        await check_daily_view(self.ctx, loaded, viewer)
         seats = loaded.seats_of(viewer.id) if viewer else []
         hidden = loaded.hidden_from(seats)
         shown = await self.seed_shown(loaded.row)
@@ -193,9 +215,7 @@ class Records:
         the shared seed would tell its player every draw still to come)."""
         if not seed_released(row, self.ctx.now_ms(), self.ctx.settings.daily_reveal_hours):
             return False
-        if row.daily_day is None:
-            return True
-        return not await self.ctx.store.daily_in_play(row.game_type, row.daily_day)
+        return row.daily_day is None or await day_over(self.ctx, row)
 
     async def export(self, game_id: int) -> Record:
         """The full record (no masking: for the host's own use and tests)."""

@@ -30,7 +30,7 @@ from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
-from bot.service.records import shown_to_everyone
+from bot.service.records import check_daily_view, shown_to_everyone
 from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import CHANCE, Outcome, State, Text
@@ -136,8 +136,9 @@ class Replays:
         self.ctx = ctx
         self.workers = workers
 
-    async def _open(self, game_id: int) -> Loaded:
+    async def _open(self, game_id: int, viewer: User | None) -> Loaded:
         loaded = await self.ctx.games.read(game_id)
+        await check_daily_view(self.ctx, loaded, viewer)
         if loaded.status is GameStatus.OPEN:
             raise Refusal("refuse.not_started", id=game_id)
         if not self.ctx.pictures.enabled or not render.has_renderer(loaded.row.game_type):
@@ -149,7 +150,7 @@ class Replays:
     ) -> Reply:
         """The game so far as an animated GIF of at most ``max_bytes`` (a long game's sampled,
         fewer or smaller pictures when it would be larger), with the step buttons."""
-        loaded = await self._open(game_id)
+        loaded = await self._open(game_id, viewer)
         seen = seen_by(loaded, viewer)
         total = loaded.move_number()
         frames, positions_in_all = await asyncio.to_thread(_frames, loaded, seen.seat)
@@ -180,7 +181,7 @@ class Replays:
 
     async def step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The picture after ply ``ply`` (0: the start; beyond the end: the last one)."""
-        loaded = await self._open(game_id)
+        loaded = await self._open(game_id, viewer)
         seen = seen_by(loaded, viewer)
         total = loaded.move_number()
         ply = min(max(ply, 0), total)

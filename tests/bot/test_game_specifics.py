@@ -14,7 +14,7 @@ from engines.registry import all_games, get_game
 from tests.bot.conftest import Harness
 from tests.bot.test_game_flow import PNG, assert_png, restricted
 from tests.discord_double import DiscordDouble, Interaction
-from tests.discord_double.payloads import User
+from tests.discord_double.payloads import ALL_PERMISSIONS, User
 
 EPHEMERAL = 1 << 6
 CHECK_LINE = ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4")
@@ -216,6 +216,21 @@ async def thread_of(double: DiscordDouble, game_id: int) -> int:
     return int(threads[0]["id"])
 
 
+async def test_a_daily_needs_a_private_thread(harness: Harness, double: DiscordDouble) -> None:
+    """Where the bot may not open a private thread (nor inside a thread), the day's deal is not
+    begun at all, and the player is told why and what would work."""
+    double.app_permissions &= ~(1 << 36)  # CREATE_PRIVATE_THREADS
+    refused = await double.slash(double.alice, "daily", {"play": {}})
+    assert refused.ephemeral and "Create Private Threads" in refused.text
+    assert double.threads() == [] and harness.service is not None
+    assert harness.service.game_choices(str(double.alice.id), "", limit=5) == []
+    double.app_permissions = ALL_PERMISSIONS
+    bob = await double.slash(double.bob, "play", {"yosuko": {}})  # an ordinary game's thread
+    thread = await thread_of(double, game_of(bob))
+    inside = await double.slash(double.alice, "daily", {"play": {}}, channel=thread)
+    assert inside.ephemeral and "not in a thread" in inside.text
+
+
 async def test_daily_deal_board_and_stats(harness: Harness, double: DiscordDouble) -> None:
     play = double.command("play")
     yosuko = next(o for o in play["options"] if o["name"] == "yosuko")
@@ -230,6 +245,16 @@ async def test_daily_deal_board_and_stats(harness: Harness, double: DiscordDoubl
     assert alice_game != carol_game
     alice_thread = await thread_of(double, alice_game)
     await thread_of(double, carol_game)
+    # Everyone has the same deal today: each is played in a private thread of the player's,
+    # and nobody else may look at it until the day's deal is over.
+    thread = double.channels[alice_thread]
+    assert thread["type"] == 12 and thread["thread_metadata"]["invitable"] is False
+    assert double.thread_members[alice_thread] == {double.alice.id}
+    turn = await double.wait_for_message(alice_thread, lambda m: bool(m["attachments"]))
+    assert double.alice.mention in turn["content"]
+    assert not any(m["attachments"] for m in double.channel_messages(double.channel_id))
+    peek = await double.slash(double.carol, "board", {"game": alice_game})
+    assert peek.ephemeral and "only its player" in peek.text
 
     # While her game runs, the daily shows it again; once over, it is refused until tomorrow.
     again = await double.slash(double.alice, "daily", {"play": {}})

@@ -219,6 +219,10 @@ class DiscordDouble:
         self.message_order: list[int] = []
         self.files: dict[int, bytes] = {}
         self.requests: list[Request] = []
+        self.app_permissions = payloads.ALL_PERMISSIONS
+        """What the bot may do where it is asked (an interaction's ``app_permissions``)."""
+        self.thread_members: dict[int, set[int]] = {}
+        """Who was added to which thread (``PUT /channels/{thread}/thread-members/{user}``)."""
         self.unhandled: list[Request] = []
         self.interactions: dict[int, Interaction] = {}
         self.commands: dict[int | None, list[JSON]] = {}
@@ -435,7 +439,7 @@ class DiscordDouble:
         r("POST", r"/channels/(?P<channel>\d+)/threads", self._create_thread)
         r("POST", r"/channels/(?P<channel>\d+)/messages/(?P<mid>\d+)/threads", self._create_thread)
         r("PATCH", r"/channels/(?P<channel>\d+)", self._patch_channel)
-        r("PUT", r"/channels/(?P<channel>\d+)/thread-members/(?P<user>@me|\d+)", self._no_content)
+        r("PUT", r"/channels/(?P<channel>\d+)/thread-members/(?P<user>@me|\d+)", self._join_thread)
         r("GET", r"/guilds/(?P<guild>\d+)/members/(?P<user>\d+)", self._get_member)
         r("GET", r"/users/(?P<user>\d+)", self._get_user)
         r("POST", r"/users/@me/channels", self._dm_channel)
@@ -472,6 +476,16 @@ class DiscordDouble:
     async def _no_content(
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
+        return web.Response(status=204)
+
+    async def _join_thread(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        thread = self.channels.get(int(m["channel"]))
+        if thread is None or thread["type"] not in (11, 12):
+            return _error(404, 10003, "Unknown Channel")
+        user = self.bot_user.id if m["user"] == "@me" else int(m["user"])
+        self.thread_members.setdefault(int(thread["id"]), set()).add(user)
         return web.Response(status=204)
 
     async def _get_gateway_bot(
@@ -761,6 +775,8 @@ class DiscordDouble:
         )
         if "auto_archive_duration" in body:
             thread["thread_metadata"]["auto_archive_duration"] = body["auto_archive_duration"]
+        if private and "invitable" in body:
+            thread["thread_metadata"]["invitable"] = bool(body["invitable"])
         self.channels[thread_id] = thread
         if m.groupdict().get("mid") and int(m["mid"]) in self.messages:
             self.messages[int(m["mid"])]["thread"] = thread
@@ -913,7 +929,7 @@ class DiscordDouble:
             "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id),
             "member": user.member(self.guild_id),
-            "app_permissions": str(payloads.ALL_PERMISSIONS),
+            "app_permissions": str(self.app_permissions),
             "locale": user.locale,
             "guild_locale": "en-US",
             "entitlements": [],

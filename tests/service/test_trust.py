@@ -4,13 +4,16 @@ come, tomorrow's deal) stays out of everything posted for everyone."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import GameService, Reply, User
+from bot.service import GameService, Refusal, Reply, User
 from engines.core import CHANCE, State, chance_pick
 from engines.registry import get_game
 from tests.service.conftest import ALICE, BOB, CAROL
@@ -126,21 +129,37 @@ def everything_in(reply: Reply) -> str:
     return "\n".join(shown)
 
 
+def game_looks(real: GameService, gid: int, viewer: User) -> list[Awaitable[Reply]]:
+    """Every way ``viewer`` can look at game ``gid``."""
+    return [
+        real.board(gid, viewer),
+        real.moves(gid, viewer),
+        real.record(gid, viewer),
+        real.replay(gid, viewer),
+        real.replay_step(gid, viewer, 0),
+        real.replay_step(gid, viewer, 9999),
+    ]
+
+
 async def every_look(real: GameService, gid: int, viewer: User) -> str:
     """Everything ``viewer`` can ask about game ``gid`` and the daily deal."""
     replies = [
-        await real.board(gid, viewer),
-        await real.moves(gid, viewer),
-        await real.record(gid, viewer),
-        await real.replay(gid, viewer),
-        await real.replay_step(gid, viewer, 0),
-        await real.replay_step(gid, viewer, 9999),
+        *[await look for look in game_looks(real, gid, viewer)],
         await real.list_games(viewer),
         await real.daily_board(None),
         await real.daily_board("g"),
         await real.stats(viewer),
     ]
     return "\n".join(everything_in(r) for r in replies)
+
+
+async def refused_every_look(real: GameService, gid: int, viewer: User) -> None:
+    """Every look at the daily ``gid`` is refused to ``viewer``, saying why."""
+    for look in game_looks(real, gid, viewer):
+        with pytest.raises(Refusal) as refused:
+            await look
+        assert refused.value.key == "refuse.daily_private"
+        assert "only its player" in refused.value.text("en")
 
 
 async def test_a_finished_daily_does_not_tell_the_day_s_deal(
@@ -162,24 +181,26 @@ async def test_a_finished_daily_does_not_tell_the_day_s_deal(
         datetime(2026, 11, 28, 11, 59, tzinfo=UTC),  # still the day in UTC-12
     ):
         clock.set(when)
-        for viewer in (BOB, ALICE, CAROL):
-            shown = every_look(real, hers, viewer)
-            assert seed not in await shown, (when, viewer)
-        assert seed not in await every_look(real, his, BOB)
+        assert seed not in await every_look(real, hers, ALICE), when
+        assert seed not in await every_look(real, his, BOB), when
+        for viewer in (BOB, CAROL):  # her draws are his to come: nobody else may look
+            await refused_every_look(real, hers, viewer)
         # her record without the seed still imports (finished) and replays to the same end
-        json_file = next(f for f in (await real.record(hers, BOB)).files if f.name[-4:] == "json")
-        copy = (await real.import_record(BOB, json_file.data)).game_id
+        json_file = next(f for f in (await real.record(hers, ALICE)).files if f.name[-4:] == "json")
+        copy = (await real.import_record(ALICE, json_file.data)).game_id
         assert copy is not None
         assert (await real.game_info(copy)).status == "finished"
         assert (await real.export_record(copy)).entries == (await real.export_record(hers)).entries
-        assert seed not in await every_look(real, copy, BOB)
+        assert seed not in await every_look(real, copy, ALICE)
     assert (await real.game_info(hers)).daily_day == "2026-11-27"
     clock.set(datetime(2026, 11, 28, 12, 0, tzinfo=UTC))  # the day is over everywhere
-    # but Bob's daily of that day still runs: her record would tell him every draw to come
-    for viewer in (BOB, ALICE, CAROL):
-        assert seed not in await every_look(real, hers, viewer), viewer
+    # but Bob's daily of that day still runs: her game would tell him every draw to come
+    assert seed not in await every_look(real, hers, ALICE)
     assert seed not in await every_look(real, his, BOB)
+    for viewer in (BOB, CAROL):
+        await refused_every_look(real, hers, viewer)
     await real.resign(his, BOB)  # the day's last daily ends: now the deal may be known
+    assert seed in await every_look(real, hers, CAROL)  # anyone may look at her game now
     files = (await real.record(hers, BOB)).files
     assert all(seed in file_text(f.name, f.data) for f in files)
     assert seed in everything_in(await real.record(his, BOB))
@@ -194,7 +215,7 @@ async def test_the_reveal_hour_is_a_setting(clock: FakeClock, db_path: str) -> N
         assert gid is not None
         await svc.resign(gid, ALICE)
         seed = (await svc.game_info(gid)).seed
-        assert seed not in everything_in(await svc.record(gid, BOB))
+        assert seed not in everything_in(await svc.record(gid, ALICE))
         clock.set(datetime(2026, 11, 28, 0, 0, tzinfo=UTC))
         assert seed in everything_in(await svc.record(gid, BOB))
     finally:
