@@ -262,7 +262,8 @@ class Lessons:
         game = get_game(chosen.game)
         viewer = chosen.seat if chosen.viewer is None else chosen.viewer
         shown = marks(chosen, board.state, board.before, board.last)
-        png = await self.practice.picture(board.state, viewer, board.last, shown)
+        key = (chosen.id, row.moves)  # the board is ``row.moves`` played from the lesson's start
+        png = await self.practice.picture(key, board.state, viewer, board.last, shown)
         lessons = LESSONS[chosen.game]
         number = lessons.index(chosen) + 1
         params = {

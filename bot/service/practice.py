@@ -12,7 +12,8 @@ row, no statistics, no rating.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ from render.base import Marks
 
 PRACTICE_LEVEL = 1
 """The computer's level when it answers on a practice board."""
+PICTURES_KEPT = 256
+"""Practice pictures kept (the most recently shown)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Practice:
     def __init__(self, ctx: Context, computer: Computer) -> None:
         self.ctx = ctx
         self.computer = computer
+        self._pictures: OrderedDict[Hashable, bytes | None] = OrderedDict()
 
     @property
     def pictures(self) -> Pictures:
@@ -100,6 +104,21 @@ class Practice:
         return matching(named_moves(state, seat, Lang.of(lang)), typed, limit)
 
     async def picture(
-        self, state: State[Any], viewer: int | None, last: Any, marks: Marks | None
+        self,
+        key: Hashable,
+        state: State[Any],
+        viewer: int | None,
+        last: Any,
+        marks: Marks | None,
     ) -> bytes | None:
-        return await self.pictures.draw(None, state, viewer, last, marks=marks)
+        """The picture of a practice position, drawn in a worker thread and kept by ``key``
+        (what determines it: a lesson and its moves), since every learner of a lesson passes
+        the same few positions and a marked picture takes a while to draw."""
+        if key in self._pictures:
+            self._pictures.move_to_end(key)
+            return self._pictures[key]
+        png = await self.pictures.draw(None, state, viewer, last, marks=marks)
+        self._pictures[key] = png
+        while len(self._pictures) > PICTURES_KEPT:
+            self._pictures.popitem(last=False)
+        return png
