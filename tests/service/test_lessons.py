@@ -93,3 +93,12 @@ async def test_the_computer_answers_when_the_script_runs_out(real: GameService) 
     assert answered.current_player() == lesson.seat
     board = replay(state, lesson.seat, ("PB3-C4", text))
     assert board.learner == ("PB3-C4",) and board.state == answered
+
+
+async def test_a_lesson_the_computer_answers(real: GameService) -> None:
+    """``socrates-shinken-3`` has no script: White's answer is the computer's (level 1)."""
+    await real.lessons.learn(ALICE, "socrates-shinken-3")
+    done = await real.lessons.move(ALICE, "a1-a9")
+    keys = [line.key for line in done.lines]
+    assert keys == ["learn.you_played", "learn.answer", "learn.done"]
+    assert done.lines[-1].params["stars"] == "★★★"
