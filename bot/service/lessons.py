@@ -11,7 +11,8 @@ and nothing here is a game: no statistics, ratings or lists.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -43,10 +44,25 @@ class Lessons:
     def __init__(self, ctx: Context, practice: Practice) -> None:
         self.ctx = ctx
         self.practice = practice
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """A learner's lock and how many of their commands hold or wait for it (dropped at 0,
+        so the table keeps only learners acting now)."""
 
-    def _lock(self, user_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(user_id, asyncio.Lock())
+    @asynccontextmanager
+    async def _lock(self, user_id: str) -> AsyncIterator[None]:
+        """One command of a learner's at a time (two moves at once would both be judged from
+        the same position)."""
+        lock, users = self._locks.get(user_id, (asyncio.Lock(), 0))
+        self._locks[user_id] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[user_id]
+            if users == 1:
+                del self._locks[user_id]
+            else:
+                self._locks[user_id] = (lock, users - 1)
 
     # -- what is open ------------------------------------------------------------------------
     async def open_row(self, user_id: str) -> tuple[PracticeRow, Lesson]:
