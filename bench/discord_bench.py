@@ -8,6 +8,9 @@ to the complete answer; the same for legal-move autocomplete. Goal: p99 under 50
 Then the same ``/move`` loop runs again while the computer player thinks all the time: a game of
 two level-8 AIs (searching in the bot's process pool, 2 s a move) plays in the same bot. Goal
 (issue 14): the other games' ``/move`` p99 stays within 2x of the run without it.
+
+Beside them, ``/learn`` (the menu, a game's next lesson) and the ``/move``s of a lesson played
+through (issue 31): their answers' p99, to read beside ``/move``'s.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from bot.service import GameService, ProcessThinker, Thinker, User
 from tests.discord_double import DiscordDouble, Interaction
 
 MOVES = 120
+LESSONS = 30
+"""Rounds of ``/learn`` and a lesson played through, after the ``/move`` loop."""
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -64,8 +69,22 @@ async def _computers(service: GameService, channel: int, stop: asyncio.Event) ->
     return started
 
 
+async def _lessons(
+    double: DiscordDouble, service: GameService, count: int, learned: list[Interaction]
+) -> None:
+    """``count`` times: ``/learn`` (the menu, and a game's next lesson), then a two-move lesson
+    played through with ``/move`` (each lesson answer carries its picture)."""
+    alice = User(str(double.alice.id), "alice")
+    for _ in range(count):
+        learned.append(await double.slash(double.alice, "learn"))
+        learned.append(await double.slash(double.alice, "learn", {"game": "rokumentai"}))
+        await service.lessons.learn(alice, "rokumentai-3")
+        for move in ("弓四04-七04", "弓七04-七07"):
+            learned.append(await double.slash(double.alice, "move", {"notation": move}))
+
+
 async def _run(
-    moves: int, *, with_ai: bool = False
+    moves: int, *, with_ai: bool = False, learned: list[Interaction] | None = None
 ) -> tuple[list[Interaction], list[Interaction], int]:
     async with DiscordDouble() as double:
         folder = tempfile.TemporaryDirectory()
@@ -124,6 +143,8 @@ async def _run(
                     continue
                 move_answers.append(answer)
                 turn += 1
+            if learned is not None:
+                await _lessons(double, service, LESSONS, learned)
             if with_ai:
                 ai_moves = sum(
                     1
@@ -152,7 +173,8 @@ def _row(name: str, values: list[float]) -> str:
 
 def main() -> None:
     started = time.perf_counter()
-    answers, completions, _ = asyncio.run(_run(MOVES))
+    learned: list[Interaction] = []
+    answers, completions, _ = asyncio.run(_run(MOVES, learned=learned))
     busy, _, ai_moves = asyncio.run(_run(MOVES, with_ai=True))
     first = [a.response_time for a in answers]
     done = [a.answer.at - a.sent_at for a in answers]
@@ -164,6 +186,7 @@ def main() -> None:
     print(_row("/move: answer with the board image", done))
     print(_row("autocomplete of /move", [c.response_time for c in completions]))
     print(_row("/move answer, an AI thinking (L8)", busy_done))
+    print(_row("/learn and its /move: answer", [a.answer.at - a.sent_at for a in learned]))
     ratio = _pct(busy_done, 0.99) / _pct(done, 0.99)
     print(
         f"(p99 of /move while level-8 AIs searched in the process pool: {ratio:.2f}x the p99 "

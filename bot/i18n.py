@@ -558,6 +558,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/stats [game] [user], /rating [user] [game], "
         "/leaderboard <game> [server|global] [page] [provisional], "
         "/daily [board [day]] (or /play yosuko daily), /hint [id], /rules <game> [page], "
+        "/learn [game|lesson|restart|next|stop] (then /move, /legal, /hint play the lesson), "
         "/as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit. A game command goes to the game it names "
         "([id], or game=<id> anywhere), else to yours (for a move: the one where it is your "
@@ -572,6 +573,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/leaderboard <ゲーム> [server|global] [ページ] [provisional]、"
         "/daily [board [日付]]（または /play yosuko daily）、/hint [番号]、"
         "/rules <ゲーム> [ページ]、"
+        "/learn [ゲーム|レッスン|restart|next|stop]"
+        "（そのあと /move・/legal・/hint でレッスンを指す）、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit。対局のコマンドは番号"
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",
@@ -789,6 +792,54 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the record says the game ended ({end}), but its moves do not end it that way",
         "棋譜には終局（{end}）とありますが、指し手はそう終わっていません",
     ),
+    # -- /learn: interactive lessons (issue 31) ------------------------------------------------
+    "learn.menu": (
+        "**Lessons**: pick a game; each lesson shows the stars you earned (★ up to three).",
+        "**レッスン**：ゲームを選んでください。各レッスンの獲得した星（★最大3つ）を表示します。",
+    ),
+    "learn.menu.game": ("{game}: {stars} ({done}/{count})", "{game}：{stars}（{done}/{count}）"),
+    "learn.lesson": (
+        "**{title}** · {game}, lesson {n} of {count}\n{intro}\n🎯 {goal}",
+        "**{title}** · {game} レッスン {n}/{count}\n{intro}\n🎯 {goal}",
+    ),
+    "learn.started": (
+        "Your move: /move (its choices are your legal moves), a move button, or Move to type it.",
+        "あなたの番です。/move（候補は指せる手）、手のボタン、または「指す」で入力してください。",
+    ),
+    "learn.hint": ("💡 {hint} Try {move}.", "💡 {hint}（{move} を指してみましょう）"),
+    "learn.wrong": (
+        "✗ {move}: {why} It is taken back: try again from the same position.",
+        "✗ {move}：{why} この手は戻しました。同じ局面からもう一度どうぞ。",
+    ),
+    "learn.you_played": ("You played {move}.", "あなたの手：{move}"),
+    "learn.answer": ("Answer: {move}.", "応手：{move}"),
+    "learn.done": (
+        "✓ {success}\nStars: {stars} (your best: {best}).",
+        "✓ {success}\n星：{stars}（自己ベスト：{best}）",
+    ),
+    "learn.stopped": (
+        "Lesson closed: /move goes to your games again. /learn opens a lesson.",
+        "レッスンを閉じました。/move は対局に戻ります。/learn でレッスンを開けます。",
+    ),
+    "learn.refuse.none": (
+        "You have no lesson open: /learn starts one.",
+        "開いているレッスンはありません。/learn で始めましょう。",
+    ),
+    "learn.refuse.stale": (
+        "That button is from an earlier position of the lesson: use the newest message.",
+        "そのボタンはレッスンの前の局面のものです。最新のメッセージを使ってください。",
+    ),
+    "learn.refuse.no_lessons": (
+        "{game} has no lessons yet.",
+        "{game} にはまだレッスンがありません。",
+    ),
+    "learn.button.open": ("Lessons", "レッスン"),
+    "learn.button.hint": ("💡 Hint", "💡 ヒント"),
+    "learn.button.restart": ("↺ Restart", "↺ やり直す"),
+    "learn.button.next": ("Next lesson ▶", "次のレッスン ▶"),
+    "learn.button.menu": ("All lessons", "レッスン一覧"),
+    "learn.button.stop": ("Close", "閉じる"),
+    "learn.modal.title": ("Your move in the lesson", "レッスンの指し手"),
 }
 
 

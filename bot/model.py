@@ -526,3 +526,24 @@ def row_of_new(new: NewGame, game_id: int) -> GameRow:
         version=0,
         **shared,
     )
+
+
+# -- lessons (issue 31) ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeRow:
+    """The one practice board a user has open: which (a lesson by id) and what was played."""
+
+    user_id: str
+    kind: str
+    """``lesson``."""
+    item: str
+    moves: tuple[str, ...]
+    """Every move since the start (the learner's accepted ones and the answers), in notation."""
+    learner: int
+    """How many of ``moves`` were the learner's."""
+    tries: int
+    """The learner's moves tried so far, wrong ones included (they count against the stars)."""
+    hints: int
+    at_ms: int

@@ -65,6 +65,10 @@ BUTTONS = {
 ``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
 
 
+PRACTICE = frozenset({"/move", "/legal", "/hint"})
+"""Commands that go to the user's open lesson when they name no game (see ``/learn``)."""
+
+
 def _game_id(token: str) -> int:
     """A game id as typed; only a plain ASCII number below 2**63 can be one ("²" or "١" are
     digits too)."""
@@ -246,6 +250,10 @@ class Sandbox:
             self.lang = Lang.of(args[0] if args else None)
         elif command == "/play":
             await self._play(args)
+        elif command == "/learn":
+            await learn_command(self, args)
+        elif command in PRACTICE and await practising(self, args):
+            await practice_command(self, command, args)
         elif command in SIMPLE:
             gid, _ = await self._game_and_rest(args)
             self.show(await SIMPLE[command](s, gid, me))
@@ -465,6 +473,44 @@ class Sandbox:
             except EOFError:
                 break
         return 0
+
+
+async def learn_command(sb: Sandbox, args: list[str]) -> None:
+    """``/learn``: the menu; ``/learn <game|lesson>``: a game's next lesson or that lesson;
+    ``/learn restart|next|stop``: the open lesson again, the one after it, or close it."""
+    lessons, me = sb.service.lessons, sb.user
+    word = args[0] if args else None
+    if len(args) > 1:
+        sb.say(sb.t("sandbox.usage", usage="/learn [game | lesson | restart | next | stop]"))
+    elif word == "restart":
+        sb.show(await lessons.restart(me, None))
+    elif word == "next":
+        sb.show(await lessons.next(me, None))
+    elif word == "stop":
+        sb.show(await lessons.stop(me))
+    else:
+        sb.show(await lessons.learn(me, word))
+
+
+async def practising(sb: Sandbox, args: list[str]) -> bool:
+    """Does ``/move``, ``/legal`` or ``/hint`` go to the user's lesson? When it names no game
+    and a lesson is open."""
+    named = any(_GAME_OPTION.fullmatch(a) for a in args)
+    numbered = bool(args) and args[0].lstrip("#").isdigit() and len(args) > 1
+    return not named and not numbered and await sb.service.practice_of(sb.user.id) is not None
+
+
+async def practice_command(sb: Sandbox, command: str, args: list[str]) -> None:
+    lessons, me = sb.service.lessons, sb.user
+    if command == "/hint":
+        sb.show(await lessons.hint(me))
+    elif command == "/legal":
+        found = await lessons.legal(me.id, " ".join(args), LEGAL_SHOWN, sb.lang)
+        sb.say(", ".join(found.moves) or "-")
+    elif not args:
+        sb.say(sb.t("sandbox.usage", usage="/move <move>"))
+    else:
+        sb.show(await lessons.move(me, " ".join(args)))
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

@@ -44,6 +44,7 @@ from bot.model import (
     OfferKind,
     OfferMade,
     OutboxRow,
+    PracticeRow,
     RatedGame,
     RatingChange,
     RatingRow,
@@ -145,6 +146,12 @@ class Store(Protocol):
     ) -> tuple[int, list[RatingRow]]: ...
     async def ended_games(self) -> tuple[list[EndedGame], int]: ...
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
+    # lessons (issue 31): progress and the practice board in progress
+    async def lesson_stars(self, user_id: str) -> dict[str, int]: ...
+    async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int: ...
+    async def practice(self, user_id: str) -> PracticeRow | None: ...
+    async def save_practice(self, row: PracticeRow) -> None: ...
+    async def drop_practice(self, user_id: str) -> None: ...
 
 
 class Session(Protocol):
@@ -984,6 +991,70 @@ class SqlStore(_SqlRatings):
                     params,
                 )
         return int(rows[0][0])
+
+    # -- lessons (issue 31): never a game, so no statistics, ratings or lists ------------------
+    async def lesson_stars(self, user_id: str) -> dict[str, int]:
+        """The user's best stars by lesson id."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT lesson, stars FROM lesson_stars WHERE user_id = ?", (user_id,)
+            )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int:
+        """Keep the better of ``stars`` and the stars already earned, and close the user's
+        practice board, in one transaction; the best stars now."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO lesson_stars (user_id, lesson, stars, at_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id, lesson) DO UPDATE SET "
+                "stars = CASE WHEN excluded.stars > lesson_stars.stars "
+                "THEN excluded.stars ELSE lesson_stars.stars END, at_ms = excluded.at_ms",
+                (user_id, lesson, stars, at_ms),
+            )
+            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
+            rows = await tx.fetchall(
+                "SELECT stars FROM lesson_stars WHERE user_id = ? AND lesson = ?",
+                (user_id, lesson),
+            )
+        return int(rows[0][0])
+
+    async def practice(self, user_id: str) -> PracticeRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT user_id, kind, item, moves, learner, tries, hints, at_ms FROM practice "
+                "WHERE user_id = ?",
+                (user_id,),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        moves = tuple(str(m) for m in json.loads(r[3]))
+        return PracticeRow(str(r[0]), str(r[1]), str(r[2]), moves, *(int(x) for x in r[4:]))
+
+    async def save_practice(self, row: PracticeRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO practice (user_id, kind, item, moves, learner, tries, hints, at_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "kind = excluded.kind, item = excluded.item, moves = excluded.moves, "
+                "learner = excluded.learner, tries = excluded.tries, hints = excluded.hints, "
+                "at_ms = excluded.at_ms",
+                (
+                    row.user_id,
+                    row.kind,
+                    row.item,
+                    _json(list(row.moves)),
+                    row.learner,
+                    row.tries,
+                    row.hints,
+                    row.at_ms,
+                ),
+            )
+
+    async def drop_practice(self, user_id: str) -> None:
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
 
 
 def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:

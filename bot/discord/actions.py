@@ -22,6 +22,8 @@ from bot.i18n import Lang, t
 from bot.service import (
     ACTIONS,
     LOBBY_EVENTS,
+    PRACTICE_EVENTS,
+    PRACTICE_GAME,
     Action,
     Event,
     Press,
@@ -203,6 +205,9 @@ async def _deliver_one(
     if reply.event is Event.REPLAY:
         await deliver_replay(responder, reply, public_lang, user_lang)
         return
+    if reply.event in PRACTICE_EVENTS:
+        await deliver_practice(responder, reply, user_lang, me)
+        return
     if not reply.public:
         if reply.audience not in (None, me):
             log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
@@ -298,6 +303,19 @@ async def deliver_replay(
     view = reply_view(reply, lang)
     parts = reply_parts(reply, lang, ephemeral=private, view=view)
     if message is not None and (reply.public or own):
+        await responder.update(parts)
+    else:
+        await responder.send(parts)
+
+
+async def deliver_practice(responder: Responder, reply: Reply, lang: str, me: str) -> None:
+    """A lesson (or the lessons menu), privately, with its buttons: a button pressed on the
+    lesson's own message replaces it in place; anything else answers with a new one."""
+    if reply.audience not in (None, me):
+        return
+    parts = reply_parts(reply, lang, ephemeral=True, view=reply_view(reply, lang))
+    message = responder.interaction.message if responder.is_component else None
+    if message is not None and message.flags.ephemeral:
         await responder.update(parts)
     else:
         await responder.send(parts)
@@ -503,4 +521,7 @@ async def submit_text(
     """The move (or secret setup) typed in the modal."""
     service = host_of(interaction).service
     press = Press(game_id, service_user(interaction.user), text)
-    await respond(interaction, lambda: service.act(Action.SETUP if setup else Action.MOVE, press))
+    action = Action.SETUP if setup else Action.MOVE
+    if game_id == PRACTICE_GAME and not setup:
+        action = Action.LEARN_MOVE  # typed on a lesson's board
+    await respond(interaction, lambda: service.act(action, press))

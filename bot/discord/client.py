@@ -33,6 +33,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.moves",
     "bot.discord.cogs.info",
     "bot.discord.cogs.rules",
+    "bot.discord.cogs.learn",
     "bot.discord.cogs.stats",
     "bot.discord.cogs.ratings",
     "bot.discord.cogs.admin",

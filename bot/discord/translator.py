@@ -156,6 +156,14 @@ JA: dict[str, str] = {
     "default clock": "既定の持ち時間",
     "games per user": "一人あたりの対局数",
     "games per server": "サーバーの対局数",
+    # /learn (issue 31)
+    "learn": "レッスン",
+    "Interactive lessons: a game's next lesson, or the menu with your stars.": (
+        "対話式のレッスン。ゲームの次のレッスン、または星の一覧を表示します。"
+    ),
+    "Which game (leave empty for the menu of all lessons).": (
+        "どのゲームか（空欄ならレッスン一覧）。"
+    ),
 }
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -22,7 +22,18 @@ import discord
 from bot.discord.errors import on_view_error
 from bot.discord.host import host_of
 from bot.i18n import t
-from bot.service import ACTIONS, Action, Button, Page, Reply, Scope, Style, split_play
+from bot.service import (
+    ACTIONS,
+    PRACTICE_EVENTS,
+    PRACTICE_GAME,
+    Action,
+    Button,
+    Page,
+    Reply,
+    Scope,
+    Style,
+    split_play,
+)
 
 log = logging.getLogger("banmen.discord.views")
 
@@ -188,9 +199,10 @@ class GameView(discord.ui.View):
 def reply_view(reply: Reply, lang: str) -> GameView | None:
     """The buttons of a service reply (its actions, labelled as the service says), or None
     when it offers none."""
-    if reply.game_id is None or not reply.actions:
+    game_id = PRACTICE_GAME if reply.event in PRACTICE_EVENTS else reply.game_id
+    if game_id is None or not reply.actions:
         return None
-    return GameView(reply.game_id, reply.actions, lang)
+    return GameView(game_id, reply.actions, lang)
 
 
 PAGE_ID = re.compile(
@@ -268,7 +280,11 @@ class MoveModal(discord.ui.Modal):
     def __init__(self, game_id: int, lang: str, *, setup: bool = False, example: str = "") -> None:
         kind = "setup" if setup else "move"
         super().__init__(
-            title=t(f"modal.{kind}.title", lang, game=game_id)[:45],
+            title=(
+                t("learn.modal.title", lang)
+                if game_id == PRACTICE_GAME
+                else t(f"modal.{kind}.title", lang, game=game_id)
+            )[:45],
             custom_id=f"banmen-modal:{kind}:{game_id}",
             timeout=900,
         )

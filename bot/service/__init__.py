@@ -37,6 +37,7 @@ from bot.service import actions, context
 from bot.service.actions import (
     ACTIONS,
     ANSWERS,
+    PRACTICE_GAME,
     TURN_ACTIONS,
     Action,
     ActionSpec,
@@ -54,9 +55,11 @@ from bot.service.context import Context, Shuffle
 from bot.service.directory import Directory, MoveChoices
 from bot.service.endings import Endings
 from bot.service.guard import check_text, entry
+from bot.service.lessons import Lessons
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
+from bot.service.practice import Practice
 from bot.service.present import Pictures
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
@@ -71,6 +74,7 @@ from bot.service.values import (
     AI_LEVELS,
     HOST_ID,
     LOBBY_EVENTS,
+    PRACTICE_EVENTS,
     Event,
     File,
     GameInfo,
@@ -99,6 +103,8 @@ __all__ = [
     "LOBBY_EVENTS",
     "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
+    "PRACTICE_EVENTS",
+    "PRACTICE_GAME",
     "REPLAY_MAX_BYTES",
     "TURN_ACTIONS",
     "Action",
@@ -195,6 +201,7 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.lessons: Lessons = Lessons(ctx, Practice(ctx, self.computer))
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -539,6 +546,13 @@ class GameService:
     @entry
     async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
         return await self.community.daily_board(guild_id, day)
+
+    # -- lessons (issue 31): their use cases are ``self.lessons``'s entry points -------------
+    @entry
+    async def practice_of(self, user_id: str) -> str | None:
+        """What the user has open on their practice board (``lesson``), or ``None``: where a
+        move, ``/legal`` or ``/hint`` that names no game and is not in a game's thread goes."""
+        return await self.lessons.open_kind(user_id)
 
     # -- read-only views for the host's own use and tests --------------------------------------
     @entry

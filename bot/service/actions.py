@@ -56,6 +56,15 @@ class Action(enum.StrEnum):
     STEP_NEXT = "step_next"
     STEP_LAST = "step_last"
     GOTO = "goto"
+    LEARN = "learn"
+    """A game's next lesson (the argument: a game id), from the lessons menu."""
+    LEARN_MOVE = "learn_move"
+    LEARN_PLAY = "learn_play"
+    LEARN_HINT = "learn_hint"
+    LEARN_RESTART = "learn_restart"
+    LEARN_NEXT = "learn_next"
+    LEARN_MENU = "learn_menu"
+    LEARN_STOP = "learn_stop"
 
 
 class Style(enum.StrEnum):
@@ -105,6 +114,8 @@ class ActionSpec:
 
 
 PLY = re.compile(r"[0-9]{1,9}")
+PRACTICE_GAME = 0
+"""The game id a press on a practice board (a lesson) carries: it is no game."""
 
 
 def play_arg(ply: int, move: str) -> str:
@@ -138,6 +149,11 @@ async def _replay(s: GameService, p: Press) -> Reply:
 
 async def _step(s: GameService, p: Press) -> Reply:
     return await s.replay_step(p.game_id, p.user, _ply(p.arg))
+
+
+async def _learn_play(s: GameService, p: Press) -> Reply:
+    ply, text = split_play(p.arg)
+    return await s.lessons.move(p.user, text, ply)
 
 
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
@@ -186,6 +202,21 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.STEP_NEXT: ActionSpec(_step, "button.step_next", S, Takes.PLY),
     Action.STEP_LAST: ActionSpec(_step, "button.step_last", S, Takes.PLY),
     Action.GOTO: ActionSpec(_step, "select.goto", S, Takes.PLY),
+    # lessons (issue 31): a practice board has no game id (a press carries 0)
+    Action.LEARN: ActionSpec(lambda s, p: s.lessons.learn(p.user, p.arg), "learn.button.open", P),
+    Action.LEARN_MOVE: ActionSpec(
+        lambda s, p: s.lessons.move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
+    ),
+    Action.LEARN_PLAY: ActionSpec(_learn_play, "button.play", P, Takes.MOVE),
+    Action.LEARN_HINT: ActionSpec(lambda s, p: s.lessons.hint(p.user), "learn.button.hint", S),
+    Action.LEARN_RESTART: ActionSpec(
+        lambda s, p: s.lessons.restart(p.user, p.arg), "learn.button.restart", S
+    ),
+    Action.LEARN_NEXT: ActionSpec(
+        lambda s, p: s.lessons.next(p.user, p.arg), "learn.button.next", OK
+    ),
+    Action.LEARN_MENU: ActionSpec(lambda s, p: s.lessons.learn(p.user), "learn.button.menu", S),
+    Action.LEARN_STOP: ActionSpec(lambda s, p: s.lessons.stop(p.user), "learn.button.stop", S),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

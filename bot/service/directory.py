@@ -4,6 +4,7 @@ moves and games offered by autocomplete (answered from memory, never writing).""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,11 +188,18 @@ def move_choices(
     lang = Lang.of(lang)
     names = loaded.choices.get((seat, lang))
     if names is None:
-        state = loaded.state
-        names = [
-            (spellings(state, m), state.display_move(m, lang)) for m in state.legal_moves(seat)
-        ]
+        names = named_moves(loaded.state, seat, lang)
         loaded.choices[(seat, lang)] = names
+    return matching(names, typed, limit)
+
+
+def named_moves(state: State[Any], seat: int, lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """``seat``'s legal moves: the spellings each is found by, and how it reads in ``lang``."""
+    return [(spellings(state, m), state.display_move(m, lang)) for m in state.legal_moves(seat)]
+
+
+def matching(names: Sequence[tuple[tuple[str, ...], str]], typed: str, limit: int) -> MoveChoices:
+    """The moves of ``names`` that ``typed`` finds (prefix first, then substring)."""
     key = fold(typed[:MAX_INPUT])
     if not key:
         return MoveChoices(tuple(n for _, n in names[:limit]), len(names))

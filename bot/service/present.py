@@ -30,6 +30,7 @@ from engines.core import (
     Text,
     normalise,
 )
+from render.base import Marks
 
 log = logging.getLogger(__name__)
 
@@ -332,13 +333,16 @@ class Pictures:
         last: Any,
         outcome: Outcome | None = None,
         names: Sequence[str] | None = None,
+        marks: Marks | None = None,
     ) -> bytes | None:
         """The picture of ``state`` for ``viewer``; ``names``: the players by seat, drawn
-        beside the seat names in the picture's header."""
+        beside the seat names in the picture's header; ``marks``: a lesson's marks."""
         if not self.enabled or not render.has_renderer(state.game.id):
             return None
         try:
-            return await asyncio.to_thread(render.render_png, state, viewer, last, outcome, names)
+            return await asyncio.to_thread(
+                render.render_png, state, viewer, last, outcome, names, marks
+            )
         except Exception:  # a broken picture must not hide a move that is already stored
             log.exception("render failed for game %s", game_id)
             return None

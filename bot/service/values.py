@@ -81,6 +81,10 @@ class Event(enum.StrEnum):
     RATINGS_REBUILT = "ratings_rebuilt"
     HINT = "hint"
     """A solitaire's choices with their estimated win chances (private)."""
+    LESSON = "lesson"
+    """A lesson's board, goal and what just happened (private; a button on it replaces it)."""
+    LESSON_MENU = "lesson_menu"
+    """The games with the learner's stars per lesson (private)."""
 
 
 TURN_EVENTS = frozenset(
@@ -96,6 +100,9 @@ TURN_EVENTS = frozenset(
     }
 )
 """Replies that end with whose turn it is."""
+
+PRACTICE_EVENTS = frozenset({Event.LESSON, Event.LESSON_MENU})
+"""Private replies about a user's practice board: a button on one replaces it in place."""
 
 LOBBY_EVENTS = frozenset({Event.JOINED, Event.LEFT, Event.CANCELLED})
 """Replies that replace the lobby or challenge message they answer."""

@@ -428,3 +428,26 @@ async def test_rules_pages_in_the_sandbox(tmp_path: Path) -> None:
     pictures = sorted(p.name for p in (tmp_path / "out").glob("rules-*.png"))
     assert pictures == ["rules-rokumentai-06.png", "rules-yosuko-01.png", "rules-yosuko-02.png"]
     assert "docs/" not in out
+
+
+async def test_a_lesson_scripted_in_the_sandbox(tmp_path: Path) -> None:
+    """``/learn <game>`` then ``/legal``, ``/move`` and ``/hint`` play the lesson (a wrong
+    move first), ``/learn`` shows the stars; with the lesson closed, ``/move`` is a game's."""
+    script = (
+        "/learn suji-shogi-2\n/legal 3d\n/move 3d3c\n/move 2d2c\n/move 2d1c\n/hint\n/move 1d2c\n"
+        "/learn\n/learn yosuko\n/move start 2\n/learn stop\n/move 2e2d\n/learn x y\n"
+    )
+    code, out = await _run(tmp_path, script)
+    assert code == 0
+    assert "▲3三1(34)\n" in out  # /legal 3d
+    assert "You played ▲3三1(34)." in out and "Answer: △2三5(32)." in out
+    assert "cannot go to 2c: it steps one square FL, FR" in out  # the engine's refusal
+    assert "✗ ▲1三2(24)" in out and "taken back" in out  # legal, but off the line
+    assert "💡" in out and "✓" in out and "★★☆" in out  # a hint: two stars
+    assert "Number shogi: ☆☆☆ ★★☆ ☆☆☆" in out
+    assert "Choose the start" in out and "★★★" in out
+    assert "Lesson closed" in out
+    assert "Which game?" in out  # /move goes to games again
+    assert "/learn [game | lesson | restart | next | stop]" in out
+    assert list((tmp_path / "out").glob("*.png"))
+    assert "docs/" not in out
