@@ -63,6 +63,8 @@ BUTTONS = {
 }
 """Commands that do what a button does, run through the same table: ``/join [id]``,
 ``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
+PUZZLE_ROUTED = ("/move", "/legal", "/hint")
+"""Commands that go to the user's open puzzle when they name no game (``/puzzle``)."""
 
 
 def _game_id(token: str) -> int:
@@ -233,8 +235,12 @@ class Sandbox:
 
     async def _dispatch(self, command: str, args: list[str]) -> None:
         s, me = self.service, self.user
+        if command in PUZZLE_ROUTED and await to_puzzle(self, args):
+            await puzzle_answer(self, command, args)
+            return
         if command == "/help":
             self.say(self.t("sandbox.help"))
+            self.say(self.t("sandbox.help_puzzle"))
             self.say(self.t("sandbox.games", games=", ".join(g.id for g in catalogue())))
         elif command == "/as":
             if not args:
@@ -275,6 +281,8 @@ class Sandbox:
             await self._leaderboard(args)
         elif command == "/rules":
             await self._rules(args)
+        elif command == "/puzzle":
+            await puzzle_command(self, args)
         elif command == "/daily":
             what = args[0].lower() if args else "play"
             if what == "board":
@@ -465,6 +473,44 @@ class Sandbox:
             except EOFError:
                 break
         return 0
+
+
+# --- puzzles (a user's open puzzle takes /move, /legal and /hint that name no game) ------------
+
+
+async def to_puzzle(sb: Sandbox, args: list[str]) -> bool:
+    """Does a ``/move``, ``/legal`` or ``/hint`` go to the user's open puzzle? Yes when it
+    names no game (``game=3``, ``#3``) and the service says a puzzle is open."""
+    named = any(_GAME_OPTION.fullmatch(a) or a.startswith("#") for a in args)
+    return not named and await sb.service.puzzle_of(sb.user.id) is not None
+
+
+async def puzzle_answer(sb: Sandbox, command: str, args: list[str]) -> None:
+    puzzles, me = sb.service.puzzles, sb.user
+    if command == "/legal":
+        found = await puzzles.legal(me, " ".join(args), LEGAL_SHOWN, sb.lang)
+        sb.say(", ".join(found.moves) or "-")
+    elif command == "/hint":
+        sb.show(await puzzles.hint(me))
+    elif not args:
+        sb.say(sb.t("sandbox.usage", usage="/move <move>"))
+    else:
+        sb.show(await puzzles.move(me, " ".join(args)))
+
+
+async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
+    """``/puzzle [game]``, ``/puzzle daily [YYYY-MM-DD]``, ``/puzzle solution``,
+    ``/puzzle quit``."""
+    puzzles, me = sb.service.puzzles, sb.user
+    what = args[0].lower() if args else None
+    if what == "daily":
+        sb.show(await puzzles.solve_daily(me, args[1] if len(args) > 1 else None))
+    elif what == "solution":
+        sb.show(await puzzles.solution(me))
+    elif what == "quit":
+        sb.show(await puzzles.give_up(me))
+    else:
+        sb.show(await puzzles.start(me, args[0] if args else None))
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

@@ -58,6 +58,7 @@ from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.present import Pictures
+from bot.service.puzzles import DailyPost, Puzzles
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.rematch import Rematches
@@ -104,6 +105,7 @@ __all__ = [
     "Action",
     "ActionSpec",
     "Button",
+    "DailyPost",
     "Event",
     "File",
     "GameInfo",
@@ -195,6 +197,7 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.puzzles: Puzzles = Puzzles(ctx, thinker)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -533,6 +536,14 @@ class GameService:
     @entry
     async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
         return await self.community.daily_board(guild_id, day)
+
+    # -- puzzles (issue 31; docs/puzzles.md): the use cases are ``self.puzzles``'s ----------------
+    @entry
+    async def puzzle_of(self, user_id: str) -> str | None:
+        """The puzzle ``user_id`` has open, or None: where ``/move``, ``/legal`` and ``/hint``
+        go when they are not in a game's thread (the one routing rule; adapters ask here)."""
+        opened = await self.puzzles.open_of(user_id)
+        return None if opened is None else opened.puzzle_id
 
     # -- read-only views for the host's own use and tests --------------------------------------
     @entry

@@ -56,6 +56,11 @@ class Action(enum.StrEnum):
     STEP_NEXT = "step_next"
     STEP_LAST = "step_last"
     GOTO = "goto"
+    PUZZLE_SOLVE = "puzzle_solve"
+    PUZZLE_MOVE = "puzzle_move"
+    PUZZLE_HINT = "puzzle_hint"
+    PUZZLE_SOLUTION = "puzzle_solution"
+    PUZZLE_NEXT = "puzzle_next"
 
 
 class Style(enum.StrEnum):
@@ -186,6 +191,18 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.STEP_NEXT: ActionSpec(_step, "button.step_next", S, Takes.PLY),
     Action.STEP_LAST: ActionSpec(_step, "button.step_last", S, Takes.PLY),
     Action.GOTO: ActionSpec(_step, "select.goto", S, Takes.PLY),
+    # puzzles: the user's own open puzzle, whatever ``game_id`` says (0 on their buttons)
+    Action.PUZZLE_SOLVE: ActionSpec(
+        lambda s, p: s.puzzles.solve_daily(p.user, p.arg), "button.puzzle_solve", OK
+    ),
+    Action.PUZZLE_MOVE: ActionSpec(
+        lambda s, p: s.puzzles.move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
+    ),
+    Action.PUZZLE_HINT: ActionSpec(lambda s, p: s.puzzles.hint(p.user), "button.puzzle_hint", S),
+    Action.PUZZLE_SOLUTION: ActionSpec(
+        lambda s, p: s.puzzles.solution(p.user), "button.puzzle_solution", S
+    ),
+    Action.PUZZLE_NEXT: ActionSpec(lambda s, p: s.puzzles.start(p.user), "button.puzzle_next", P),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

@@ -4,6 +4,7 @@ moves and games offered by autocomplete (answered from memory, never writing).""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +193,18 @@ def move_choices(
             (spellings(state, m), state.display_move(m, lang)) for m in state.legal_moves(seat)
         ]
         loaded.choices[(seat, lang)] = names
+    return pick_choices(names, typed, limit)
+
+
+def named_moves(state: State[Any], lang: str) -> list[tuple[tuple[str, ...], str]]:
+    """Each legal move of the one to move with its spellings, as the game writes it."""
+    return [(spellings(state, m), state.display_move(m, lang)) for m in state.legal_moves()]
+
+
+def pick_choices(
+    names: Sequence[tuple[tuple[str, ...], str]], typed: str, limit: int
+) -> MoveChoices:
+    """The moves of ``names`` (spellings, shown) that match ``typed``: prefix, then inside."""
     key = fold(typed[:MAX_INPUT])
     if not key:
         return MoveChoices(tuple(n for _, n in names[:limit]), len(names))
