@@ -773,6 +773,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{game}のパズルはありません（偶然に左右される一人遊びには必勝手順がありません）。",
     ),
     "refuse.puzzle_none": ("There are no puzzles yet.", "パズルはまだありません。"),
+    "refuse.puzzle_unknown": ("There is no puzzle {id}.", "パズル {id} はありません。"),
     "puzzle.show": (
         "Puzzle {id} ({game}, {difficulty}): {seat} to play and win in {n}.",
         "パズル {id}（{game}、{difficulty}）：{seat}の番、{n}手で勝ってください。",
@@ -825,9 +826,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.puzzle_next": ("Next puzzle", "次のパズル"),
     "modal.puzzle.title": ("Your move in the puzzle", "パズルの指し手"),
     "sandbox.help_puzzle": (
-        "Puzzles: /puzzle [game], /puzzle daily [YYYY-MM-DD], /puzzle solution, /puzzle quit; "
+        "Puzzles: /puzzle [game | id], /puzzle daily [YYYY-MM-DD], /puzzle solution, /puzzle quit; "
         "while one is open, /move <move>, /legal [text] and /hint without a game go to it.",
-        "パズル: /puzzle [ゲーム]、/puzzle daily [日付]、/puzzle solution、/puzzle quit。"
+        "パズル: /puzzle [ゲーム | 番号]、/puzzle daily [日付]、/puzzle solution、/puzzle quit。"
         "パズルを開いている間、番号なしの /move <指し手>、/legal [文字]、/hint は"
         "パズルへ送られます。",
     ),

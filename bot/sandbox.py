@@ -499,7 +499,7 @@ async def puzzle_answer(sb: Sandbox, command: str, args: list[str]) -> None:
 
 
 async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
-    """``/puzzle [game]``, ``/puzzle daily [YYYY-MM-DD]``, ``/puzzle solution``,
+    """``/puzzle [game | id]``, ``/puzzle daily [YYYY-MM-DD]``, ``/puzzle solution``,
     ``/puzzle quit``."""
     puzzles, me = sb.service.puzzles, sb.user
     what = args[0].lower() if args else None
@@ -509,6 +509,8 @@ async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
         sb.show(await puzzles.solution(me))
     elif what == "quit":
         sb.show(await puzzles.give_up(me))
+    elif args and args[0].rsplit("-", 1)[-1].isdigit():  # a puzzle's id: rokumentai-004
+        sb.show(await puzzles.open(me, args[0]))
     else:
         sb.show(await puzzles.start(me, args[0] if args else None))
 

@@ -63,6 +63,7 @@ def candidate(
 
 def mine(
     game_id: str,
+    kept: list[dict[str, Any]],
     seeds: range,
     target: int,
     seconds: float,
@@ -74,8 +75,7 @@ def mine(
 ) -> tuple[list[dict[str, Any]], float]:
     game = get_game(game_id)
     players = PLAYERS.get(game_id)
-    kept: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    seen: set[str] = {row["position"] for row in kept}
     start = time.monotonic()
     for seed in seeds:
         if len(kept) >= target or time.monotonic() - start > seconds:
@@ -146,12 +146,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--levels", default="2-4")
     parser.add_argument("--per-game", type=int, default=2, help="puzzles kept from one game")
     parser.add_argument("--out", type=Path, default=None, help="the file (default: the package's)")
+    parser.add_argument("--append", action="store_true", help="keep the file's puzzles, add more")
     args = parser.parse_args(argv)
     lo, hi = (int(x) for x in args.levels.split("-"))
     plies = args.plies or DEFAULT_PLIES.get(args.game, 3)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
+    out = args.out or OUT / f"{args.game}.jsonl"
+    kept: list[dict[str, Any]] = []
+    if args.append and out.is_file():
+        kept = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+    before = len(kept)
     kept, spent = mine(
         args.game,
+        kept,
         seeds,
         args.target,
         args.seconds,
@@ -161,13 +168,13 @@ def main(argv: list[str] | None = None) -> int:
         args.ai_nodes,
         args.per_game,
     )
-    out = args.out or OUT / f"{args.game}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w", encoding="utf-8") as f:
         for row in kept:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    per = spent / len(kept) if kept else float("inf")
-    print(f"{args.game}: {len(kept)} puzzles in {spent:.1f} s ({per:.2f} s per puzzle kept)")
+    new = len(kept) - before
+    per = spent / new if new else float("inf")
+    print(f"{args.game}: {new} puzzles kept in {spent:.1f} s ({per:.2f} s per puzzle kept)")
     return 0 if kept else 1
 
 

@@ -207,7 +207,8 @@ async def _deliver_one(
         if reply.audience not in (None, me):
             log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
             return
-        await responder.send(reply_parts(reply, user_lang, ephemeral=True))
+        view = reply_view(reply, user_lang) if reply.event is Event.PUZZLE else None
+        await responder.send(reply_parts(reply, user_lang, ephemeral=True, view=view))
         return
     if reply.event is Event.STARTED and reply.game_id is not None:
         await start_game_message(bot, responder, reply, public_lang, user_lang)
@@ -408,6 +409,20 @@ async def run_action(
         lambda: bot.service.act(action, press),
         keep_components=action is Action.ACCEPT,
     )
+
+
+async def puzzle_action(interaction: discord.Interaction[Any], name: str, arg: str | None) -> None:
+    """A puzzle's button (or its typed move): on the presser's own open puzzle."""
+    service = host_of(interaction).service
+    try:
+        action = Action(name)
+    except ValueError:
+        log.warning("unknown puzzle action %r", name)
+        lang = Lang.of(interaction.locale)
+        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+        return
+    press = Press(0, service_user(interaction.user), arg)
+    await respond(interaction, lambda: service.act(action, press))
 
 
 async def play_daily(interaction: discord.Interaction[Any]) -> None:

@@ -35,6 +35,18 @@ async def game_here(interaction: discord.Interaction[Any], game: int | None) -> 
     raise NoGameHere()
 
 
+async def target_here(interaction: discord.Interaction[Any], game: int | None) -> int | None:
+    """The game a ``/move`` or ``/hint`` means (see :func:`game_here`), or None when it goes
+    to the user's open puzzle: no game named or here, and a puzzle open (the service's
+    ``puzzle_of``, the one routing rule)."""
+    try:
+        return await game_here(interaction, game)
+    except NoGameHere:
+        if await host_of(interaction).service.puzzle_of(str(interaction.user.id)) is None:
+            raise
+        return None
+
+
 async def game_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[int]]:

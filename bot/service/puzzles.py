@@ -110,6 +110,14 @@ class Puzzles:
         return await self._begin(user, puzzle, None)
 
     @entry
+    async def open(self, user: User, puzzle_id: str) -> Reply:
+        """Puzzle ``puzzle_id`` (as ``rokumentai-004``) for ``user``."""
+        puzzle = data.by_id().get(puzzle_id.strip())
+        if puzzle is None:
+            raise Refusal("refuse.puzzle_unknown", id=puzzle_id.strip())
+        return await self._begin(user, puzzle, None)
+
+    @entry
     async def solve_daily(self, user: User, day: str | None = None) -> Reply:
         """The daily puzzle of ``day`` (a post's Solve button; default today) for ``user``."""
         day = day or self._today()

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.common import GAME_OPTION, game_autocomplete, game_here, target_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
 from bot.i18n import Lang
@@ -39,12 +39,17 @@ class MovesCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         named = interaction.namespace.game
         try:
-            game = await game_here(interaction, named if isinstance(named, int) else None)
+            game = await target_here(interaction, named if isinstance(named, int) else None)
             user = str(interaction.user.id)
             lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
-            names = await self.bot.service.legal_move_choices(
-                game, user, current, limit=25, lang=lang
-            )
+            if game is None:  # the user's open puzzle
+                puzzles = self.bot.service.puzzles
+                found = await puzzles.legal(service_user(interaction.user), current, 25, lang)
+                names = list(found.moves)
+            else:
+                names = await self.bot.service.legal_move_choices(
+                    game, user, current, limit=25, lang=lang
+                )
         except (NoGameHere, Refusal):
             return []
         return [app_commands.Choice(name=n, value=v) for n, v in choices_for(names)]
@@ -62,8 +67,11 @@ class MovesCog(commands.Cog):
         notation: app_commands.Range[str, 1, 100],
         game: int | None = None,
     ) -> None:
-        game_id = await game_here(interaction, game)
+        game_id = await target_here(interaction, game)
         user = service_user(interaction.user)
+        if game_id is None:
+            await respond(interaction, lambda: self.bot.service.puzzles.move(user, notation))
+            return
         await respond(interaction, lambda: self.bot.service.play(game_id, user, notation))
 
     @move.autocomplete("notation")
@@ -159,8 +167,11 @@ class MovesCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
-        game_id = await game_here(interaction, game)
+        game_id = await target_here(interaction, game)
         user = service_user(interaction.user)
+        if game_id is None:
+            await respond(interaction, lambda: self.bot.service.puzzles.hint(user))
+            return
         await respond(interaction, lambda: self.bot.service.hint(game_id, user))
 
 
