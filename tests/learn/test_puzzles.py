@@ -30,6 +30,7 @@ def test_positions_parse_and_solutions_are_legal_wins(game: str) -> None:
     for puzzle in data.load(game):
         state = puzzle.start()
         assert state.position() == puzzle.position, puzzle.id
+        assert len(state.legal_moves()) >= 2, puzzle.id  # a choice to make
         assert state.current_player() == puzzle.seat, puzzle.id
         assert len(puzzle.solution) <= puzzle.plies, puzzle.id
         for text in puzzle.solution:
