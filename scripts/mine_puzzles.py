@@ -4,7 +4,7 @@ Runs :func:`bot.learn.puzzles.mining.mine` from seed ``--first-seed`` on and wri
 object a line to ``bot/learn/puzzles/<game>.jsonl`` (``--append``: after the file's own; see
 docs/puzzles.md); prints the time spent per puzzle kept. Reproducible: the same seeds and
 options give the same puzzles (the computer counts nodes, not seconds), unless the time cap
-(``--seconds``) ends the run first. Run it niced: ``nice -n 19``.
+(``--seconds``, CPU time) ends the run first. Run it niced: ``nice -n 19``.
 """
 
 from __future__ import annotations
@@ -20,13 +20,21 @@ from bot.learn.puzzles.mining import DEFAULT_PLIES, mine
 OUT = Path(__file__).resolve().parent.parent / "bot" / "learn" / "puzzles"
 
 
+def save(out: Path, rows: list[dict[str, Any]]) -> None:
+    """Write the file whole (a new file moved over the old one: never half written)."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    part = out.with_suffix(".part")
+    part.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    part.replace(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--seeds", type=int, default=1000)
     parser.add_argument("--target", type=int, default=40)
-    parser.add_argument("--seconds", type=float, default=240.0)
+    parser.add_argument("--seconds", type=float, default=240.0, help="CPU seconds at most")
     parser.add_argument("--plies", type=int, default=None)
     parser.add_argument("--node-cap", type=int, default=20_000)
     parser.add_argument("--ai-nodes", type=int, default=400)
@@ -55,14 +63,12 @@ def main(argv: list[str] | None = None) -> int:
         args.ai_nodes,
         args.per_game,
         lambda line: print(line, flush=True),
+        on_kept=lambda rows: save(out, rows),
     )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", encoding="utf-8") as f:
-        for row in kept:
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    save(out, kept)
     new = len(kept) - before
     per = spent / new if new else float("inf")
-    print(f"{args.game}: {new} puzzles kept in {spent:.1f} s ({per:.2f} s per puzzle kept)")
+    print(f"{args.game}: {new} puzzles kept in {spent:.1f} CPU s ({per:.2f} s per puzzle kept)")
     return 0 if kept else 1
 
 

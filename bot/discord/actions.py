@@ -386,17 +386,24 @@ async def start_game_message(
     )
 
 
+async def _action(interaction: discord.Interaction[Any], name: str) -> Action | None:
+    """The action a button names; one that no longer exists is answered with an apology."""
+    try:
+        return Action(name)
+    except ValueError:
+        log.warning("unknown button action %r", name)
+        lang = Lang.of(interaction.locale)
+        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+        return None
+
+
 async def run_action(
     interaction: discord.Interaction[Any], game_id: int, name: str, arg: str | None
 ) -> None:
     """A button was pressed: run its action's use case (or first ask for the move or setup)."""
     bot = host_of(interaction)
-    try:
-        action = Action(name)
-    except ValueError:
-        log.warning("unknown button action %r for game %s", name, game_id)
-        lang = Lang.of(interaction.locale)
-        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+    action = await _action(interaction, name)
+    if action is None:
         return
     if ACTIONS[action].takes is Takes.TEXT:
         lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
@@ -414,12 +421,8 @@ async def run_action(
 async def puzzle_action(interaction: discord.Interaction[Any], name: str, arg: str | None) -> None:
     """A puzzle's button (or its typed move): on the presser's own open puzzle."""
     service = host_of(interaction).service
-    try:
-        action = Action(name)
-    except ValueError:
-        log.warning("unknown puzzle action %r", name)
-        lang = Lang.of(interaction.locale)
-        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+    action = await _action(interaction, name)
+    if action is None:
         return
     press = Press(0, service_user(interaction.user), arg)
     await respond(interaction, lambda: service.act(action, press))

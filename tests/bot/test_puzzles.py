@@ -47,6 +47,8 @@ async def test_a_puzzle_answered_as_a_game_is(harness: Harness, double: DiscordD
     assert answered.ephemeral and "solved" in answered.text
     assert answered.message is not None
     assert set(double.buttons(answered.message)) == {"Next puzzle"}
+    for said in (shown, wrong, answered):
+        assert "docs/" not in json.dumps(said.data, ensure_ascii=False)
     assert await harness.service.puzzle_of(str(double.alice.id)) is None
     # bob has no puzzle: his /move is answered as before (no game here)
     refused = await double.slash(double.bob, "move", {"notation": moves[0]})

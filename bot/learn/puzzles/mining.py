@@ -72,16 +72,21 @@ def mine(
     ai_nodes: int,
     per_game: int,
     report: Callable[[str], None] = lambda _: None,
+    clock: Callable[[], float] = time.process_time,
+    on_kept: Callable[[list[dict[str, Any]]], None] = lambda _: None,
 ) -> tuple[list[dict[str, Any]], float]:
     """Self-play ``game_id`` from each seed (until ``target`` puzzles in ``kept`` or
-    ``seconds``), adding the puzzles found to ``kept`` (positions already there are skipped);
-    at most ``per_game`` from one game. Returns ``kept`` and the seconds spent."""
+    ``seconds`` of ``clock``: by default this process's CPU time, so a loaded machine gives
+    the same work however long it takes), adding the puzzles found to ``kept`` (positions
+    already there are skipped); at most ``per_game`` from one game; ``on_kept(kept)`` after each
+    puzzle (the script saves the file, so a run stopped early keeps what it found). Returns
+    ``kept`` and the seconds spent."""
     game = get_game(game_id)
     players = PLAYERS.get(game_id)
     seen: set[str] = {row["position"] for row in kept}
-    start = time.monotonic()
+    start = clock()
     for seed in seeds:
-        if len(kept) >= target or time.monotonic() - start > seconds:
+        if len(kept) >= target or clock() - start > seconds:
             break
         rng = random.Random(f"mine:{game_id}:{seed}")
         state: State[Any] = game.new_game(players)
@@ -105,10 +110,11 @@ def mine(
                     kept.append(record(game_id, len(kept) + 1, fresh, plies, line, seed))
                     from_game += 1
                     report(f"{game_id}: {len(kept)} (seed {seed}, ply {state.ply})")
+                    on_kept(kept)
             lvl = rng.randint(*levels)
             move = choose_move(state, mover, lvl, rng, max_nodes=ai_nodes, budget_scale=1e6)
             state = state.apply(move)
-    return kept, time.monotonic() - start
+    return kept, clock() - start
 
 
 def record(
