@@ -16,9 +16,11 @@ Solving it on its day extends the user's streak (:mod:`bot.learn.streak`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -71,6 +73,14 @@ class Puzzles:
     def __init__(self, ctx: Context, thinker: Thinker) -> None:
         self.ctx = ctx
         self.thinker = thinker
+        self._busy: dict[str, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def _one_at_a_time(self, user_id: str) -> AsyncIterator[None]:
+        """A user's answers one after another (a button and ``/move`` at once would both
+        judge the same position). One small lock a user who answered since the start."""
+        async with self._busy.setdefault(user_id, asyncio.Lock()):
+            yield
 
     def _today(self) -> str:
         return self.ctx.clock.now().date().isoformat()
@@ -140,6 +150,10 @@ class Puzzles:
     async def move(self, user: User, text: str) -> Reply:
         """The user's answer: right (the reply follows, or solved) or wrong (the refutation;
         the position stays for another try)."""
+        async with self._one_at_a_time(user.id):
+            return await self._move(user, text)
+
+    async def _move(self, user: User, text: str) -> Reply:
         opened, puzzle = await self._open(user)
         state = puzzle.after(opened.moves)
         try:
