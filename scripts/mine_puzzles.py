@@ -15,9 +15,22 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.learn.puzzles.mining import DEFAULT_PLIES, mine
+from bot.learn.puzzles.mining import DEFAULT_PLIES, mine, theme
+from engines.registry import get_game
 
 OUT = Path(__file__).resolve().parent.parent / "bot" / "learn" / "puzzles"
+
+
+def refreshed_theme(row: dict[str, Any]) -> str:
+    """The theme :func:`theme` gives the row's position and solution today."""
+    state = get_game(row["game"]).from_position(row["position"], None, row["players"])
+    line = []
+    at = state
+    for text in row["solution"]:
+        move = at.parse_move(text)
+        line.append(move)
+        at = at.apply(move)
+    return theme(state, line)
 
 
 def save(out: Path, rows: list[dict[str, Any]]) -> None:
@@ -42,14 +55,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-game", type=int, default=2, help="puzzles kept from one game")
     parser.add_argument("--out", type=Path, default=None, help="the file (default: the package's)")
     parser.add_argument("--append", action="store_true", help="keep the file's puzzles, add more")
+    parser.add_argument(
+        "--refresh", action="store_true", help="only recompute the file's themes, mine nothing"
+    )
     args = parser.parse_args(argv)
     lo, hi = (int(x) for x in args.levels.split("-"))
     plies = args.plies or DEFAULT_PLIES.get(args.game, 3)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     out = args.out or OUT / f"{args.game}.jsonl"
     kept: list[dict[str, Any]] = []
-    if args.append and out.is_file():
+    if (args.append or args.refresh) and out.is_file():
         kept = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+    if args.refresh:
+        for row in kept:
+            row["theme"] = refreshed_theme(row)
+        save(out, kept)
+        return 0
     before = len(kept)
     kept, spent = mine(
         args.game,

@@ -13,13 +13,14 @@ longest. See docs/puzzles.md.
 from __future__ import annotations
 
 import random
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engines.ai import choose_move
 from engines.ai.proof import Budget, TooDeep, solution_line, win_length, winning_moves
-from engines.core import SIMULTANEOUS, State
+from engines.core import SIMULTANEOUS, State, Termination
 from engines.registry import get_game
 
 PLAYERS = {"sangokushi": 3}
@@ -30,14 +31,22 @@ DEFAULT_PLIES = {"sangokushi": 4}
 """Plies a puzzle may take: the solver's second move comes after 2 replies with 3 players."""
 
 
-def themes(state: State[Any], line: tuple[Any, ...]) -> str:
-    """A short theme: how the game ends after the line (its termination)."""
+def theme(state: State[Any], line: Sequence[Any]) -> str:
+    """A short theme: how the game ends after the line, from the engine's own words for it
+    ("five in a row", "checkmate: no legal turn left", "the last 占 turned to a ghost")."""
     end = state
     for move in line:
         end = end.apply(move)
     outcome = end.outcome()
     assert outcome is not None
-    return outcome.termination.value
+    if outcome.termination is Termination.NO_MOVES:
+        return "checkmate: no legal turn left"
+    text = outcome.text.en
+    ghost = re.search(r"last (\S+) was turned to a ghost", text)
+    if ghost:
+        return f"the last {ghost[1]} turned to a ghost"
+    reason = re.search(r"wins(?: by|:) (.+?)\.?$", text)
+    return reason[1] if reason else outcome.termination.value
 
 
 def candidate(
@@ -135,7 +144,7 @@ def record(
         "seat": seat,
         "solution": notation,
         "plies": plies,
-        "theme": themes(state, line),
+        "theme": theme(state, line),
         "difficulty": min(3, 1 + plies // 2),
         "verified": f"forced win in {plies} plies, the only winning first move",
         "source": f"self-play seed {seed}",
