@@ -33,6 +33,19 @@ def refreshed_theme(row: dict[str, Any]) -> str:
     return theme(state, line)
 
 
+def merged(kept: list[dict[str, Any]], files: list[Path], game: str) -> list[dict[str, Any]]:
+    """``kept`` and the puzzles of ``files`` at positions not yet kept, numbered on."""
+    seen = {row["position"] for row in kept}
+    out = list(kept)
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line) if line.strip() else None
+            if row is not None and row["position"] not in seen:
+                seen.add(row["position"])
+                out.append(row | {"id": f"{game}-{len(out) + 1:03d}"})
+    return out
+
+
 def save(out: Path, rows: list[dict[str, Any]]) -> None:
     """Write the file whole (a new file moved over the old one: never half written)."""
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -58,14 +71,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--refresh", action="store_true", help="only recompute the file's themes, mine nothing"
     )
+    parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        default=(),
+        help="only add these files' puzzles (other runs' --out) to the file, mine nothing",
+    )
     args = parser.parse_args(argv)
     lo, hi = (int(x) for x in args.levels.split("-"))
     plies = args.plies or DEFAULT_PLIES.get(args.game, 3)
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     out = args.out or OUT / f"{args.game}.jsonl"
     kept: list[dict[str, Any]] = []
-    if (args.append or args.refresh) and out.is_file():
+    if (args.append or args.refresh or args.merge) and out.is_file():
         kept = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
+    if args.merge:
+        save(out, merged(kept, args.merge, args.game))
+        return 0
     if args.refresh:
         for row in kept:
             row["theme"] = refreshed_theme(row)
