@@ -63,9 +63,10 @@ def test_answers_are_judged_by_proof() -> None:
     """The solution's first move is right; another is wrong and refuted by a reply after
     which the win is gone."""
     for game in PUZZLE_GAMES:
-        puzzle = next(p for p in data.load(game) if p.plies > 1)
+        puzzle = max(data.load(game), key=lambda p: p.plies)  # with replies, if any
         right = answer(puzzle, (), puzzle.solution[0])
         assert right.right and right.replies == puzzle.solution[1 : 1 + len(right.replies)]
+        assert right.solved == (puzzle.solver_moves == 1)
         state = puzzle.start()
         other = next(
             state.format_move(m)
