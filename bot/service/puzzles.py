@@ -215,7 +215,9 @@ class Puzzles:
         mover = after.current_player()
         if after.outcome() is None and mover >= 0:
             seed = int.from_bytes(hashlib.sha256(after.position().encode()).digest()[:8], "big")
-            request = ThinkRequest(0, after, mover, REFUTE_LEVEL, REFUTE_SECONDS, REFUTE_SCALE, seed)
+            request = ThinkRequest(
+                0, after, mover, REFUTE_LEVEL, REFUTE_SECONDS, REFUTE_SCALE, seed
+            )
             preferred = (await self.thinker.choose(request),)
         line = await self.thinker.draw(
             partial(data.refutation, after, puzzle.seat, left, preferred)
