@@ -840,6 +840,75 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "learn.button.menu": ("All lessons", "レッスン一覧"),
     "learn.button.stop": ("Close", "閉じる"),
     "learn.modal.title": ("Your move in the lesson", "レッスンの指し手"),
+    # -- puzzles (issue 31: /puzzle, the daily puzzle) -------------------------------------
+    "refuse.puzzle_not_open": (
+        "You have no puzzle open: /puzzle gives you one.",
+        "開いているパズルはありません。/puzzle で出題します。",
+    ),
+    "refuse.puzzle_no_game": (
+        "{game} has no puzzles (a solitaire dealt by chance has no forced win).",
+        "{game}のパズルはありません（偶然に左右される一人遊びには必勝手順がありません）。",
+    ),
+    "refuse.puzzle_none": ("There are no puzzles yet.", "パズルはまだありません。"),
+    "refuse.puzzle_unknown": ("There is no puzzle {id}.", "パズル {id} はありません。"),
+    "puzzle.show": (
+        "Puzzle {id} ({game}, {difficulty}): {seat} to play and win in {n}.",
+        "パズル {id}（{game}、{difficulty}）：{seat}の番、{n}手で勝ってください。",
+    ),
+    "puzzle.daily": ("The daily puzzle of {day}.", "{day} の今日のパズルです。"),
+    "puzzle.streak": (
+        "Your daily streak: {days} {days:day|days}.",
+        "連続正解：{days}日。",
+    ),
+    "puzzle.right": ("{move} is right!", "{move}　正解です！"),
+    "puzzle.reply": ("Reply: {moves}", "応手：{moves}"),
+    "puzzle.go_on": ("Your move again.", "続けてあなたの番です。"),
+    "puzzle.solved": (
+        "{move}: solved! Puzzle {id} ({game}) is yours.",
+        "{move}：正解！パズル {id}（{game}）を解きました。",
+    ),
+    "puzzle.streak_up": (
+        "Daily streak: {days} {days:day|days} (best {best}).",
+        "連続正解：{days}日（最高 {best}日）。",
+    ),
+    "puzzle.wrong": (
+        "Not this one: {line} and the win is gone. Try another move (or Hint, or Solution).",
+        "残念：{line} で勝ちがなくなります。別の手を指してください（ヒント・解答もあります）。",
+    ),
+    "puzzle.wrong_lost": (
+        "Not this one: {line} and the game is lost. Try another move (or Hint, or Solution).",
+        "残念：{line} で負けになります。別の手を指してください（ヒント・解答もあります）。",
+    ),
+    "puzzle.hint": (
+        "The winning move is one of these: {moves}.",
+        "勝つ手はこの中にあります：{moves}。",
+    ),
+    "puzzle.solution": (
+        "The solution of puzzle {id}: {line}.",
+        "パズル {id} の解答：{line}。",
+    ),
+    "puzzle.closed": (
+        "Puzzle {id} is closed: your moves go to your games again.",
+        "パズル {id} を閉じました。指し手は対局に戻ります。",
+    ),
+    "puzzle.daily_post": (
+        "Daily puzzle, {day} ({game}, {difficulty}): {seat} to play and win in {n}. "
+        "Press Solve to try it (only you see your answers).",
+        "今日のパズル {day}（{game}、{difficulty}）：{seat}の番、{n}手で勝ってください。"
+        "「解く」を押すと挑戦できます（解答はあなたにだけ見えます）。",
+    ),
+    "button.puzzle_solve": ("Solve", "解く"),
+    "button.puzzle_hint": ("Hint", "ヒント"),
+    "button.puzzle_solution": ("Solution", "解答"),
+    "button.puzzle_next": ("Next puzzle", "次のパズル"),
+    "modal.puzzle.title": ("Your move in the puzzle", "パズルの指し手"),
+    "sandbox.help_puzzle": (
+        "Puzzles: /puzzle [game | id], /puzzle daily [YYYY-MM-DD], /puzzle solution, /puzzle quit; "
+        "while one is open, /move <move>, /legal [text] and /hint without a game go to it.",
+        "パズル: /puzzle [ゲーム | 番号]、/puzzle daily [日付]、/puzzle solution、/puzzle quit。"
+        "パズルを開いている間、番号なしの /move <指し手>、/legal [文字]、/hint は"
+        "パズルへ送られます。",
+    ),
 }
 
 

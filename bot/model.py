@@ -547,3 +547,38 @@ class PracticeRow:
     """The learner's moves tried so far, wrong ones included (they count against the stars)."""
     hints: int
     at_ms: int
+
+
+# --- puzzles (issue 31) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OpenPuzzle:
+    """The puzzle a user has open: the line played so far (notation) and, when it was opened
+    as a server's daily puzzle, that day (UTC, ``YYYY-MM-DD``)."""
+
+    user_id: str
+    puzzle_id: str
+    moves: tuple[str, ...]
+    daily_day: str | None
+    opened_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleStreak:
+    """Consecutive UTC days on which a user solved the daily puzzle, up to ``last_day``."""
+
+    last_day: str
+    streak: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzlePost:
+    """A server's daily puzzle post of one day, in its channel (delivered or not yet)."""
+
+    guild_id: str
+    day: str
+    channel_id: str
+    puzzle_id: str
+    delivered_ms: int | None

@@ -63,10 +63,9 @@ BUTTONS = {
 }
 """Commands that do what a button does, run through the same table: ``/join [id]``,
 ``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
-
-
 PRACTICE = frozenset({"/move", "/legal", "/hint"})
-"""Commands that go to the user's open lesson when they name no game (see ``/learn``)."""
+"""Commands that go to the user's open lesson or puzzle when they name no game (``/learn``,
+``/puzzle``)."""
 
 
 def _game_id(token: str) -> int:
@@ -237,8 +236,12 @@ class Sandbox:
 
     async def _dispatch(self, command: str, args: list[str]) -> None:
         s, me = self.service, self.user
+        if command in PRACTICE and (kind := await practising(self, args)) is not None:
+            await practice_command(self, kind, command, args)
+            return
         if command == "/help":
             self.say(self.t("sandbox.help"))
+            self.say(self.t("sandbox.help_puzzle"))
             self.say(self.t("sandbox.games", games=", ".join(g.id for g in catalogue())))
         elif command == "/as":
             if not args:
@@ -252,8 +255,6 @@ class Sandbox:
             await self._play(args)
         elif command == "/learn":
             await learn_command(self, args)
-        elif command in PRACTICE and await practising(self, args):
-            await practice_command(self, command, args)
         elif command in SIMPLE:
             gid, _ = await self._game_and_rest(args)
             self.show(await SIMPLE[command](s, gid, me))
@@ -283,6 +284,8 @@ class Sandbox:
             await self._leaderboard(args)
         elif command == "/rules":
             await self._rules(args)
+        elif command == "/puzzle":
+            await puzzle_command(self, args)
         elif command == "/daily":
             what = args[0].lower() if args else "play"
             if what == "board":
@@ -492,25 +495,48 @@ async def learn_command(sb: Sandbox, args: list[str]) -> None:
         sb.show(await lessons.learn(me, word))
 
 
-async def practising(sb: Sandbox, args: list[str]) -> bool:
-    """Does ``/move``, ``/legal`` or ``/hint`` go to the user's lesson? When it names no game
-    and a lesson is open."""
-    named = any(_GAME_OPTION.fullmatch(a) for a in args)
-    numbered = bool(args) and args[0].lstrip("#").isdigit() and len(args) > 1
-    return not named and not numbered and await sb.service.practice_of(sb.user.id) is not None
+async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
+    """``/puzzle [game | id]``, ``/puzzle daily [YYYY-MM-DD]``, ``/puzzle solution``,
+    ``/puzzle quit``."""
+    puzzles, me = sb.service.puzzles, sb.user
+    what = args[0].lower() if args else None
+    if what == "daily":
+        sb.show(await puzzles.solve_daily(me, args[1] if len(args) > 1 else None))
+    elif what == "solution":
+        sb.show(await puzzles.solution(me))
+    elif what == "quit":
+        sb.show(await puzzles.give_up(me))
+    elif args and args[0].rsplit("-", 1)[-1].isdigit():  # a puzzle's id: rokumentai-004
+        sb.show(await puzzles.open(me, args[0]))
+    else:
+        sb.show(await puzzles.start(me, args[0] if args else None))
 
 
-async def practice_command(sb: Sandbox, command: str, args: list[str]) -> None:
-    lessons, me = sb.service.lessons, sb.user
+# --- the practice board (a lesson or a puzzle takes /move, /legal and /hint that name no game) --
+
+
+async def practising(sb: Sandbox, args: list[str]) -> str | None:
+    """Where a ``/move``, ``/legal`` or ``/hint`` goes when it names no game (``game=3``,
+    ``#3``, ``3 <move>``): the kind of practice board the user has open (the service's one
+    routing rule), else None (a game)."""
+    named = any(_GAME_OPTION.fullmatch(a) or a.startswith("#") for a in args)
+    numbered = bool(args) and args[0].isdigit() and len(args) > 1
+    if named or numbered:
+        return None
+    return await sb.service.practice_of(sb.user.id)
+
+
+async def practice_command(sb: Sandbox, kind: str, command: str, args: list[str]) -> None:
+    board, me = sb.service.practice_board(kind), sb.user
     if command == "/hint":
-        sb.show(await lessons.hint(me))
+        sb.show(await board.hint(me))
     elif command == "/legal":
-        found = await lessons.legal(me.id, " ".join(args), LEGAL_SHOWN, sb.lang)
+        found = await board.legal(me, " ".join(args), LEGAL_SHOWN, sb.lang)
         sb.say(", ".join(found.moves) or "-")
     elif not args:
         sb.say(sb.t("sandbox.usage", usage="/move <move>"))
     else:
-        sb.show(await lessons.move(me, " ".join(args)))
+        sb.show(await board.move(me, " ".join(args)))
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

@@ -43,8 +43,11 @@ from bot.model import (
     Offer,
     OfferKind,
     OfferMade,
+    OpenPuzzle,
     OutboxRow,
     PracticeRow,
+    PuzzlePost,
+    PuzzleStreak,
     RatedGame,
     RatingChange,
     RatingRow,
@@ -152,6 +155,19 @@ class Store(Protocol):
     async def practice(self, user_id: str) -> PracticeRow | None: ...
     async def save_practice(self, row: PracticeRow) -> None: ...
     async def drop_practice(self, user_id: str) -> None: ...
+    # puzzles (issue 31)
+    async def open_puzzle(self, user_id: str) -> OpenPuzzle | None: ...
+    async def set_open_puzzle(self, user_id: str, puzzle: OpenPuzzle | None) -> None: ...
+    async def puzzle_attempt(
+        self, user_id: str, puzzle_id: str, *, solved_ms: int | None = None
+    ) -> None: ...
+    async def puzzle_progress(self, user_id: str) -> dict[str, tuple[int, bool]]: ...
+    async def puzzle_streak(self, user_id: str) -> PuzzleStreak | None: ...
+    async def set_puzzle_streak(self, user_id: str, streak: PuzzleStreak) -> None: ...
+    async def guilds_with_setting(self, key: str) -> list[tuple[str, str]]: ...
+    async def add_puzzle_post(self, post: PuzzlePost) -> None: ...
+    async def pending_puzzle_posts(self) -> list[PuzzlePost]: ...
+    async def puzzle_post_delivered(self, guild_id: str, day: str, at_ms: int) -> None: ...
 
 
 class Session(Protocol):
@@ -678,7 +694,115 @@ class _SqlRatings(_SqlCommunity):
             await self._insert_history(tx, rated.changes)
 
 
-class SqlStore(_SqlRatings):
+class _SqlPuzzles(_SqlBase):
+    """Puzzles (issue 31): open puzzles, attempts, streaks, the daily posts; never the games,
+    statistics or ratings."""
+
+    async def open_puzzle(self, user_id: str) -> OpenPuzzle | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT puzzle_id, moves, daily_day, opened_ms FROM puzzle_open WHERE user_id = ?",
+                (user_id,),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        moves = tuple(str(m) for m in json.loads(r[1]))
+        return OpenPuzzle(user_id, str(r[0]), moves, r[2], int(r[3]))
+
+    async def set_open_puzzle(self, user_id: str, puzzle: OpenPuzzle | None) -> None:
+        """Open ``puzzle`` for ``user_id`` (in place of any other), or close theirs (None)."""
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM puzzle_open WHERE user_id = ?", (user_id,))
+            if puzzle is not None:
+                await tx.execute(
+                    "INSERT INTO puzzle_open (user_id, puzzle_id, moves, daily_day, opened_ms) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (
+                        user_id,
+                        puzzle.puzzle_id,
+                        json.dumps(list(puzzle.moves), ensure_ascii=False),
+                        puzzle.daily_day,
+                        puzzle.opened_ms,
+                    ),
+                )
+
+    async def puzzle_attempt(
+        self, user_id: str, puzzle_id: str, *, solved_ms: int | None = None
+    ) -> None:
+        """A wrong answer (``solved_ms`` None: one more attempt) or the puzzle solved."""
+        wrong = 0 if solved_ms is not None else 1
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO puzzle_progress (user_id, puzzle_id, attempts, solved_ms) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id, puzzle_id) DO UPDATE SET "
+                "attempts = puzzle_progress.attempts + excluded.attempts, "
+                "solved_ms = COALESCE(puzzle_progress.solved_ms, excluded.solved_ms)",
+                (user_id, puzzle_id, wrong, solved_ms),
+            )
+
+    async def puzzle_progress(self, user_id: str) -> dict[str, tuple[int, bool]]:
+        """Each puzzle the user tried: (wrong answers, solved)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT puzzle_id, attempts, solved_ms FROM puzzle_progress WHERE user_id = ?",
+                (user_id,),
+            )
+        return {str(r[0]): (int(r[1]), r[2] is not None) for r in rows}
+
+    async def puzzle_streak(self, user_id: str) -> PuzzleStreak | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT last_day, streak, best FROM puzzle_streaks WHERE user_id = ?", (user_id,)
+            )
+        return PuzzleStreak(str(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
+
+    async def set_puzzle_streak(self, user_id: str, streak: PuzzleStreak) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO puzzle_streaks (user_id, last_day, streak, best) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET last_day = excluded.last_day, "
+                "streak = excluded.streak, best = excluded.best",
+                (user_id, streak.last_day, streak.streak, streak.best),
+            )
+
+    async def guilds_with_setting(self, key: str) -> list[tuple[str, str]]:
+        """(server, value) of every server that set ``key``."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT guild_id, value FROM guild_settings WHERE key = ? ORDER BY guild_id",
+                (key,),
+            )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    async def add_puzzle_post(self, post: PuzzlePost) -> None:
+        """Plan a server's post of a day; a second plan for the same server and day is
+        ignored (two processes, a restart: one post a day)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO puzzle_posts (guild_id, day, channel_id, puzzle_id) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, day) DO NOTHING",
+                (post.guild_id, post.day, post.channel_id, post.puzzle_id),
+            )
+
+    async def pending_puzzle_posts(self) -> list[PuzzlePost]:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT guild_id, day, channel_id, puzzle_id FROM puzzle_posts "
+                "WHERE delivered_ms IS NULL ORDER BY day, guild_id"
+            )
+        return [PuzzlePost(str(r[0]), str(r[1]), str(r[2]), str(r[3]), None) for r in rows]
+
+    async def puzzle_post_delivered(self, guild_id: str, day: str, at_ms: int) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE puzzle_posts SET delivered_ms = ? "
+                "WHERE guild_id = ? AND day = ? AND delivered_ms IS NULL",
+                (at_ms, guild_id, day),
+            )
+
+
+class SqlStore(_SqlPuzzles, _SqlRatings):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
 

@@ -212,7 +212,8 @@ async def _deliver_one(
         if reply.audience not in (None, me):
             log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
             return
-        await responder.send(reply_parts(reply, user_lang, ephemeral=True))
+        view = reply_view(reply, user_lang) if reply.event is Event.PUZZLE else None
+        await responder.send(reply_parts(reply, user_lang, ephemeral=True, view=view))
         return
     if reply.event is Event.STARTED and reply.game_id is not None:
         await start_game_message(bot, responder, reply, public_lang, user_lang)
@@ -458,17 +459,24 @@ async def start_private_thread(
     await open_game_thread(bot, reply.game_id, channel, turn, opened)
 
 
+async def _action(interaction: discord.Interaction[Any], name: str) -> Action | None:
+    """The action a button names; one that no longer exists is answered with an apology."""
+    try:
+        return Action(name)
+    except ValueError:
+        log.warning("unknown button action %r", name)
+        lang = Lang.of(interaction.locale)
+        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+        return None
+
+
 async def run_action(
     interaction: discord.Interaction[Any], game_id: int, name: str, arg: str | None
 ) -> None:
     """A button was pressed: run its action's use case (or first ask for the move or setup)."""
     bot = host_of(interaction)
-    try:
-        action = Action(name)
-    except ValueError:
-        log.warning("unknown button action %r for game %s", name, game_id)
-        lang = Lang.of(interaction.locale)
-        await interaction.response.send_message(t("error.apology", lang), ephemeral=True)
+    action = await _action(interaction, name)
+    if action is None:
         return
     if ACTIONS[action].takes is Takes.TEXT:
         lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
@@ -481,6 +489,16 @@ async def run_action(
         lambda: bot.service.act(action, press),
         keep_components=action is Action.ACCEPT,
     )
+
+
+async def puzzle_action(interaction: discord.Interaction[Any], name: str, arg: str | None) -> None:
+    """A puzzle's button (or its typed move): on the presser's own open puzzle."""
+    service = host_of(interaction).service
+    action = await _action(interaction, name)
+    if action is None:
+        return
+    press = Press(0, service_user(interaction.user), arg)
+    await respond(interaction, lambda: service.act(action, press))
 
 
 async def play_daily(interaction: discord.Interaction[Any]) -> None:

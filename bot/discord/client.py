@@ -23,7 +23,7 @@ from bot.discord.errors import on_tree_error
 from bot.discord.flights import Flights
 from bot.discord.stopping import stop_tasks
 from bot.discord.translator import BanmenTranslator
-from bot.discord.views import GameButton, JumpSelect, PageButton
+from bot.discord.views import GameButton, JumpSelect, PageButton, PuzzleButton
 from bot.service import GameService, Scope
 
 log = logging.getLogger("banmen.discord")
@@ -39,6 +39,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.admin",
     "bot.discord.cogs.timers",
     "bot.discord.cogs.computer",
+    "bot.discord.cogs.puzzles",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 
@@ -111,7 +112,7 @@ class BanmenBot(commands.AutoShardedBot):
         await self.tree.set_translator(BanmenTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(GameButton, JumpSelect, PageButton)
+        self.add_dynamic_items(GameButton, JumpSelect, PageButton, PuzzleButton)
         # Build every game's picture caches off the event loop while the bot connects.
         self._warm_ups = [
             asyncio.create_task(self.service.warm_up_pictures(), name="banmen-warm-up-pictures"),
@@ -168,6 +169,11 @@ class BanmenBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
     ) -> None:
         await actions.submit_text(interaction, game_id, text, setup=setup)
+
+    async def puzzle_action(
+        self, interaction: discord.Interaction[Any], action: str, arg: str | None
+    ) -> None:
+        await actions.puzzle_action(interaction, action, arg)
 
     async def show_leaderboard(
         self,

@@ -35,6 +35,19 @@ async def game_here(interaction: discord.Interaction[Any], game: int | None) -> 
     raise NoGameHere()
 
 
+async def target_here(interaction: discord.Interaction[Any], game: int | None) -> int | str:
+    """The game a ``/move``, its autocomplete or ``/hint`` means (see :func:`game_here`), or
+    the kind of practice board it goes to instead (``lesson``, ``puzzle``): no game named or
+    here, and one open (the service's ``practice_of``, the one routing rule)."""
+    try:
+        return await game_here(interaction, game)
+    except NoGameHere:
+        kind = await host_of(interaction).service.practice_of(str(interaction.user.id))
+        if kind is None:
+            raise
+        return kind
+
+
 async def game_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[int]]:

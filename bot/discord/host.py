@@ -36,6 +36,11 @@ class Host(Protocol):
     ) -> None:
         """A move (or secret setup) was typed in the modal."""
 
+    async def puzzle_action(
+        self, interaction: discord.Interaction[Any], action: str, arg: str | None
+    ) -> None:
+        """A puzzle's button was pressed (or its move typed): on the presser's own puzzle."""
+
     async def show_leaderboard(
         self,
         interaction: discord.Interaction[Any],

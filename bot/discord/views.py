@@ -28,6 +28,7 @@ from bot.service import (
     PRACTICE_GAME,
     Action,
     Button,
+    Event,
     Page,
     Reply,
     Scope,
@@ -196,9 +197,11 @@ class GameView(discord.ui.View):
         await on_view_error(interaction, error, item)
 
 
-def reply_view(reply: Reply, lang: str) -> GameView | None:
+def reply_view(reply: Reply, lang: str) -> discord.ui.View | None:
     """The buttons of a service reply (its actions, labelled as the service says), or None
     when it offers none."""
+    if reply.event in PUZZLE_EVENTS:
+        return puzzle_view(reply.actions, lang)
     game_id = PRACTICE_GAME if reply.event in PRACTICE_EVENTS else reply.game_id
     if game_id is None or not reply.actions:
         return None
@@ -302,6 +305,71 @@ class MoveModal(discord.ui.Modal):
         await host_of(interaction).submit_text(
             interaction, self.game_id, self.text.value, setup=self.setup
         )
+
+    async def on_error(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], error: Exception, /
+    ) -> None:
+        await on_view_error(interaction, error, None)
+
+
+# --- puzzles (issue 31): the user's own open puzzle, whatever the message -------------------------
+
+PUZZLE_ID = re.compile(r"banmen-pz:(?P<action>puzzle_[a-z]{1,16})(?::(?P<arg>[0-9-]{1,10}))?")
+"""A puzzle button: ``banmen-pz:puzzle_hint``, a daily post's ``banmen-pz:puzzle_solve:2026-11-27``
+(the day). It acts on the presser's own open puzzle, so it needs no game id."""
+PUZZLE_EVENTS = frozenset({Event.PUZZLE, Event.PUZZLE_DAILY})
+
+
+class PuzzleButton(
+    Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PUZZLE_ID.pattern
+):
+    """A puzzle's button (solve, move, hint, solution, next); works after any restart."""
+
+    def __init__(self, action: str, arg: str | None = None, *, label: str | None = None) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action,
+                style=button_style(action),
+                custom_id=f"banmen-pz:{action}" + (f":{arg}" if arg else ""),
+            )
+        )
+        self.action = action
+        self.arg = arg
+
+    @classmethod
+    def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PuzzleButton:
+        return cls(match["action"], match["arg"], label=getattr(item, "label", None))
+
+    async def answer(self, interaction: discord.Interaction[Any]) -> None:
+        if self.action == Action.PUZZLE_MOVE:
+            await interaction.response.send_modal(PuzzleModal(interaction.locale.value))
+            return
+        await host_of(interaction).puzzle_action(interaction, self.action, self.arg)
+
+
+def puzzle_view(buttons: Sequence[Button], lang: str) -> discord.ui.View | None:
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for b in buttons[:MAX_BUTTONS]:
+        view.add_item(PuzzleButton(b.action.value, b.arg, label=button_label(b, lang)))
+    return view
+
+
+class PuzzleModal(discord.ui.Modal):
+    """Type a move for the open puzzle."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__(
+            title=t("modal.puzzle.title", lang)[:45], custom_id="banmen-modal:puzzle", timeout=900
+        )
+        self.text: discord.ui.TextInput[PuzzleModal] = discord.ui.TextInput(
+            label=t("modal.move.label", lang), custom_id="text", max_length=100
+        )
+        self.add_item(self.text)
+
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        await host_of(interaction).puzzle_action(interaction, Action.PUZZLE_MOVE, self.text.value)
 
     async def on_error(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], error: Exception, /

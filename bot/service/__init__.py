@@ -55,12 +55,14 @@ from bot.service.context import Context, Shuffle
 from bot.service.directory import Directory, MoveChoices
 from bot.service.endings import Endings
 from bot.service.guard import check_text, entry
+from bot.service.learning import LearnFront
 from bot.service.lessons import Lessons
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.practice import Practice
 from bot.service.present import Pictures
+from bot.service.puzzles import DailyPost, Puzzles
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.rematch import Rematches
@@ -110,6 +112,7 @@ __all__ = [
     "Action",
     "ActionSpec",
     "Button",
+    "DailyPost",
     "Event",
     "File",
     "GameInfo",
@@ -167,7 +170,7 @@ class ServiceOptions(TypedDict, total=False):
     shuffle: Shuffle | None
 
 
-class GameService:
+class GameService(LearnFront):
     """Every use case of the host. One instance per process; see docs/service.md."""
 
     def __init__(
@@ -202,6 +205,7 @@ class GameService:
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
         self.lessons: Lessons = Lessons(ctx, Practice(ctx, self.computer))
+        self.puzzles: Puzzles = Puzzles(ctx, thinker)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -486,11 +490,6 @@ class GameService:
     def catalogue() -> tuple[GameInfo, ...]:
         return catalogue()
 
-    @entry
-    async def rules_page(self, game_id: str, index: int = 0) -> RulesPage:
-        """Page ``index`` (0-based, clamped) of a game's whole rules, with its diagram."""
-        return await self.rules.page(game_id, index)
-
     async def warm_up_pictures(self) -> None:
         """Build every game's picture caches in a worker thread (so no first move waits)."""
         await asyncio.to_thread(Pictures.warm_up)
@@ -546,13 +545,6 @@ class GameService:
     @entry
     async def daily_board(self, guild_id: str | None, day: date | str | None = None) -> Reply:
         return await self.community.daily_board(guild_id, day)
-
-    # -- lessons (issue 31): their use cases are ``self.lessons``'s entry points -------------
-    @entry
-    async def practice_of(self, user_id: str) -> str | None:
-        """What the user has open on their practice board (``lesson``), or ``None``: where a
-        move, ``/legal`` or ``/hint`` that names no game and is not in a game's thread goes."""
-        return await self.lessons.open_kind(user_id)
 
     # -- read-only views for the host's own use and tests --------------------------------------
     @entry

@@ -65,6 +65,11 @@ class Action(enum.StrEnum):
     LEARN_NEXT = "learn_next"
     LEARN_MENU = "learn_menu"
     LEARN_STOP = "learn_stop"
+    PUZZLE_SOLVE = "puzzle_solve"
+    PUZZLE_MOVE = "puzzle_move"
+    PUZZLE_HINT = "puzzle_hint"
+    PUZZLE_SOLUTION = "puzzle_solution"
+    PUZZLE_NEXT = "puzzle_next"
 
 
 class Style(enum.StrEnum):
@@ -217,6 +222,18 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     ),
     Action.LEARN_MENU: ActionSpec(lambda s, p: s.lessons.learn(p.user), "learn.button.menu", S),
     Action.LEARN_STOP: ActionSpec(lambda s, p: s.lessons.stop(p.user), "learn.button.stop", S),
+    # puzzles: the user's own open puzzle, whatever ``game_id`` says (0 on their buttons)
+    Action.PUZZLE_SOLVE: ActionSpec(
+        lambda s, p: s.puzzles.solve_daily(p.user, p.arg), "button.puzzle_solve", OK
+    ),
+    Action.PUZZLE_MOVE: ActionSpec(
+        lambda s, p: s.puzzles.move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
+    ),
+    Action.PUZZLE_HINT: ActionSpec(lambda s, p: s.puzzles.hint(p.user), "button.puzzle_hint", S),
+    Action.PUZZLE_SOLUTION: ActionSpec(
+        lambda s, p: s.puzzles.solution(p.user), "button.puzzle_solution", S
+    ),
+    Action.PUZZLE_NEXT: ActionSpec(lambda s, p: s.puzzles.start(p.user), "button.puzzle_next", P),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

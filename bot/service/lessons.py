@@ -158,6 +158,7 @@ class Lessons:
 
     async def _start(self, user: User, chosen: Lesson) -> Reply:
         row = PracticeRow(user.id, KIND, chosen.id, (), 0, 0, 0, to_ms(self.ctx.clock.now()))
+        await self.ctx.store.set_open_puzzle(user.id, None)  # one practice board at a time
         await self.ctx.store.save_practice(row)
         board = replay(chosen.start(), chosen.seat, ())
         return await self._show(user, chosen, row, board, (Line("learn.started"),))
@@ -182,8 +183,9 @@ class Lessons:
             return await self._show(user, chosen, row, board, (hint,))
 
     @entry
-    async def legal(self, user_id: str, typed: str, limit: int, lang: str) -> MoveChoices:
-        row = await self.ctx.store.practice(user_id)
+    async def legal(self, user: User, typed: str, limit: int = 25, lang: str = "en") -> MoveChoices:
+        """The open lesson's legal moves for the learner matching ``typed``."""
+        row = await self.ctx.store.practice(user.id)
         chosen = None if row is None else lesson(row.item)
         if row is None or chosen is None:
             return MoveChoices((), 0)

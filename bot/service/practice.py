@@ -15,7 +15,7 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bot.learn.lessons import actor, chance_move, play
 from bot.service import turns
@@ -24,9 +24,21 @@ from bot.service.context import Context
 from bot.service.directory import MoveChoices, matching, named_moves
 from bot.service.present import Pictures
 from bot.service.thinking import ThinkRequest
-from bot.service.values import Lang
+from bot.service.values import Lang, Reply, User
 from engines.core import CHANCE, SIMULTANEOUS, State
 from render.base import Marks
+
+
+class Practising(Protocol):
+    """What a practice board of either kind (a lesson, a puzzle) answers when a ``/move``,
+    ``/legal`` or ``/hint`` names no game (see :meth:`bot.service.GameService.practice_of`)."""
+
+    async def move(self, user: User, text: str) -> Reply: ...
+    async def hint(self, user: User) -> Reply: ...
+    async def legal(
+        self, user: User, typed: str, limit: int = 25, lang: str = "en"
+    ) -> MoveChoices: ...
+
 
 PRACTICE_LEVEL = 1
 """The computer's level when it answers on a practice board."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -85,6 +86,10 @@ class Event(enum.StrEnum):
     """A lesson's board, goal and what just happened (private; a button on it replaces it)."""
     LESSON_MENU = "lesson_menu"
     """The games with the learner's stars per lesson (private)."""
+    PUZZLE = "puzzle"
+    """A puzzle, an answer to it, its hint or solution (private to the solver)."""
+    PUZZLE_DAILY = "puzzle_daily"
+    """A server's daily puzzle post (public, with its Solve button; nobody is pinged)."""
 
 
 TURN_EVENTS = frozenset(
@@ -333,6 +338,8 @@ class GuildSettings:
     clock: str = "none"
     max_active_per_user: int | None = None
     max_active_per_guild: int | None = None
+    puzzle_channel: str | None = None
+    """The channel the daily puzzle is posted in (None: no daily puzzle; opt-in)."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -351,7 +358,15 @@ class GuildSettings:
         return {key: setting_text(getattr(self, key)) for key in SETTING_KEYS}
 
 
-SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild")
+SETTING_KEYS = (
+    "lang",
+    "threads",
+    "clock",
+    "max_active_per_user",
+    "max_active_per_guild",
+    "puzzle_channel",
+)
+_CHANNEL = re.compile(r"<#([0-9]{1,20})>|([0-9]{1,20})")
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -372,6 +387,13 @@ def parse_setting(key: str, text: str) -> Any:
         if not value.isdigit() or not 0 < int(value) <= 100_000:
             raise ValueError(value)
         return int(value)
+    if key == "puzzle_channel":  # a channel (its mention or id), or off
+        if value in ("off", "-"):
+            return None
+        channel = _CHANNEL.fullmatch(value)
+        if channel is None:
+            raise ValueError(value)
+        return channel[1] or channel[2]
     raise ValueError(key)
 
 

@@ -102,3 +102,20 @@ async def test_a_lesson_the_computer_answers(real: GameService) -> None:
     keys = [line.key for line in done.lines]
     assert keys == ["learn.you_played", "learn.answer", "learn.done"]
     assert done.lines[-1].params["stars"] == "★★★"
+
+
+async def test_one_practice_board_at_a_time(real: GameService) -> None:
+    """A lesson and a puzzle share the practice board: opening one closes the other, so a
+    /move that names no game always goes to the one the learner opened last."""
+    await real.lessons.learn(ALICE, "rokumentai-3")
+    assert await real.practice_of(ALICE.id) == "lesson"
+    puzzle = await real.puzzles.start(ALICE, "rokumentai")
+    assert puzzle.event is Event.PUZZLE
+    assert await real.practice_of(ALICE.id) == "puzzle"
+    assert real.practice_board("puzzle") is real.puzzles
+    with pytest.raises(Refusal):
+        await real.lessons.move(ALICE, "弓四04-七04")  # the lesson was closed
+    await real.lessons.learn(ALICE, "rokumentai-3")
+    assert await real.practice_of(ALICE.id) == "lesson" and await real.puzzle_of(ALICE.id) is None
+    legal = await real.practice_board("lesson").legal(ALICE, "", 100)
+    assert "弓四04-七04" in legal.moves or legal.total > 0

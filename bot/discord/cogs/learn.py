@@ -4,7 +4,7 @@ Without a game: the menu of every game with the learner's stars per lesson; with
 next unfinished lesson. A lesson's message carries the picture, the goal and its buttons
 (move buttons, Move to type, hint, restart, next, menu, close), all ``GameButton``s on the
 practice board's id, so they work after any restart. The learner's ``/move`` and ``/hint``
-outside a game's thread go to the lesson (:func:`in_practice`).
+outside a game's thread go to the lesson (:func:`bot.discord.common.target_here`).
 """
 
 from __future__ import annotations
@@ -18,22 +18,7 @@ from discord.ext import commands
 
 from bot.discord.actions import respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.common import game_here, game_type_choices
-from bot.discord.errors import NoGameHere
-from bot.discord.host import host_of
-
-
-async def in_practice(interaction: discord.Interaction[Any], game: int | None) -> bool:
-    """Does a game command (``/move``, ``/hint``) go to the user's lesson? Yes when it names
-    no game, is not in a game's thread or channel, and the user has a lesson open."""
-    if game is not None:
-        return False
-    try:
-        await game_here(interaction, None)
-    except NoGameHere:
-        service = host_of(interaction).service
-        return await service.practice_of(str(interaction.user.id)) is not None
-    return False
+from bot.discord.common import game_type_choices
 
 
 class LearnCog(commands.Cog):

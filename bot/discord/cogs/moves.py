@@ -17,8 +17,7 @@ from discord.ext import commands
 
 from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
-from bot.discord.cogs.learn import in_practice
-from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.common import GAME_OPTION, game_autocomplete, game_here, target_here
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
 from bot.i18n import Lang
@@ -40,16 +39,17 @@ class MovesCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         named = interaction.namespace.game
         try:
-            named_game = named if isinstance(named, int) else None
+            target = await target_here(interaction, named if isinstance(named, int) else None)
             user = str(interaction.user.id)
             lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
-            if await in_practice(interaction, named_game):  # the lesson's moves
-                found = await self.bot.service.lessons.legal(user, current, 25, lang)
-                return [app_commands.Choice(name=n, value=v) for n, v in choices_for(found.moves)]
-            game = await game_here(interaction, named_game)
-            names = await self.bot.service.legal_move_choices(
-                game, user, current, limit=25, lang=lang
-            )
+            if isinstance(target, str):  # the open lesson's or puzzle's moves
+                board = self.bot.service.practice_board(target)
+                found = await board.legal(service_user(interaction.user), current, 25, lang)
+                names = list(found.moves)
+            else:
+                names = await self.bot.service.legal_move_choices(
+                    target, user, current, limit=25, lang=lang
+                )
         except (NoGameHere, Refusal):
             return []
         return [app_commands.Choice(name=n, value=v) for n, v in choices_for(names)]
@@ -67,11 +67,13 @@ class MovesCog(commands.Cog):
         notation: app_commands.Range[str, 1, 100],
         game: int | None = None,
     ) -> None:
+        target = await target_here(interaction, game)
         user = service_user(interaction.user)
-        if await in_practice(interaction, game):
-            await respond(interaction, lambda: self.bot.service.lessons.move(user, notation))
+        if isinstance(target, str):
+            board = self.bot.service.practice_board(target)
+            await respond(interaction, lambda: board.move(user, notation))
             return
-        game_id = await game_here(interaction, game)
+        game_id = target
         await respond(interaction, lambda: self.bot.service.play(game_id, user, notation))
 
     @move.autocomplete("notation")
@@ -167,11 +169,13 @@ class MovesCog(commands.Cog):
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        target = await target_here(interaction, game)
         user = service_user(interaction.user)
-        if await in_practice(interaction, game):
-            await respond(interaction, lambda: self.bot.service.lessons.hint(user))
+        if isinstance(target, str):
+            board = self.bot.service.practice_board(target)
+            await respond(interaction, lambda: board.hint(user))
             return
-        game_id = await game_here(interaction, game)
+        game_id = target
         await respond(interaction, lambda: self.bot.service.hint(game_id, user))
 
 

@@ -1,0 +1,83 @@
+"""``/puzzle`` through the Discord double: a puzzle answered with ``/move`` outside a game (a
+wrong answer and its refutation, autocomplete, the modal), and the daily post with its Solve
+button after restarts: posted once, pinging nobody."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.learn import puzzles as data
+from bot.service.puzzles import daily_puzzle
+from tests.bot.conftest import Harness
+from tests.bot.test_game_flow import assert_png
+from tests.discord_double import DiscordDouble
+from tests.service.test_puzzles import a_wrong_move, solver_moves
+
+
+async def test_a_puzzle_answered_as_a_game_is(harness: Harness, double: DiscordDouble) -> None:
+    shown = await double.slash(double.alice, "puzzle", {"game": "rokumentai"})
+    assert shown.ephemeral and "to play and win in" in shown.text
+    assert_png(shown, double)
+    assert shown.message is not None
+    assert set(double.buttons(shown.message)) == {"Move", "Hint", "Solution"}
+    assert harness.service is not None
+    puzzle_id = await harness.service.puzzle_of(str(double.alice.id))
+    assert puzzle_id is not None
+    puzzle = data.by_id()[puzzle_id]
+
+    # /move in the channel (no game here) goes to the puzzle: a wrong one is refuted
+    wrong = await double.slash(double.alice, "move", {"notation": a_wrong_move(puzzle)})
+    assert wrong.ephemeral and "Not this one" in wrong.text
+    assert await harness.service.puzzle_of(str(double.alice.id)) == puzzle_id
+
+    # autocomplete offers the puzzle's legal moves
+    state = puzzle.start()
+    first = state.display_move(state.parse_move(puzzle.solution[0]), "en")
+    typed = await double.autocomplete(double.alice, "move", {"notation": first}, "notation")
+    assert first in [c["value"] for c in typed.choices]
+
+    # the first move through the Move button's modal, the rest with /move
+    message = shown.message
+    opened = await double.click(double.alice, message, double.buttons(message)["Move"])
+    moves = solver_moves(puzzle)
+    answered = await double.submit_modal(double.alice, opened, {"text": moves[0]})
+    for move in moves[1:]:
+        answered = await double.slash(double.alice, "move", {"notation": move})
+    assert answered.ephemeral and "solved" in answered.text
+    assert answered.message is not None
+    assert set(double.buttons(answered.message)) == {"Next puzzle"}
+    for said in (shown, wrong, answered):
+        assert "docs/" not in json.dumps(said.data, ensure_ascii=False)
+    assert await harness.service.puzzle_of(str(double.alice.id)) is None
+    # bob has no puzzle: his /move is answered as before (no game here)
+    refused = await double.slash(double.bob, "move", {"notation": moves[0]})
+    assert refused.ephemeral and "Not this one" not in refused.text
+    assert not double.unhandled
+
+
+async def test_the_daily_post_survives_restarts(harness: Harness, double: DiscordDouble) -> None:
+    channel = double.channel_id
+    await double.slash(
+        double.owner, "settings", {"key": "puzzle_channel", "value": f"<#{channel}>"}
+    )
+    bot = await harness.restart()  # the loop looks at once after a start
+    cog: Any = bot.get_cog("PuzzlesCog")  # (the extension's own module: no isinstance)
+    post = await double.wait_for_message(channel, lambda m: "Daily puzzle" in json.dumps(m))
+    assert post["mentions"] == [] and post["allowed_mentions"]["parse"] == []
+    assert set(double.buttons(post)) == {"Solve"}
+    await cog.delivered.wait()
+    before = len(double.channel_messages(channel))
+
+    bot = await harness.restart()
+    cog = bot.get_cog("PuzzlesCog")
+    cog.delivered.clear()
+    await cog.round()
+    assert len(double.channel_messages(channel)) == before  # posted once
+
+    solve = await double.click(double.bob, post, double.buttons(post)["Solve"])
+    assert solve.ephemeral and "の今日のパズル" in solve.text  # bob reads Japanese
+    assert harness.service is not None
+    day = harness.clock.now().date().isoformat()
+    assert await harness.service.puzzle_of(str(double.bob.id)) == daily_puzzle(day).id
+    assert not double.unhandled

@@ -1,0 +1,188 @@
+"""``/puzzle`` in the service: answers judged by proof, the refutation of a wrong one, an open
+puzzle surviving a restart, the daily posts (one a server and day) and the streak. Puzzles never
+touch the games, statistics or ratings."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.learn import puzzles as data
+from bot.learn.puzzles import Puzzle
+from bot.service import Action, Event, GameService, Refusal, User
+from bot.service.puzzles import daily_puzzle
+from tests.service.conftest import ALICE, BOB
+
+IN_ONE = next(p for p in data.load("rokumentai") if p.plies == 1)
+IN_THREE = next(p for p in data.load("rokumentai") if p.plies == 3)
+
+
+def solver_moves(puzzle: Puzzle) -> list[str]:
+    """The main line's moves of the solver (the service plays the replies)."""
+    state, out = puzzle.start(), []
+    for text in puzzle.solution:
+        if state.current_player() == puzzle.seat:
+            out.append(text)
+        state = state.apply(state.parse_move(text))
+    return out
+
+
+def a_wrong_move(puzzle: Puzzle) -> str:
+    state = puzzle.start()
+    return next(
+        state.format_move(m)
+        for m in state.legal_moves()
+        if state.format_move(m) != puzzle.solution[0]
+    )
+
+
+async def solve(service: GameService, user: User, puzzle: Puzzle) -> str:
+    key = ""
+    for move in solver_moves(puzzle):
+        key = (await service.puzzles.move(user, move)).key
+    return key
+
+
+async def test_a_wrong_answer_is_refuted_and_the_right_one_solves(real: GameService) -> None:
+    shown = await real.puzzles.open(ALICE, IN_ONE.id)
+    assert shown.event is Event.PUZZLE and not shown.public and shown.audience == ALICE.id
+    assert "to play and win in 1" in shown.text("en") and "1手で勝って" in shown.text("ja")
+    assert {b.action for b in shown.actions} == {
+        Action.PUZZLE_MOVE,
+        Action.PUZZLE_HINT,
+        Action.PUZZLE_SOLUTION,
+    }
+    assert await real.puzzle_of(ALICE.id) == IN_ONE.id
+    assert await real.puzzle_of(BOB.id) is None
+
+    wrong = await real.puzzles.move(ALICE, a_wrong_move(IN_ONE))
+    assert wrong.key in ("puzzle.wrong", "puzzle.wrong_lost")
+    assert "Not this one" in wrong.text("en")
+    assert await real.puzzle_of(ALICE.id) == IN_ONE.id  # still open: try again
+
+    solved = await real.puzzles.move(ALICE, IN_ONE.solution[0])
+    assert solved.key == "puzzle.solved" and not solved.public
+    assert [b.action for b in solved.actions] == [Action.PUZZLE_NEXT]
+    assert await real.puzzle_of(ALICE.id) is None
+    assert (await real.ctx.store.puzzle_progress(ALICE.id))[IN_ONE.id] == (1, True)
+    # nothing of a game: no statistics, no games
+    assert await real.ctx.store.stats(ALICE.id, None) == []
+    assert await real.ctx.store.active_games() == []
+
+
+async def test_the_reply_is_played_and_an_open_puzzle_survives_a_restart(
+    clock: FakeClock, db_path: str
+) -> None:
+    settings = Settings(db_path=db_path)
+    service = await GameService.open(db_path, clock=clock, settings=settings)
+    try:
+        await service.puzzles.open(ALICE, IN_THREE.id)
+        first = await service.puzzles.move(ALICE, IN_THREE.solution[0])
+        assert first.key == "puzzle.right"
+        reply = IN_THREE.start().apply(IN_THREE.start().parse_move(IN_THREE.solution[0]))
+        shown = reply.display_move(reply.parse_move(IN_THREE.solution[1]), "en")
+        assert shown in first.text("en")
+    finally:
+        await service.close()
+    service = await GameService.open(db_path, clock=clock, settings=settings)
+    try:
+        opened = await service.puzzles.open_of(ALICE.id)
+        assert opened is not None and opened.moves == IN_THREE.solution[:2]
+        last = await service.puzzles.move(ALICE, IN_THREE.solution[2])
+        assert last.key == "puzzle.solved"
+    finally:
+        await service.close()
+
+
+async def test_legal_moves_hint_and_solution(real: GameService) -> None:
+    await real.puzzles.open(ALICE, IN_ONE.id)
+    state = IN_ONE.start()
+    answer = state.display_move(state.parse_move(IN_ONE.solution[0]), "en")
+    found = await real.puzzles.legal(ALICE, "", 500)
+    assert found.total == len(state.legal_moves()) and answer in found.moves
+    hint = await real.puzzles.hint(ALICE)
+    assert hint.key == "puzzle.hint" and answer in hint.text("en")
+    solution = await real.puzzles.solution(ALICE)
+    assert answer in solution.text("en")
+    assert await real.puzzle_of(ALICE.id) is None  # shown, closed, not solved
+    assert (await real.ctx.store.puzzle_progress(ALICE.id))[IN_ONE.id] == (1, False)
+    assert (await real.puzzles.legal(ALICE, "")).total == 0
+
+
+async def test_refusals_change_nothing(real: GameService) -> None:
+    with pytest.raises(Refusal) as no_puzzle:
+        await real.puzzles.move(ALICE, "anything")
+    assert no_puzzle.value.key == "refuse.puzzle_not_open"
+    with pytest.raises(Refusal) as solitaire:
+        await real.puzzles.start(ALICE, "yosuko")
+    assert solitaire.value.key == "refuse.puzzle_no_game"
+    with pytest.raises(Refusal) as unknown:
+        await real.puzzles.start(ALICE, "chess")
+    assert unknown.value.key == "refuse.unknown_game_type"
+    with pytest.raises(Refusal) as no_id:
+        await real.puzzles.open(ALICE, "rokumentai-999")
+    assert no_id.value.key == "refuse.puzzle_unknown"
+    await real.puzzles.open(ALICE, IN_ONE.id)
+    with pytest.raises(Refusal) as bad:
+        await real.puzzles.move(ALICE, "not a move")
+    assert bad.value.key == "refuse.bad_move"
+    assert IN_ONE.id not in await real.ctx.store.puzzle_progress(ALICE.id)
+    assert await real.puzzle_of(ALICE.id) == IN_ONE.id
+
+
+async def test_a_new_puzzle_is_one_not_solved_yet(real: GameService) -> None:
+    await real.puzzles.open(ALICE, IN_ONE.id)
+    await real.puzzles.move(ALICE, IN_ONE.solution[0])
+    seen = {IN_ONE.id}
+    for _ in range(3):
+        reply = await real.puzzles.start(ALICE, "rokumentai")
+        assert reply.params["id"] not in seen
+        seen.add(str(reply.params["id"]))
+        await real.puzzles.solution(ALICE)
+    any_game = await real.puzzles.start(BOB)
+    assert any_game.params["id"] in data.by_id()
+
+
+async def test_the_daily_post_once_a_server_and_day(real: GameService, clock: FakeClock) -> None:
+    assert await real.puzzles.due_posts() == []  # opt-in: no channel, no post
+    await real.set_guild_setting("g1", "puzzle_channel", "<#555>")
+    await real.set_guild_setting("g2", "puzzle_channel", "off")
+    (post,) = await real.puzzles.due_posts()
+    today = clock.now().date().isoformat()
+    assert (post.guild_id, post.channel_id, post.day) == ("g1", "555", today)
+    reply = post.reply
+    assert reply.event is Event.PUZZLE_DAILY and reply.public and not reply.notify
+    assert [(b.action, b.arg) for b in reply.actions] == [(Action.PUZZLE_SOLVE, today)]
+    assert daily_puzzle(today).id in {p.id for p in data.every()}
+    # not reported posted: handed out again, still one
+    assert [p.day for p in await real.puzzles.due_posts()] == [today]
+    await real.puzzles.posted("g1", today)
+    assert await real.puzzles.due_posts() == []
+    clock.advance(timedelta(days=1))
+    (tomorrow,) = await real.puzzles.due_posts()
+    assert tomorrow.day == clock.now().date().isoformat()
+
+
+async def test_the_streak_counts_days_in_a_row(real: GameService, clock: FakeClock) -> None:
+    for expected in (1, 2):
+        day = clock.now().date().isoformat()
+        shown = await real.puzzles.solve_daily(ALICE, day)
+        assert shown.params["id"] == daily_puzzle(day).id
+        assert await solve(real, ALICE, daily_puzzle(day)) == "puzzle.solved"
+        streak = await real.ctx.store.puzzle_streak(ALICE.id)
+        assert streak is not None and streak.streak == expected
+        clock.advance(timedelta(days=1))
+    clock.advance(timedelta(days=1))  # a day missed
+    day = clock.now().date().isoformat()
+    shown = await real.puzzles.solve_daily(ALICE, day)
+    assert "streak" not in shown.text("en")
+    await solve(real, ALICE, daily_puzzle(day))
+    streak = await real.ctx.store.puzzle_streak(ALICE.id)
+    assert streak is not None and (streak.streak, streak.best) == (1, 2)
+    # an old day's puzzle (a post's button pressed late) counts for no streak
+    await real.puzzles.solve_daily(BOB, "2020-01-01")
+    await solve(real, BOB, daily_puzzle("2020-01-01"))
+    assert await real.ctx.store.puzzle_streak(BOB.id) is None
