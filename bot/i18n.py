@@ -763,6 +763,97 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the record says the game ended ({end}), but its moves do not end it that way",
         "棋譜には終局（{end}）とありますが、指し手はそう終わっていません",
     ),
+    # -- correspondence life (issue 33): vacations -------------------------------------------
+    "vacation.on": (
+        "You are on vacation until {until}: your correspondence and time-bank clocks stand "
+        "still while it is your turn ({count} stopped now). Allowance left this year: {days} "
+        "days, spent by the hour only while a clock stands still.",
+        "{until}まで休暇です。通信対局と持ち時間制の対局は、あなたの手番の間は時計が止まります"
+        "（いま{count}局）。今年の残り休暇: {days}日（時計が止まっている間だけ1時間単位で使い"
+        "ます）。",
+    ),
+    "vacation.on_open": (
+        "You are on vacation until you say /vacation off: your correspondence and time-bank "
+        "clocks stand still while it is your turn ({count} stopped now). Allowance left this "
+        "year: {days} days, spent by the hour only while a clock stands still.",
+        "/vacation off まで休暇です。通信対局と持ち時間制の対局は、あなたの手番の間は時計が止まり"
+        "ます（いま{count}局）。今年の残り休暇: {days}日（時計が止まっている間だけ1時間単位で使い"
+        "ます）。",
+    ),
+    "vacation.live_runs": (
+        "{count} live {count:game|games} of yours {count:is|are} not paused: a live game is "
+        "played in one sitting.",
+        "ライブ対局{count}局は止まりません（ライブ対局は一度に指し切ります）。",
+    ),
+    "vacation.forbidden_runs": (
+        "{count} {count:game|games} of yours {count:is|are} in a server that allows no "
+        "vacation: {count:its clock runs|their clocks run} on.",
+        "{count}局は休暇を認めないサーバーの対局なので、時計は止まりません。",
+    ),
+    "vacation.off": (
+        "Welcome back: your clocks run again, each with the time it had left. Allowance left "
+        "this year: {days} days.",
+        "おかえりなさい。時計は残り時間のまま再び動きます。今年の残り休暇: {days}日。",
+    ),
+    "vacation.status_on": (
+        "You are on vacation (back {until}); {count} {count:clock stands|clocks stand} still. "
+        "Allowance left this year: {days} days.",
+        "休暇中です（戻り: {until}）。止まっている時計: {count}局。今年の残り休暇: {days}日。",
+    ),
+    "vacation.status_off": (
+        "You are not on vacation. Allowance left this year: {days} days.",
+        "休暇中ではありません。今年の残り休暇: {days}日。",
+    ),
+    "vacation.stopped": (
+        "#{id} {game}: {name} is on vacation; the clock stands still.",
+        "#{id} {game}: {name}さんは休暇中です。時計は止まっています。",
+    ),
+    "vacation.ended_back": (
+        "#{id} {game}: {name} is back; the clock runs again.",
+        "#{id} {game}: {name}さんが戻りました。時計が再び動きます。",
+    ),
+    "vacation.ended_over": (
+        "#{id} {game}: {name}'s vacation is over; the clock runs again.",
+        "#{id} {game}: {name}さんの休暇が終わりました。時計が再び動きます。",
+    ),
+    "vacation.ended_spent": (
+        "#{id} {game}: {name}'s vacation allowance for this year is spent; the clock runs again.",
+        "#{id} {game}: {name}さんの今年の休暇を使い切りました。時計が再び動きます。",
+    ),
+    "vacation.paused": (
+        "🏖 {name} is on vacation until {until}: the clock stands still.",
+        "🏖 {name}さんは{until}まで休暇中です。時計は止まっています。",
+    ),
+    "vacation.paused_open": (
+        "🏖 {name} is on vacation: the clock stands still.",
+        "🏖 {name}さんは休暇中です。時計は止まっています。",
+    ),
+    "refuse.vacation_until": (
+        "I cannot read the return date {value!r}: write a date (2026-08-31), a date and UTC "
+        "time (2026-08-31 18:00) or a duration (10d, 36h).",
+        "戻る日時「{value}」が読めません。日付（2026-08-31）、日付とUTC時刻（2026-08-31 18:00）"
+        "または期間（10d、36h）で書いてください。",
+    ),
+    "refuse.vacation_past": (
+        "The return date {until} is in the past: nothing changed.",
+        "戻る日時 {until} は過去です。何も変わっていません。",
+    ),
+    "refuse.vacation_allowance": (
+        "Back {until} is past your allowance: {days} days are left this year. Nothing changed.",
+        "{until}に戻ると休暇の残り（今年あと{days}日）を超えます。何も変わっていません。",
+    ),
+    "refuse.vacation_none_left": (
+        "Your vacation allowance is spent ({days} days left this year): nothing changed.",
+        "休暇を使い切っています（今年の残り{days}日）。何も変わっていません。",
+    ),
+    "refuse.vacation_already_on": (
+        "You are already on vacation: say /vacation off first to change the return date.",
+        "すでに休暇中です。戻る日時を変えるには、まず /vacation off してください。",
+    ),
+    "refuse.vacation_not_on": (
+        "You are not on vacation: nothing changed.",
+        "休暇中ではありません。何も変わっていません。",
+    ),
 }
 
 

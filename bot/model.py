@@ -201,6 +201,11 @@ class GameRow:
     """The secret seed an imported unfinished game goes on with: it picks every chance step
     from engine ply ``reseed_from`` on (``seed``, the file's, picked the ones before)."""
     reseed_from: int = 0
+    paused_ms: int | None = None
+    """Since when the game's clock stands still (a player to move is on vacation; ``None``: it
+    runs). ``deadline_ms`` and ``turn_started_ms`` are as they were then."""
+    paused_until_ms: int | None = None
+    """When the absent player said they would be back (``None``: until they say so)."""
 
     def seed_at(self, ply: int) -> str:
         """The seed that picks the chance step at engine ply ``ply``."""
@@ -430,6 +435,8 @@ class Update:
     offer: Settable[Offer | None] = UNCHANGED
     expires_ms: Settable[int | None] = UNCHANGED
     offers_made: Settable[tuple[OfferMade, ...]] = UNCHANGED
+    paused_ms: Settable[int | None] = UNCHANGED
+    paused_until_ms: Settable[int | None] = UNCHANGED
 
     def given(self) -> dict[str, object]:
         """The fields this update sets, by name."""
@@ -480,6 +487,20 @@ class Stats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """A user's vacation (``since_ms`` set while it runs) and the allowance spent in ``year``
+    (UTC): ``used_ms`` settled so far, and ``holding_ms``, since when it has been holding a
+    clock (not yet settled; ``None``: it holds none)."""
+
+    user_id: str
+    since_ms: int | None
+    until_ms: int | None
+    year: int
+    used_ms: int = 0
+    holding_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

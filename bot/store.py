@@ -56,6 +56,7 @@ from bot.model import (
     Unchanged,
     Update,
     UserResult,
+    VacationRow,
 )
 
 log = logging.getLogger(__name__)
@@ -140,6 +141,10 @@ class Store(Protocol):
     ) -> tuple[int, list[RatingRow]]: ...
     async def ended_games(self) -> tuple[list[EndedGame], int]: ...
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
+    # correspondence life (issue 33): vacations
+    async def vacation(self, user_id: str) -> VacationRow | None: ...
+    async def vacations(self) -> list[VacationRow]: ...
+    async def save_vacation(self, row: VacationRow) -> None: ...
 
 
 class Session(Protocol):
@@ -198,7 +203,7 @@ _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
     "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated, "
-    "daily_day, reseed, reseed_from"
+    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms"
 )
 
 
@@ -273,6 +278,8 @@ def _update_columns(update: Update) -> list[tuple[str, object]]:
         "offer": _given(update.offer, _offer_text),
         "expires_ms": update.expires_ms,
         "offers_made": _given(update.offers_made, _offers_made_text),
+        "paused_ms": update.paused_ms,
+        "paused_until_ms": update.paused_until_ms,
     }
     return [(name, value) for name, value in columns.items() if value is not UNCHANGED]
 
@@ -980,6 +987,35 @@ class SqlStore(_SqlRatings):
                 )
         return int(rows[0][0])
 
+    # -- correspondence life (issue 33): vacations ------------------------------------------
+    _VACATION = "SELECT user_id, since_ms, until_ms, year, used_ms, holding_ms FROM vacations"
+
+    async def vacation(self, user_id: str) -> VacationRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"{self._VACATION} WHERE user_id = ?", (user_id,))
+        return _vacation_row(rows[0]) if rows else None
+
+    async def vacations(self) -> list[VacationRow]:
+        """Every vacation that runs (read at start-up)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"{self._VACATION} WHERE since_ms IS NOT NULL")
+        return [_vacation_row(r) for r in rows]
+
+    async def save_vacation(self, row: VacationRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO vacations (user_id, since_ms, until_ms, year, used_ms, holding_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "since_ms = excluded.since_ms, until_ms = excluded.until_ms, "
+                "year = excluded.year, used_ms = excluded.used_ms, "
+                "holding_ms = excluded.holding_ms",
+                (row.user_id, row.since_ms, row.until_ms, row.year, row.used_ms, row.holding_ms),
+            )
+
+
+def _vacation_row(r: Sequence[Any]) -> VacationRow:
+    return VacationRow(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5])
+
 
 def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
     """``column`` equals ``value`` (NULL included), as SQL both backends can index."""
@@ -1185,6 +1221,8 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         daily_day=r[26],
         reseed=r[27],
         reseed_from=int(r[28]),
+        paused_ms=r[29],
+        paused_until_ms=r[30],
     )
 
 

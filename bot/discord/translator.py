@@ -156,6 +156,20 @@ JA: dict[str, str] = {
     "default clock": "既定の持ち時間",
     "games per user": "一人あたりの対局数",
     "games per server": "サーバーの対局数",
+    # correspondence life (issue 33): /vacation
+    "vacation": "休暇",
+    "on": "開始",
+    "off": "終了",
+    "status": "状態",
+    "Stop your correspondence clocks while you are away.": "不在の間、通信対局の時計を止めます。",
+    "Go on vacation: your correspondence clocks stand still.": (
+        "休暇に入ります。通信対局の時計が止まります。"
+    ),
+    "When you are back: 2026-08-31, 2026-08-31 18:00 (UTC) or 10d (default: until off).": (
+        "戻る日時：2026-08-31、2026-08-31 18:00（UTC）または10d（既定：終了するまで）。"
+    ),
+    "Back from vacation: your clocks run again.": "休暇を終えます。時計が再び動きます。",
+    "Whether you are on vacation, and the allowance left.": "休暇中かどうかと、残りの休暇日数。",
 }
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -66,6 +66,7 @@ from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
 from bot.service.turns import Turns
+from bot.service.vacation import Vacations
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
     AI_LEVELS,
@@ -195,6 +196,8 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.vacations = Vacations(ctx, self.timers.changed)
+        """``/vacation`` (issue 33): adapters call its entry points directly."""
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -217,6 +220,7 @@ class GameService:
         """Read the live games, every pending deadline and every running AI game from the store
         (at start-up)."""
         await self.ctx.games.restore()
+        await self.vacations.restore()  # stopped clocks are no deadlines to the timers
         await self.timers.restore()
         await self.computer.restore()
 
@@ -235,10 +239,11 @@ class GameService:
         return self.timers.changed
 
     def next_timer_at(self) -> datetime | None:
-        return self.timers.next_at()
+        return self.vacations.next_at(self.timers.next_at())
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
-        return await self.timers.process_due(now)
+        # the vacations first: a clock that runs again runs from the moment it was due to
+        return await self.vacations.process_due(now) + await self.timers.process_due(now)
 
     # -- the outbox: announcements committed with their change --------------------------------
     async def pending_announcements(self) -> list[Reply]:

@@ -25,6 +25,7 @@ from bot.model import (
     MoveRow,
     NewGame,
     SeatKind,
+    Update,
     outbox_key,
     row_of_new,
     updated,
@@ -168,6 +169,9 @@ class LiveGame:
 
 
 Listener = Callable[[GameRow], None]
+Amend = Callable[[GameRow, State[Any], Update], Update]
+"""What a commit must add, given the game row it leaves, the state and its own update (the
+vacations' stopped clocks)."""
 """Told of every committed row, a created game's included (the timers keep their deadlines
 from it; the computer player looks for its turns)."""
 
@@ -217,6 +221,8 @@ class GameCache:
         its row when it is loaded again)."""
         self._listeners: list[Listener] = []
         self._claims = Claims()
+        self.amend: Amend | None = None
+        """Consulted by every commit (:mod:`bot.service.vacation` stops clocks with it)."""
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
@@ -346,6 +352,11 @@ class GameCache:
         the outbox with the change (at ``at_ms``) and come back keyed and claimed: the caller
         delivers them and reports each (see :class:`bot.service.outbox.Outbox`)."""
         row = updated(loaded.row, change.update, change.seats)
+        if self.amend is not None:
+            extra = self.amend(row, state if state is not None else loaded.state, change.update)
+            if extra.given():
+                change = replace(change, update=change.update | extra)
+                row = updated(loaded.row, change.update, change.seats)
         entries = loaded.entries
         if change.truncate_from is not None:
             entries = entries[: change.truncate_from]

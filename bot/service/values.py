@@ -81,6 +81,8 @@ class Event(enum.StrEnum):
     RATINGS_REBUILT = "ratings_rebuilt"
     HINT = "hint"
     """A solitaire's choices with their estimated win chances (private)."""
+    VACATION = "vacation"
+    """A vacation began or ended (privately), or a game's clock stopped or runs again."""
 
 
 TURN_EVENTS = frozenset(
@@ -326,6 +328,8 @@ class GuildSettings:
     clock: str = "none"
     max_active_per_user: int | None = None
     max_active_per_guild: int | None = None
+    vacation: bool = True
+    """Players may stop their clocks in this server's games with ``/vacation``."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -344,7 +348,14 @@ class GuildSettings:
         return {key: setting_text(getattr(self, key)) for key in SETTING_KEYS}
 
 
-SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild")
+SETTING_KEYS = (
+    "lang",
+    "threads",
+    "clock",
+    "max_active_per_user",
+    "max_active_per_guild",
+    "vacation",
+)
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -352,7 +363,7 @@ def parse_setting(key: str, text: str) -> Any:
     value = text.strip().lower()
     if key == "lang":
         return Lang(value)
-    if key == "threads":
+    if key in ("threads", "vacation"):
         if value not in ("on", "off"):
             raise ValueError(value)
         return value == "on"

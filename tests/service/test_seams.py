@@ -51,6 +51,8 @@ EVERYTHING = Update(
     offer=Offer(OfferKind.DRAW, 0, 3),
     expires_ms=15,
     offers_made=(OfferMade(OfferKind.DRAW, 0, 1), OfferMade(OfferKind.TAKEBACK, 1, 2)),
+    paused_ms=16,
+    paused_until_ms=17,
 )
 
 

@@ -1,0 +1,18 @@
+-- Correspondence life (issue 33): vacations pause a player's correspondence and time-bank clocks.
+-- A game whose clock is stopped keeps its deadline and turn start as they were when it stopped
+-- (``paused_ms``); when the clock runs again both move on by the time it stood still.
+-- ``paused_until_ms`` is the absent player's announced return (NULL: until they say so).
+
+ALTER TABLE games ADD COLUMN paused_ms INTEGER;
+ALTER TABLE games ADD COLUMN paused_until_ms INTEGER;
+
+-- One row per user who ever took a vacation: the one running (``since_ms`` set) and the
+-- allowance spent in ``year`` (UTC), by the hour, only while it held a clock.
+CREATE TABLE vacations (
+    user_id TEXT PRIMARY KEY,
+    since_ms INTEGER,
+    until_ms INTEGER,
+    year INTEGER NOT NULL,
+    used_ms INTEGER NOT NULL DEFAULT 0,
+    holding_ms INTEGER
+);

@@ -1,0 +1,20 @@
+-- PostgreSQL twin of ../0012_correspondence.sql.
+-- Correspondence life (issue 33): vacations pause a player's correspondence and time-bank
+-- clocks.
+-- A game whose clock is stopped keeps its deadline and turn start as they were when it stopped
+-- (``paused_ms``); when the clock runs again both move on by the time it stood still.
+-- ``paused_until_ms`` is the absent player's announced return (NULL: until they say so).
+
+ALTER TABLE games ADD COLUMN paused_ms BIGINT;
+ALTER TABLE games ADD COLUMN paused_until_ms BIGINT;
+
+-- One row per user who ever took a vacation: the one running (``since_ms`` set) and the
+-- allowance spent in ``year`` (UTC), by the hour, only while it held a clock.
+CREATE TABLE vacations (
+    user_id TEXT PRIMARY KEY,
+    since_ms BIGINT,
+    until_ms BIGINT,
+    year INTEGER NOT NULL,
+    used_ms BIGINT NOT NULL DEFAULT 0,
+    holding_ms BIGINT
+);
