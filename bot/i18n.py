@@ -854,6 +854,72 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You are not on vacation: nothing changed.",
         "休暇中ではありません。何も変わっていません。",
     ),
+    # -- correspondence life (issue 33): conditional moves -----------------------------------
+    "premove.played": ("(a conditional move)", "（条件付きの手）"),
+    "premove.added": (
+        "#{id} {game}: your conditional moves ({count} of {limit} {limit:line|lines}; only "
+        "you see them):",
+        "#{id} {game}: 条件付きの手（{count}/{limit}行、あなただけに見えます）:",
+    ),
+    "premove.list": (
+        "#{id} {game}: your conditional moves ({count} of {limit} {limit:line|lines}):",
+        "#{id} {game}: 条件付きの手（{count}/{limit}行）:",
+    ),
+    "premove.cleared": (
+        "#{id} {game}: your conditional moves are cleared.",
+        "#{id} {game}: 条件付きの手を消しました。",
+    ),
+    "premove.line": ("• {line}", "・{line}"),
+    "refuse.premove_players": (
+        "Conditional moves are for two-player games where you hold one seat (#{id}): nothing "
+        "changed.",
+        "条件付きの手は、一席ずつの二人対局だけで使えます（#{id}）。何も変わっていません。",
+    ),
+    "refuse.premove_secret": (
+        "Conditional moves wait until every secret setup is in (#{id}): nothing changed.",
+        "条件付きの手は秘密の配置がすべて揃ってから使えます（#{id}）。何も変わっていません。",
+    ),
+    "refuse.premove_your_turn": (
+        "It is your turn in #{id}: play your move; conditional moves are for while you wait.",
+        "#{id}はあなたの手番です。指してください（条件付きの手は相手の手番の間に使います）。",
+    ),
+    "refuse.premove_empty": (
+        "Write a line: their move, then your reply (then their next, your reply to it …).",
+        "相手の手、あなたの応手（続けて相手の手、応手…）の順に書いてください。",
+    ),
+    "refuse.premove_too_long": (
+        "A line holds at most {limit} moves: nothing changed.",
+        "1行は{limit}手までです。何も変わっていません。",
+    ),
+    "refuse.premove_too_many": (
+        "You keep {limit} lines already: clear them with /premove clear first.",
+        "すでに{limit}行あります。先に /premove clear で消してください。",
+    ),
+    "refuse.premove_chance": (
+        "Move {n} ({move}) comes after a chance step: a line cannot see past chance.",
+        "{n}手目（{move}）の前に偶然の結果が入ります。条件付きの手は偶然の先を読めません。",
+    ),
+    "refuse.premove_not_their_turn": (
+        "Move {n} ({move}) should be your opponent's, but it is not their turn then.",
+        "{n}手目（{move}）は相手の手のはずですが、そのとき相手の手番ではありません。",
+    ),
+    "refuse.premove_not_yours": (
+        "Move {n} ({move}) should be your reply, but it is not your turn then.",
+        "{n}手目（{move}）はあなたの応手のはずですが、そのときあなたの手番ではありません。",
+    ),
+    "refuse.premove_illegal": (
+        "Move {n} ({move}) is not legal in that position: {reason} Nothing changed.",
+        "{n}手目（{move}）はその局面で指せません: {reason} 何も変わっていません。",
+    ),
+    "refuse.premove_no_reply": (
+        "The line ends with their move {move}: end it with your reply.",
+        "行が相手の手（{move}）で終わっています。あなたの応手で終えてください。",
+    ),
+    "refuse.premove_conflict": (
+        "Move {n} ({move}) contradicts a line you keep: it answers the same moves with "
+        "another reply. Nothing changed.",
+        "{n}手目（{move}）は、同じ相手の手に別の応手を決めた行と矛盾します。何も変わっていません。",
+    ),
 }
 
 

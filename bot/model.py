@@ -161,6 +161,27 @@ class MoveRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Conditional:
+    """A waiting player's conditional moves (条件付きの手): ``lines`` are move sequences in
+    canonical notation, the opponent's move first and the seat's reply second (then the
+    opponent's next, the reply to it, ...); ``due`` is the reply to play now, once the
+    opponent's move matched a line (the lines are then what follows it)."""
+
+    seat: int
+    lines: tuple[tuple[str, ...], ...]
+    due: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "lines": [list(line) for line in self.lines], "due": self.due}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Conditional:
+        lines = tuple(tuple(str(m) for m in line) for line in data["lines"])
+        due = data.get("due")
+        return cls(int(data["seat"]), lines, None if due is None else str(due))
+
+
+@dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
     game_type: str
@@ -206,6 +227,8 @@ class GameRow:
     runs). ``deadline_ms`` and ``turn_started_ms`` are as they were then."""
     paused_until_ms: int | None = None
     """When the absent player said they would be back (``None``: until they say so)."""
+    conditional: Conditional | None = None
+    """A waiting player's conditional moves (never shown to anyone else)."""
 
     def seed_at(self, ply: int) -> str:
         """The seed that picks the chance step at engine ply ``ply``."""
@@ -437,6 +460,7 @@ class Update:
     offers_made: Settable[tuple[OfferMade, ...]] = UNCHANGED
     paused_ms: Settable[int | None] = UNCHANGED
     paused_until_ms: Settable[int | None] = UNCHANGED
+    conditional: Settable[Conditional | None] = UNCHANGED
 
     def given(self) -> dict[str, object]:
         """The fields this update sets, by name."""

@@ -33,6 +33,7 @@ from bot.model import (
     UNCHANGED,
     Announcement,
     Change,
+    Conditional,
     EndedGame,
     GameRow,
     GameStatus,
@@ -145,6 +146,7 @@ class Store(Protocol):
     async def vacation(self, user_id: str) -> VacationRow | None: ...
     async def vacations(self) -> list[VacationRow]: ...
     async def save_vacation(self, row: VacationRow) -> None: ...
+    async def conditional_games(self) -> list[int]: ...
 
 
 class Session(Protocol):
@@ -203,7 +205,7 @@ _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
     "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated, "
-    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms"
+    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms, conditional"
 )
 
 
@@ -280,6 +282,7 @@ def _update_columns(update: Update) -> list[tuple[str, object]]:
         "offers_made": _given(update.offers_made, _offers_made_text),
         "paused_ms": update.paused_ms,
         "paused_until_ms": update.paused_until_ms,
+        "conditional": _given(update.conditional, lambda c: _json(c.to_json())),
     }
     return [(name, value) for name, value in columns.items() if value is not UNCHANGED]
 
@@ -1012,6 +1015,16 @@ class SqlStore(_SqlRatings):
                 (row.user_id, row.since_ms, row.until_ms, row.year, row.used_ms, row.holding_ms),
             )
 
+    async def conditional_games(self) -> list[int]:
+        """Running games where a player waits with conditional moves (read at start-up: a
+        reply may be due)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE conditional IS NOT NULL AND status = 'active' "
+                "ORDER BY id"
+            )
+        return [int(r[0]) for r in rows]
+
 
 def _vacation_row(r: Sequence[Any]) -> VacationRow:
     return VacationRow(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5])
@@ -1223,6 +1236,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         reseed_from=int(r[28]),
         paused_ms=r[29],
         paused_until_ms=r[30],
+        conditional=Conditional.from_json(json.loads(r[31])) if r[31] else None,
     )
 
 

@@ -170,6 +170,19 @@ JA: dict[str, str] = {
     ),
     "Back from vacation: your clocks run again.": "休暇を終えます。時計が再び動きます。",
     "Whether you are on vacation, and the allowance left.": "休暇中かどうかと、残りの休暇日数。",
+    "premove": "条件手",
+    "add": "追加",
+    "list": "一覧",
+    "clear": "消去",
+    "Conditional moves: if they play X, you reply Y (kept privately).": (
+        "条件付きの手：相手がXを指したらYで応じます（非公開）。"
+    ),
+    "Add a line: their move, your reply, …": "行を追加します：相手の手、あなたの応手…",
+    "Their move, your reply (then their next, your reply …), space-separated.": (
+        "相手の手、あなたの応手（続けて相手の手、応手…）を空白で区切って。"
+    ),
+    "Your conditional moves in this game.": "この対局でのあなたの条件付きの手。",
+    "Forget your conditional moves here.": "この対局の条件付きの手を消します。",
 }
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -57,6 +57,7 @@ from bot.service.guard import check_text, entry
 from bot.service.lobby import CreateOptions, Lobby
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
+from bot.service.premoves import Premoves
 from bot.service.present import Pictures
 from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
@@ -195,7 +196,9 @@ class GameService:
         self.rules = RulesPages(ctx)
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
-        self.computer = Computer(ctx, self.turns, thinker)
+        self.premoves = Premoves(ctx, self.turns)
+        """``/premove`` (issue 33): adapters call its entry points directly."""
+        self.computer = Computer(ctx, self.turns, thinker, self.premoves)
         self.vacations = Vacations(ctx, self.timers.changed)
         """``/vacation`` (issue 33): adapters call its entry points directly."""
 

@@ -169,9 +169,9 @@ class LiveGame:
 
 
 Listener = Callable[[GameRow], None]
-Amend = Callable[[GameRow, State[Any], Update], Update]
-"""What a commit must add, given the game row it leaves, the state and its own update (the
-vacations' stopped clocks)."""
+Amend = Callable[[GameRow, State[Any], Change], Update]
+"""What a commit must add, given the game row it leaves, the state and the change itself (the
+vacations' stopped clocks, the conditional moves the change matches)."""
 """Told of every committed row, a created game's included (the timers keep their deadlines
 from it; the computer player looks for its turns)."""
 
@@ -221,8 +221,7 @@ class GameCache:
         its row when it is loaded again)."""
         self._listeners: list[Listener] = []
         self._claims = Claims()
-        self.amend: Amend | None = None
-        """Consulted by every commit (:mod:`bot.service.vacation` stops clocks with it)."""
+        self._amenders: list[Amend] = []
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
@@ -235,6 +234,10 @@ class GameCache:
     def claims(self) -> Claims:
         """The announcements this process is delivering (the outbox reads and releases them)."""
         return self._claims
+
+    def amend_with(self, amend: Amend) -> None:
+        """Let ``amend`` add to every change before it is written (in the same transaction)."""
+        self._amenders.append(amend)
 
     def listen(self, listener: Listener) -> None:
         """Tell ``listener`` of every row committed from now on."""
@@ -352,8 +355,8 @@ class GameCache:
         the outbox with the change (at ``at_ms``) and come back keyed and claimed: the caller
         delivers them and reports each (see :class:`bot.service.outbox.Outbox`)."""
         row = updated(loaded.row, change.update, change.seats)
-        if self.amend is not None:
-            extra = self.amend(row, state if state is not None else loaded.state, change.update)
+        for amend in self._amenders:
+            extra = amend(row, state if state is not None else loaded.state, change)
             if extra.given():
                 change = replace(change, update=change.update | extra)
                 row = updated(loaded.row, change.update, change.seats)

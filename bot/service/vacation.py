@@ -57,7 +57,7 @@ class Vacations:
         """Per absent user, the games whose clocks their vacation holds now."""
         self._unsaved: set[str] = set()
         """Users whose holding changed through another use case's commit (saved when due)."""
-        ctx.games.amend = self.amend
+        ctx.games.amend_with(self.amend)
         ctx.games.listen(self.track)
 
     @property
@@ -68,9 +68,10 @@ class Vacations:
     def _allowed(self, row: GameRow) -> bool:
         return self.ctx.guild_cached(row.guild_id).vacation
 
-    def amend(self, row: GameRow, state: State[Any], update: Update) -> Update:
+    def amend(self, row: GameRow, state: State[Any], change: Change) -> Update:
         if not self._away and row.paused_ms is None:
             return Update()
+        update = change.update
         return rules.amended(row, update, acting_users(row, state), self._away, self._allowed)
 
     def track(self, row: GameRow) -> None:

@@ -83,6 +83,8 @@ class Event(enum.StrEnum):
     """A solitaire's choices with their estimated win chances (private)."""
     VACATION = "vacation"
     """A vacation began or ended (privately), or a game's clock stopped or runs again."""
+    PREMOVE = "premove"
+    """A player's conditional moves (private to them)."""
 
 
 TURN_EVENTS = frozenset(

@@ -1,5 +1,8 @@
 """Correspondence life (issue 33): ``/vacation on [until]``, ``/vacation off`` and
-``/vacation status`` (休暇).
+``/vacation status`` (休暇); ``/premove add|list|clear`` (条件付きの手).
+
+``/premove`` is answered privately from the first moment (the interaction is deferred
+ephemerally before anything else), so nobody in the thread can see that a player keeps lines.
 
 The use cases are the service's :class:`~bot.service.vacation.Vacations`. The answer is private;
 each game whose clock stopped or runs again gets a notice in its own thread, posted through the
@@ -21,7 +24,10 @@ from discord.ext import commands
 from bot.discord.actions import respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
-from bot.service import Reply
+from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.errors import NoGameHere
+from bot.discord.format import choices_for
+from bot.service import Refusal, Reply
 
 log = logging.getLogger("banmen.discord.correspondence")
 
@@ -79,6 +85,76 @@ class CorrespondenceCog(commands.Cog):
         await respond(interaction, lambda: self.bot.service.vacations.status(user))
 
 
+class PremoveCog(commands.Cog):
+    """Conditional moves: lines kept privately while the opponent thinks."""
+
+    premove = app_commands.Group(
+        name=_("premove"),
+        description=_("Conditional moves: if they play X, you reply Y (kept privately)."),
+        guild_only=True,
+    )
+
+    def __init__(self, bot: BanmenBot) -> None:
+        self.bot = bot
+
+    @staticmethod
+    async def _private(interaction: discord.Interaction[Any]) -> None:
+        """Defer privately at once: a slow answer never shows a public "thinking…"."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+    @premove.command(name=_("add"), description=_("Add a line: their move, your reply, …"))
+    @app_commands.describe(
+        line=_("Their move, your reply (then their next, your reply …), space-separated."),
+        game=GAME_OPTION,
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def add(
+        self,
+        interaction: discord.Interaction[Any],
+        line: app_commands.Range[str, 1, 100],
+        game: int | None = None,
+    ) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await self._private(interaction)
+        await respond(interaction, lambda: self.bot.service.premoves.add(game_id, user, line))
+
+    @add.autocomplete("line")
+    async def line_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        named = interaction.namespace.game
+        try:
+            game = await game_here(interaction, named if isinstance(named, int) else None)
+        except NoGameHere:
+            return []
+        user = service_user(interaction.user)
+        try:
+            lines = await self.bot.service.premoves.choices(game, user, current)
+        except Refusal:
+            return []
+        return [app_commands.Choice(name=n, value=v) for n, v in choices_for(lines)]
+
+    @premove.command(name=_("list"), description=_("Your conditional moves in this game."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def list_(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await self._private(interaction)
+        await respond(interaction, lambda: self.bot.service.premoves.show(game_id, user))
+
+    @premove.command(name=_("clear"), description=_("Forget your conditional moves here."))
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def clear(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await self._private(interaction)
+        await respond(interaction, lambda: self.bot.service.premoves.clear(game_id, user))
+
+
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, BanmenBot)
     await bot.add_cog(CorrespondenceCog(bot))
+    await bot.add_cog(PremoveCog(bot))

@@ -7,6 +7,10 @@
 
 ALTER TABLE games ADD COLUMN paused_ms BIGINT;
 ALTER TABLE games ADD COLUMN paused_until_ms BIGINT;
+-- A waiting player's conditional moves (JSON: their seat, the lines "if they play X I reply Y",
+-- and the reply due now if a line matched), written with the moves that match them.
+ALTER TABLE games ADD COLUMN conditional TEXT;
+CREATE INDEX games_conditional ON games (id) WHERE conditional IS NOT NULL;
 
 -- One row per user who ever took a vacation: the one running (``since_ms`` set) and the
 -- allowance spent in ``year`` (UTC), by the hour, only while it held a clock.

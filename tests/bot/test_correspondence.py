@@ -1,0 +1,84 @@
+"""Correspondence life through the Discord double: `/vacation` (a private answer, a notice in
+the game's thread) and `/premove` (private lines, a matching move answered at once)."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Harness
+from tests.discord_double import DiscordDouble, User
+from tests.discord_double.payloads import JSON
+
+
+async def _correspondence_game(double: DiscordDouble) -> tuple[int, JSON, User, User]:
+    """Alice challenges Bob to a correspondence 六面体 and Bob accepts: the thread, its first
+    turn message, the player to move and the other."""
+    challenge = await double.slash(
+        double.alice, "play", {"rokumentai": {"opponent": double.bob, "clock": "corr:3"}}
+    )
+    assert challenge.message is not None
+    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
+    thread_id = int((await double.wait_for(double.threads))[0]["id"])
+    turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
+    to_move = double.alice if double.alice.mention in turn["content"] else double.bob
+    return thread_id, turn, to_move, double.bob if to_move is double.alice else double.alice
+
+
+async def test_vacation_on_and_off_through_discord(harness: Harness, double: DiscordDouble) -> None:
+    thread_id, turn, away, other = await _correspondence_game(double)
+
+    answer = await double.slash(away, "vacation", {"on": {"until": "2d"}})
+    assert answer.ephemeral and "vacation" in answer.text
+    notice = await double.wait_for_message(
+        thread_id, lambda m: "on vacation" in str(m["embeds"]), after=int(turn["id"])
+    )
+    listed = await double.slash(other, "games", {})
+    assert listed.ephemeral and "（1）" in listed.text and "まで休暇中" in listed.text  # bob: ja
+
+    again = await double.slash(away, "vacation", {"on": {}})
+    assert again.ephemeral and "already on vacation" in again.text
+
+    back = await double.slash(away, "vacation", {"off": {}})
+    assert back.ephemeral and "Welcome back" in back.text
+    await double.wait_for_message(
+        thread_id, lambda m: "is back" in str(m["embeds"]), after=int(notice["id"])
+    )
+
+
+async def test_a_conditional_move_through_discord(harness: Harness, double: DiscordDouble) -> None:
+    """The waiting player keeps a line (autocompleted from each position, answered privately);
+    the opponent's matching move is answered at once in the thread, marked conditional."""
+    thread_id, _, first, second = await _correspondence_game(double)
+    opening = await double.autocomplete(
+        first, "move", {"notation": ""}, "notation", channel=thread_id
+    )
+    played = await double.slash(
+        first, "move", {"notation": opening.choices[0]["value"]}, channel=thread_id
+    )
+    assert not played.ephemeral
+
+    # first waits: their line, autocompleted move by move
+    def typing(text: str) -> dict[str, object]:
+        return {"add": {"line": text}}
+
+    theirs = await double.autocomplete(first, "premove", typing(""), "line", channel=thread_id)
+    move = theirs.choices[0]["value"]
+    mine = await double.autocomplete(
+        first, "premove", typing(move + " "), "line", channel=thread_id
+    )
+    line = mine.choices[0]["value"]
+    assert line.startswith(move + " ")
+
+    def public() -> list[object]:
+        return [m for m in double.channel_messages(thread_id) if not int(m["flags"] or 0) & 64]
+
+    posted = public()
+    kept = await double.slash(first, "premove", typing(line), channel=thread_id)
+    assert kept.ephemeral and line in kept.text
+    assert public() == posted  # nothing public about it, not even a "thinking…"
+    # the opponent plays the move: the reply follows at once, marked conditional
+    answered = await double.slash(second, "move", {"notation": move}, channel=thread_id)
+    assert not answered.ephemeral and "conditional" not in answered.text
+    reply = await double.wait_for_message(
+        thread_id,
+        lambda m: "(a conditional move)" in str(m["embeds"]) and not int(m["flags"] or 0) & 64,
+    )
+    assert second.mention in reply["content"]  # the turn is theirs again
