@@ -920,6 +920,57 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "another reply. Nothing changed.",
         "{n}手目（{move}）は、同じ相手の手に別の応手を決めた行と矛盾します。何も変わっていません。",
     ),
+    # -- correspondence life (issue 33): how you are told ------------------------------------
+    "notify.saved": (
+        "Saved. Ping on your turn: {ping} · daily digest: {digest} at {hour} ({tz}; next "
+        "{next}) · quiet hours: {quiet}",
+        "保存しました。手番の通知: {ping} ・毎日のまとめ: {digest}（{hour}、{tz}、次回 {next}）"
+        "・おやすみ時間: {quiet}",
+    ),
+    "notify.show": (
+        "Ping on your turn: {ping} · daily digest: {digest} at {hour} ({tz}; next {next}) · "
+        "quiet hours: {quiet}",
+        "手番の通知: {ping} ・毎日のまとめ: {digest}（{hour}、{tz}、次回 {next}）・おやすみ時間: "
+        "{quiet}",
+    ),
+    "notify.dm_closed": (
+        "Your direct messages refused the last digest: allow direct messages from this server, "
+        "then change any /notify setting to get digests again.",
+        "前回のまとめはダイレクトメッセージで届きませんでした。このサーバーからのDMを許可し、"
+        "/notify の設定をどれか変えると再開します。",
+    ),
+    "refuse.notify_tz": (
+        "{value!r} is no time zone I know: write one like Asia/Tokyo, Europe/Paris or UTC.",
+        "「{value}」というタイムゾーンはありません。Asia/Tokyo、Europe/Paris、UTC のように"
+        "書いてください。",
+    ),
+    "refuse.notify_hour": (
+        "The digest's hour is 0 to 23, not {value}: nothing changed.",
+        "まとめの時刻は0〜23時です（{value}ではありません）。何も変わっていません。",
+    ),
+    "refuse.notify_quiet": (
+        "Quiet hours are written 22-7 (from 22:00 to 07:00, your time) or off, not {value!r}.",
+        "おやすみ時間は 22-7（22時から7時、あなたの時刻）または off と書きます（「{value}」"
+        "ではありません）。",
+    ),
+    "digest.title": (
+        "Your Banmen games today: {turn} to move, {ended} ended, {challenges} "
+        "{challenges:challenge|challenges} waiting.",
+        "今日の盤面: あなたの手番 {turn}局、終局 {ended}局、挑戦 {challenges}件。",
+    ),
+    "digest.turn": (
+        "▶ #{id} {game}: your move, deadline {deadline}",
+        "▶ #{id} {game}: あなたの手番、期限 {deadline}",
+    ),
+    "digest.turn_paused": (
+        "▶ #{id} {game}: your move (your clock stands still: you are on vacation)",
+        "▶ #{id} {game}: あなたの手番（休暇中のため時計は止まっています）",
+    ),
+    "digest.ended": ("■ #{id} {game}: {result}", "■ #{id} {game}: {result}"),
+    "digest.challenge": (
+        "✉ #{id} {game}: a challenge waits for your answer",
+        "✉ #{id} {game}: 挑戦があなたの返事を待っています",
+    ),
 }
 
 

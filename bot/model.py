@@ -528,6 +528,24 @@ class VacationRow:
 
 
 @dataclass(frozen=True, slots=True)
+class NotifyPrefs:
+    """How a user is told (``/notify``): a ping on their turn, a daily digest by direct message
+    at ``digest_hour`` in their time zone ``tz``, quiet hours (local, ``quiet_from`` to
+    ``quiet_to``) when turn messages come silently; ``dm_closed``: their direct messages
+    refused the last digest (no more are tried until they change a preference)."""
+
+    user_id: str
+    ping: bool = True
+    digest: bool = False
+    digest_hour: int = 8
+    tz: str = "UTC"
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    last_digest_ms: int | None = None
+    dm_closed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class GameSummary:
     """A line of a user's game list."""
 

@@ -41,6 +41,7 @@ from bot.model import (
     Limits,
     MoveRow,
     NewGame,
+    NotifyPrefs,
     Offer,
     OfferKind,
     OfferMade,
@@ -147,6 +148,10 @@ class Store(Protocol):
     async def vacations(self) -> list[VacationRow]: ...
     async def save_vacation(self, row: VacationRow) -> None: ...
     async def conditional_games(self) -> list[int]: ...
+    async def notify_prefs(self) -> list[NotifyPrefs]: ...
+    async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
+    async def finished_since(self, user_id: str, since_ms: int) -> list[int]: ...
+    async def challenges_for(self, user_id: str) -> list[int]: ...
 
 
 class Session(Protocol):
@@ -1022,6 +1027,52 @@ class SqlStore(_SqlRatings):
             rows = await tx.fetchall(
                 "SELECT id FROM games WHERE conditional IS NOT NULL AND status = 'active' "
                 "ORDER BY id"
+            )
+        return [int(r[0]) for r in rows]
+
+    _PREFS = (
+        "user_id, ping, digest, digest_hour, tz, quiet_from, quiet_to, last_digest_ms, dm_closed"
+    )
+
+    async def notify_prefs(self) -> list[NotifyPrefs]:
+        """Every user's notification preferences (read at start-up)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"SELECT {self._PREFS} FROM notify_prefs ORDER BY user_id")
+        return [
+            NotifyPrefs(r[0], bool(r[1]), bool(r[2]), int(r[3]), r[4], r[5], r[6], r[7], bool(r[8]))
+            for r in rows
+        ]
+
+    async def save_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        p = prefs
+        flags = int(p.ping), int(p.digest), p.digest_hour, p.tz
+        values = (p.user_id, *flags, p.quiet_from, p.quiet_to, p.last_digest_ms, int(p.dm_closed))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in self._PREFS.split(", ")[1:])
+        async with self._writing() as tx:
+            await tx.execute(
+                f"INSERT INTO notify_prefs ({self._PREFS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"ON CONFLICT (user_id) DO UPDATE SET {updates}",
+                values,
+            )
+
+    async def finished_since(self, user_id: str, since_ms: int) -> list[int]:
+        """The user's games that ended (finished or aborted) after ``since_ms``."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND g.status IN ('finished', 'aborted') "
+                "AND g.finished_ms > ? ORDER BY g.id",
+                (user_id, since_ms),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def challenges_for(self, user_id: str) -> list[int]:
+        """Open challenges that keep a seat for the user."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.invited_id = ? AND s.kind = 'open' AND g.status = 'open' ORDER BY g.id",
+                (user_id,),
             )
         return [int(r[0]) for r in rows]
 

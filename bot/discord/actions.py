@@ -179,7 +179,7 @@ async def deliver(
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
-    for reply in replies:
+    for reply in map(bot.service.notices.shape, replies):  # pings as their users want them now
         try:
             await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
         except BaseException:

@@ -171,6 +171,21 @@ JA: dict[str, str] = {
     "Back from vacation: your clocks run again.": "休暇を終えます。時計が再び動きます。",
     "Whether you are on vacation, and the allowance left.": "休暇中かどうかと、残りの休暇日数。",
     "premove": "条件手",
+    "notify": "通知",
+    "How you are told: turn pings, a daily digest by DM, quiet hours.": (
+        "通知の受け取り方：手番の通知、毎日のまとめ（DM）、おやすみ時間。"
+    ),
+    "A ping in the thread on your turn (default on).": "手番のときスレッドで通知（既定：on）。",
+    "A daily direct message with your games (default off).": (
+        "対局の毎日のまとめをDMで（既定：off）。"
+    ),
+    "The digest's hour, in your time zone (0-23; default 8).": (
+        "まとめの時刻（あなたの時刻で0〜23、既定8）。"
+    ),
+    "Your time zone, e.g. Asia/Tokyo (default UTC).": "タイムゾーン（例：Asia/Tokyo、既定UTC）。",
+    "Quiet hours, e.g. 22-7 (messages come silently), or off.": (
+        "おやすみ時間（例：22-7、通知なしで届きます）または off。"
+    ),
     "add": "追加",
     "list": "一覧",
     "clear": "消去",

@@ -20,3 +20,18 @@ CREATE TABLE vacations (
     used_ms INTEGER NOT NULL DEFAULT 0,
     holding_ms INTEGER
 );
+
+-- How each user is told (``/notify``): a ping on their turn, a daily digest by direct message at
+-- an hour of their own time zone, quiet hours; ``dm_closed`` is set once when their direct
+-- messages refuse a digest (no retry every day).
+CREATE TABLE notify_prefs (
+    user_id TEXT PRIMARY KEY,
+    ping INTEGER NOT NULL DEFAULT 1,
+    digest INTEGER NOT NULL DEFAULT 0,
+    digest_hour INTEGER NOT NULL DEFAULT 8,
+    tz TEXT NOT NULL DEFAULT 'UTC',
+    quiet_from INTEGER,
+    quiet_to INTEGER,
+    last_digest_ms INTEGER,
+    dm_closed INTEGER NOT NULL DEFAULT 0
+);

@@ -55,6 +55,7 @@ from bot.service.directory import Directory, MoveChoices
 from bot.service.endings import Endings
 from bot.service.guard import check_text, entry
 from bot.service.lobby import CreateOptions, Lobby
+from bot.service.notices import Notices
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.premoves import Premoves
@@ -199,6 +200,7 @@ class GameService:
         self.premoves = Premoves(ctx, self.turns)
         """``/premove`` (issue 33): adapters call its entry points directly."""
         self.computer = Computer(ctx, self.turns, thinker, self.premoves)
+        self.notices = Notices(ctx, self.timers.changed)
         self.vacations = Vacations(ctx, self.timers.changed)
         """``/vacation`` (issue 33): adapters call its entry points directly."""
 
@@ -224,6 +226,7 @@ class GameService:
         (at start-up)."""
         await self.ctx.games.restore()
         await self.vacations.restore()  # stopped clocks are no deadlines to the timers
+        await self.notices.restore()
         await self.timers.restore()
         await self.computer.restore()
 
@@ -242,11 +245,12 @@ class GameService:
         return self.timers.changed
 
     def next_timer_at(self) -> datetime | None:
-        return self.vacations.next_at(self.timers.next_at())
+        return self.notices.next_at(self.vacations.next_at(self.timers.next_at()))
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
         # the vacations first: a clock that runs again runs from the moment it was due to
-        return await self.vacations.process_due(now) + await self.timers.process_due(now)
+        back = await self.vacations.process_due(now) + await self.timers.process_due(now)
+        return back + await self.notices.due(now)  # the digests: direct messages
 
     # -- the outbox: announcements committed with their change --------------------------------
     async def pending_announcements(self) -> list[Reply]:

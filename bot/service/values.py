@@ -85,6 +85,10 @@ class Event(enum.StrEnum):
     """A vacation began or ended (privately), or a game's clock stopped or runs again."""
     PREMOVE = "premove"
     """A player's conditional moves (private to them)."""
+    NOTIFY = "notify"
+    """A user's notification preferences (private)."""
+    DIGEST = "digest"
+    """A user's daily digest: a direct message."""
 
 
 TURN_EVENTS = frozenset(
@@ -178,6 +182,8 @@ class Reply:
     reports it delivered once posted, else the outbox posts it again."""
     page: Page | None = None
     """For a leaderboard: which page this is (adapters offer the others)."""
+    silent: bool = False
+    """Sent without a notification (everyone it pings is in their quiet hours)."""
 
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's

@@ -3,6 +3,9 @@ the game's thread) and `/premove` (private lines, a matching move answered at on
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble, User
 from tests.discord_double.payloads import JSON
@@ -82,3 +85,60 @@ async def test_a_conditional_move_through_discord(harness: Harness, double: Disc
         lambda m: "(a conditional move)" in str(m["embeds"]) and not int(m["flags"] or 0) & 64,
     )
     assert second.mention in reply["content"]  # the turn is theirs again
+
+
+async def test_quiet_hours_and_the_digest_through_discord(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """A turn message for a player in their quiet hours is sent silently (Discord's
+    suppress-notifications flag); the digest comes by direct message at the user's hour; closed
+    direct messages are noted once and not tried again."""
+    assert harness.service is not None
+    thread_id, turn, to_move, other = await _correspondence_game(double)
+    hour = harness.clock.now().hour
+    quiet = await double.slash(other, "notify", {"quiet": f"{hour}-{(hour + 2) % 24}"})
+    assert quiet.ephemeral
+    digest_hour = (hour + 1) % 24
+    asked = await double.slash(other, "notify", {"digest": "on", "hour": digest_hour})
+    assert asked.ephemeral and "on" in asked.text
+    opening = await double.autocomplete(
+        to_move, "move", {"notation": ""}, "notation", channel=thread_id
+    )
+    await double.slash(
+        to_move, "move", {"notation": opening.choices[0]["value"]}, channel=thread_id
+    )
+    silent = await double.wait_for_message(
+        thread_id, lambda m: other.mention in (m["content"] or ""), after=int(turn["id"])
+    )
+    assert int(silent["flags"]) & 4096  # SUPPRESS_NOTIFICATIONS
+
+    harness.clock.advance(hours=1)
+    harness.service.timer_changed.set()
+    (digest,) = await double.wait_for(lambda: double.direct_messages(other))
+    assert "#1" in str(digest["embeds"]) and "discord.com/channels" in str(digest["embeds"])
+
+    double.closed_dms.add(other.id)
+    assert harness.bot is not None
+    delivered = getattr(harness.bot.get_cog("TimersCog"), "delivered", None)
+    assert isinstance(delivered, asyncio.Event)  # set after each round of deliveries
+    notices = harness.service.notices
+    harness.clock.advance(days=1)
+    await _rounds(harness, delivered, lambda: notices.prefs(str(other.id)).dm_closed)
+    assert notices.prefs(str(other.id)).dm_closed
+    assert len(double.direct_messages(other)) == 1
+    # noted once: the next day nothing is tried
+    tries = len([r for r in double.requests if r.method == "POST" and r.status == 403])
+    harness.clock.advance(days=1)
+    await _rounds(harness, delivered, lambda: False)
+    assert len([r for r in double.requests if r.method == "POST" and r.status == 403]) == tries
+
+
+async def _rounds(harness: Harness, delivered: asyncio.Event, done: Callable[[], bool]) -> None:
+    """Let the timers' loop run whole rounds (at most three) until ``done``."""
+    assert harness.service is not None
+    for _ in range(3):
+        delivered.clear()
+        harness.service.timer_changed.set()
+        await asyncio.wait_for(delivered.wait(), 10)
+        if done():
+            return

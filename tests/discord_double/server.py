@@ -240,6 +240,9 @@ class DiscordDouble:
         """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
         """Refuse thread creation (403), as a server that denies the bot the permission."""
+        self.closed_dms: set[int] = set()
+        """Users who take no direct messages from the bot: a message to their DM channel is
+        refused as Discord refuses it (403, code 50007)."""
         self.before_request: Callable[[Request], bool] | None = None
         """Called with every REST request before it is handled; returning True drops it (no
         effect, no answer): a crash test kills the bot there, as if it died before sending."""
@@ -684,6 +687,11 @@ class DiscordDouble:
         channel_id = int(m["channel"])
         if channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
+        channel = self.channels[channel_id]
+        if channel.get("type") == 1 and any(
+            int(r["id"]) in self.closed_dms for r in channel.get("recipients") or []
+        ):
+            return _error(403, 50007, "Cannot send messages to this user")
         body = rec.json or {}
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
@@ -845,6 +853,19 @@ class DiscordDouble:
             if u.id == user_id:
                 return u
         raise KeyError(user_id)
+
+    def direct_messages(self, user: User) -> list[JSON]:
+        """What the bot sent ``user`` by direct message, oldest first."""
+        channels = {
+            cid
+            for cid, c in self.channels.items()
+            if c.get("type") == 1 and any(int(r["id"]) == user.id for r in c["recipients"])
+        }
+        return [
+            self.messages[m]
+            for m in self.message_order
+            if int(self.messages[m]["channel_id"]) in channels
+        ]
 
     def channel_messages(self, channel_id: int) -> list[JSON]:
         return [

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import respond, service_user
+from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
-from bot.discord.format import choices_for
+from bot.discord.format import choices_for, reply_parts
 from bot.service import Refusal, Reply
 
 log = logging.getLogger("banmen.discord.correspondence")
@@ -34,8 +34,12 @@ log = logging.getLogger("banmen.discord.correspondence")
 UNTIL_HELP = "When you are back: 2026-08-31, 2026-08-31 18:00 (UTC) or 10d (default: until off)."
 
 
+OnOff = Literal["on", "off"]
+
+
 class CorrespondenceCog(commands.Cog):
-    """Vacations: a player's correspondence and time-bank clocks stand still while away."""
+    """Vacations (a player's correspondence and time-bank clocks stand still while away) and
+    how a player is told (``/notify``)."""
 
     vacation = app_commands.Group(
         name=_("vacation"),
@@ -77,12 +81,70 @@ class CorrespondenceCog(commands.Cog):
         user = service_user(interaction.user)
         await self._run(interaction, lambda: self.bot.service.vacations.stop(user))
 
+    @app_commands.command(
+        name=_("notify"),
+        description=_("How you are told: turn pings, a daily digest by DM, quiet hours."),
+    )
+    @app_commands.describe(
+        ping=_("A ping in the thread on your turn (default on)."),
+        digest=_("A daily direct message with your games (default off)."),
+        hour=_("The digest's hour, in your time zone (0-23; default 8)."),
+        timezone=_("Your time zone, e.g. Asia/Tokyo (default UTC)."),
+        quiet=_("Quiet hours, e.g. 22-7 (messages come silently), or off."),
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        ping: OnOff | None = None,
+        digest: OnOff | None = None,
+        hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: app_commands.Range[str, 1, 60] | None = None,
+        quiet: app_commands.Range[str, 1, 20] | None = None,
+    ) -> None:
+        user = service_user(interaction.user)
+        await respond(
+            interaction,
+            lambda: self.bot.service.notices.configure(
+                user,
+                ping=None if ping is None else ping == "on",
+                digest=None if digest is None else digest == "on",
+                hour=hour,
+                timezone=timezone,
+                quiet=quiet,
+            ),
+        )
+
     @vacation.command(
         name=_("status"), description=_("Whether you are on vacation, and the allowance left.")
     )
     async def vacation_status(self, interaction: discord.Interaction[Any]) -> None:
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.vacations.status(user))
+
+
+async def send_digest(bot: BanmenBot, reply: Reply) -> None:
+    """A user's daily digest as a direct message, in their language (their Discord locale is not
+    known outside an interaction: the language of the server of their first listed game, else
+    English), with a jump link to each game. Closed direct messages are reported once."""
+    if reply.audience is None:
+        return
+    guilds = [str(line.params.get("guild") or "") for line in reply.lines]
+    lang = await guild_lang(bot, int(guilds[0])) if guilds and guilds[0].isdigit() else "en"
+    parts = reply_parts(reply, lang)
+    links = []
+    for line, guild in zip(reply.lines, guilds, strict=True):
+        loc = bot.service.location(int(line.params.get("id", 0)))
+        if guild and loc is not None and (loc.thread_id or loc.channel_id):
+            place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
+            links.append(f"[#{line.params['id']}](https://discord.com/channels/{guild}/{place})")
+    if links and parts.embed is not None:
+        parts.embed.add_field(name="\u200b", value=" · ".join(links)[:1024], inline=False)
+    try:
+        user = bot.get_user(int(reply.audience)) or await bot.fetch_user(int(reply.audience))
+        await user.send(**parts.send_kwargs())
+    except discord.Forbidden:
+        log.info("user %s takes no direct messages: their digests stop", reply.audience)
+        await bot.service.notices.dm_closed(reply.audience)
 
 
 class PremoveCog(commands.Cog):

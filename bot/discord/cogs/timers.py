@@ -21,10 +21,11 @@ from discord.ext import commands
 
 from bot.discord.actions import edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
+from bot.discord.cogs.correspondence import send_digest
 from bot.discord.format import announcement_in, reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.views import reply_view
-from bot.service import LOBBY_EVENTS, Reply
+from bot.service import LOBBY_EVENTS, Event, Reply
 
 log = logging.getLogger("banmen.discord.timers")
 
@@ -97,6 +98,10 @@ class TimersCog(commands.Cog):
             await service.announced(reply.outbox)
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
+        if reply.event is Event.DIGEST:
+            await send_digest(self.bot, reply)
+            return
+        reply = self.bot.service.notices.shape(reply)  # pings as their users want them now
         if reply.game_id is None:
             return
         loc = await self.bot.service.place(reply.game_id)
