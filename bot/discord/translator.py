@@ -171,6 +171,7 @@ JA: dict[str, str] = {
     "Back from vacation: your clocks run again.": "休暇を終えます。時計が再び動きます。",
     "Whether you are on vacation, and the allowance left.": "休暇中かどうかと、残りの休暇日数。",
     "premove": "条件手",
+    "archive finished threads after": "終局スレッドのアーカイブまで",
     "notify": "通知",
     "How you are told: turn pings, a daily digest by DM, quiet hours.": (
         "通知の受け取り方：手番の通知、毎日のまとめ（DM）、おやすみ時間。"

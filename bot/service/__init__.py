@@ -66,6 +66,7 @@ from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
+from bot.service.threads import Threads
 from bot.service.timers import Timers
 from bot.service.turns import Turns
 from bot.service.vacation import Vacations
@@ -201,6 +202,7 @@ class GameService:
         """``/premove`` (issue 33): adapters call its entry points directly."""
         self.computer = Computer(ctx, self.turns, thinker, self.premoves)
         self.notices = Notices(ctx, self.timers.changed)
+        self.threads = Threads(ctx)
         self.vacations = Vacations(ctx, self.timers.changed)
         """``/vacation`` (issue 33): adapters call its entry points directly."""
 

@@ -338,6 +338,8 @@ class GuildSettings:
     max_active_per_guild: int | None = None
     vacation: bool = True
     """Players may stop their clocks in this server's games with ``/vacation``."""
+    archive_after: str = "1d"
+    """How long a finished game's thread stays before it is archived (``ARCHIVE_MINUTES``)."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -363,7 +365,10 @@ SETTING_KEYS = (
     "max_active_per_user",
     "max_active_per_guild",
     "vacation",
+    "archive_after",
 )
+ARCHIVE_MINUTES = {"1h": 60, "1d": 1440, "3d": 4320, "1w": 10080}
+"""The idle times after which Discord may archive a thread (the only ones it allows)."""
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -380,6 +385,10 @@ def parse_setting(key: str, text: str) -> Any:
             return parse_clock(value).text()
         except ClockError as exc:
             raise ValueError(value) from exc
+    if key == "archive_after":
+        if value not in ARCHIVE_MINUTES:
+            raise ValueError(value)
+        return value
     if key in ("max_active_per_user", "max_active_per_guild"):
         if not value.isdigit() or not 0 < int(value) <= 100_000:
             raise ValueError(value)

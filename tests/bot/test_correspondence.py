@@ -142,3 +142,30 @@ async def _rounds(harness: Harness, delivered: asyncio.Event, done: Callable[[],
         await asyncio.wait_for(delivered.wait(), 10)
         if done():
             return
+
+
+async def test_threads_sleep_and_every_post_revives_them(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """A running game's thread sleeps after a week idle; Discord archived it: the next post
+    revives it. Once the game is over, its thread sleeps after the server's archive_after."""
+    set_it = await double.slash(double.owner, "settings", {"key": "archive_after", "value": "1h"})
+    assert "archive_after" in set_it.text
+    thread_id, _, to_move, other = await _correspondence_game(double)
+    assert double.archive_minutes(thread_id) == 10080  # a week while it runs
+    await double.archive(thread_id)  # a week passed without a word
+    assert double.archived(thread_id)
+    opening = await double.autocomplete(
+        to_move, "move", {"notation": ""}, "notation", channel=thread_id
+    )
+    played = await double.slash(
+        to_move, "move", {"notation": opening.choices[0]["value"]}, channel=thread_id
+    )
+    assert not played.ephemeral and not double.archived(thread_id)  # the post revived it
+    assert double.archive_minutes(thread_id) == 10080
+    await double.slash(other, "resign", {}, channel=thread_id)
+    await double.wait_for(lambda: double.archive_minutes(thread_id) == 60)
+    # a locked thread (a moderator's) takes no post: the bot says nothing and goes on
+    await double.archive(thread_id, locked=True)
+    looked = await double.slash(to_move, "board", {}, channel=thread_id)
+    assert double.archived(thread_id) and looked is not None

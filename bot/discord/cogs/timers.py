@@ -24,6 +24,7 @@ from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
 from bot.discord.format import announcement_in, reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
+from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import reply_view
 from bot.service import LOBBY_EVENTS, Event, Reply
 
@@ -124,6 +125,7 @@ class TimersCog(commands.Cog):
         if reply.outbox is not None:
             kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
         await channel.send(**kwargs)
+        await keep_asleep_as_due(self.bot, reply.game_id, channel)
 
     async def posted(self, channel: discord.abc.Messageable, key: str) -> bool:
         """Whether the announcement ``key`` is among the thread's recent messages by the bot."""
