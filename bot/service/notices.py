@@ -135,8 +135,16 @@ class Notices:
         return replace(reply, notify=notify, silent=silent)
 
     # -- the digest ---------------------------------------------------------------------------
+    @property
+    def _sends_digests(self) -> bool:
+        """Direct messages belong to shard 0: only the process that runs it sends digests
+        (several processes on one database send each one once)."""
+        return self.ctx.settings.owns(None)
+
     def next_at(self, others: datetime | None) -> datetime | None:
         """When a digest is next due, or ``others`` if sooner."""
+        if not self._sends_digests:
+            return others
         now = self.ctx.now_ms()
         points = [at for p in self._prefs.values() if (at := rules.next_digest_ms(p, now))]
         if not points:
@@ -149,6 +157,8 @@ class Notices:
         sent before it is handed out, so none comes twice in a day (an empty one is not sent)."""
         now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
         out: list[Reply] = []
+        if not self._sends_digests:
+            return out
         for user_id, p in sorted(self._prefs.items()):
             at = rules.next_digest_ms(p, now_ms)
             if at is None or at > now_ms:
