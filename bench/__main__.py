@@ -18,6 +18,7 @@ SECTIONS = {
     "replay": "bench.replay_bench",
     "ratings": "bench.ratings_bench",
     "puzzles": "bench.puzzles_bench",
+    "digest": "bench.digest_bench",
 }
 
 

@@ -77,6 +77,8 @@ class Settings:
     timer_rescan: int = 60
     """Seconds between two re-reads of the deadlines from the store when other processes run the
     other shards (they may change a game of ours, e.g. from a DM)."""
+    vacation_days: int = 30
+    """A player's vacation allowance: days a year, accrued monthly (issue 33)."""
 
     def owns(self, guild_id: str | None) -> bool:
         """Do this process's shards hold ``guild_id`` (its clocks, reminders and posts)?"""
@@ -234,6 +236,7 @@ def load_settings(
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
+        vacation_days=_positive(env, "BANMEN_VACATION_DAYS", 30, least=0),
     )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(

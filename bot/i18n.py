@@ -559,6 +559,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/leaderboard <game> [server|global] [page] [provisional], "
         "/daily [board [day]] (or /play yosuko daily), /hint [id], /rules <game> [page], "
         "/learn [game|lesson|restart|next|stop] (then /move, /legal, /hint play the lesson), "
+        "/vacation on [until] | off | status, /premove [id] add <their move> <your reply> … | "
+        "list | clear, /notify [ping=on|off] [digest=on|off] [hour=H] [timezone=Zone] "
+        "[quiet=22-7|off], "
         "/as <user>, "
         "/lang en|ja, /tick [duration], /help, /quit. A game command goes to the game it names "
         "([id], or game=<id> anywhere), else to yours (for a move: the one where it is your "
@@ -575,6 +578,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/rules <ゲーム> [ページ]、"
         "/learn [ゲーム|レッスン|restart|next|stop]"
         "（そのあと /move・/legal・/hint でレッスンを指す）、"
+        "/vacation on [戻る日時] | off | status、/premove [番号] add <相手の手> <応手> … | "
+        "list | clear、/notify [ping=on|off] [digest=on|off] [hour=時] [timezone=地域] "
+        "[quiet=22-7|off]、"
         "/as <ユーザー>、/lang en|ja、/tick [時間]、/help、/quit。対局のコマンドは番号"
         "（[番号] か game=<番号>）の対局へ、番号がなければあなたの対局（指し手はあなたの手番の"
         "対局）へ送られ、対局が複数あればどれかを表示します。",
@@ -908,6 +914,214 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "パズル: /puzzle [ゲーム | 番号]、/puzzle daily [日付]、/puzzle solution、/puzzle quit。"
         "パズルを開いている間、番号なしの /move <指し手>、/legal [文字]、/hint は"
         "パズルへ送られます。",
+    ),
+    # -- correspondence life (issue 33): vacations -------------------------------------------
+    "vacation.on": (
+        "You are on vacation until {until}: your correspondence and time-bank clocks stand "
+        "still while it is your turn ({count} stopped now). Allowance left this year: {days} "
+        "days, spent by the hour only while a clock stands still.",
+        "{until}まで休暇です。通信対局と持ち時間制の対局は、あなたの手番の間は時計が止まります"
+        "（いま{count}局）。今年の残り休暇: {days}日（時計が止まっている間だけ1時間単位で使い"
+        "ます）。",
+    ),
+    "vacation.on_open": (
+        "You are on vacation until you say /vacation off: your correspondence and time-bank "
+        "clocks stand still while it is your turn ({count} stopped now). Allowance left this "
+        "year: {days} days, spent by the hour only while a clock stands still.",
+        "/vacation off まで休暇です。通信対局と持ち時間制の対局は、あなたの手番の間は時計が止まり"
+        "ます（いま{count}局）。今年の残り休暇: {days}日（時計が止まっている間だけ1時間単位で使い"
+        "ます）。",
+    ),
+    "vacation.live_runs": (
+        "{count} live {count:game|games} of yours {count:is|are} not paused: a live game is "
+        "played in one sitting.",
+        "ライブ対局{count}局は止まりません（ライブ対局は一度に指し切ります）。",
+    ),
+    "vacation.forbidden_runs": (
+        "{count} {count:game|games} of yours {count:is|are} in a server that allows no "
+        "vacation: {count:its clock runs|their clocks run} on.",
+        "{count}局は休暇を認めないサーバーの対局なので、時計は止まりません。",
+    ),
+    "vacation.off": (
+        "Welcome back: your clocks run again, each with the time it had left. Allowance left "
+        "this year: {days} days.",
+        "おかえりなさい。時計は残り時間のまま再び動きます。今年の残り休暇: {days}日。",
+    ),
+    "vacation.status_on": (
+        "You are on vacation (back {until}); {count} {count:clock stands|clocks stand} still. "
+        "Allowance left this year: {days} days.",
+        "休暇中です（戻り: {until}）。止まっている時計: {count}局。今年の残り休暇: {days}日。",
+    ),
+    "vacation.status_off": (
+        "You are not on vacation. Allowance left this year: {days} days.",
+        "休暇中ではありません。今年の残り休暇: {days}日。",
+    ),
+    "vacation.stopped": (
+        "#{id} {game}: {name} is on vacation; the clock stands still.",
+        "#{id} {game}: {name}さんは休暇中です。時計は止まっています。",
+    ),
+    "vacation.ended_back": (
+        "#{id} {game}: {name} is back; the clock runs again.",
+        "#{id} {game}: {name}さんが戻りました。時計が再び動きます。",
+    ),
+    "vacation.ended_over": (
+        "#{id} {game}: {name}'s vacation is over; the clock runs again.",
+        "#{id} {game}: {name}さんの休暇が終わりました。時計が再び動きます。",
+    ),
+    "vacation.ended_spent": (
+        "#{id} {game}: {name}'s vacation allowance for this year is spent; the clock runs again.",
+        "#{id} {game}: {name}さんの今年の休暇を使い切りました。時計が再び動きます。",
+    ),
+    "vacation.paused": (
+        "🏖 {name} is on vacation until {until}: the clock stands still.",
+        "🏖 {name}さんは{until}まで休暇中です。時計は止まっています。",
+    ),
+    "vacation.paused_open": (
+        "🏖 {name} is on vacation: the clock stands still.",
+        "🏖 {name}さんは休暇中です。時計は止まっています。",
+    ),
+    "refuse.vacation_until": (
+        "I cannot read the return date {value!r}: write a date (2026-08-31), a date and UTC "
+        "time (2026-08-31 18:00) or a duration (10d, 36h).",
+        "戻る日時「{value}」が読めません。日付（2026-08-31）、日付とUTC時刻（2026-08-31 18:00）"
+        "または期間（10d、36h）で書いてください。",
+    ),
+    "refuse.vacation_past": (
+        "The return date {until} is in the past: nothing changed.",
+        "戻る日時 {until} は過去です。何も変わっていません。",
+    ),
+    "refuse.vacation_allowance": (
+        "Back {until} is past your allowance: {days} days are left this year. Nothing changed.",
+        "{until}に戻ると休暇の残り（今年あと{days}日）を超えます。何も変わっていません。",
+    ),
+    "refuse.vacation_none_left": (
+        "Your vacation allowance is spent ({days} days left this year): nothing changed.",
+        "休暇を使い切っています（今年の残り{days}日）。何も変わっていません。",
+    ),
+    "refuse.vacation_already_on": (
+        "You are already on vacation: say /vacation off first to change the return date.",
+        "すでに休暇中です。戻る日時を変えるには、まず /vacation off してください。",
+    ),
+    "refuse.vacation_not_on": (
+        "You are not on vacation: nothing changed.",
+        "休暇中ではありません。何も変わっていません。",
+    ),
+    # -- correspondence life (issue 33): conditional moves -----------------------------------
+    "premove.played": ("(a conditional move)", "（条件付きの手）"),
+    "premove.added": (
+        "#{id} {game}: your conditional moves ({count} of {limit} {limit:line|lines}; only "
+        "you see them):",
+        "#{id} {game}: 条件付きの手（{count}/{limit}行、あなただけに見えます）:",
+    ),
+    "premove.list": (
+        "#{id} {game}: your conditional moves ({count} of {limit} {limit:line|lines}):",
+        "#{id} {game}: 条件付きの手（{count}/{limit}行）:",
+    ),
+    "premove.cleared": (
+        "#{id} {game}: your conditional moves are cleared.",
+        "#{id} {game}: 条件付きの手を消しました。",
+    ),
+    "premove.line": ("• {line}", "・{line}"),
+    "refuse.premove_players": (
+        "Conditional moves are for two-player games where you hold one seat (#{id}): nothing "
+        "changed.",
+        "条件付きの手は、一席ずつの二人対局だけで使えます（#{id}）。何も変わっていません。",
+    ),
+    "refuse.premove_secret": (
+        "Conditional moves wait until every secret setup is in (#{id}): nothing changed.",
+        "条件付きの手は秘密の配置がすべて揃ってから使えます（#{id}）。何も変わっていません。",
+    ),
+    "refuse.premove_your_turn": (
+        "It is your turn in #{id}: play your move; conditional moves are for while you wait.",
+        "#{id}はあなたの手番です。指してください（条件付きの手は相手の手番の間に使います）。",
+    ),
+    "refuse.premove_empty": (
+        "Write a line: their move, then your reply (then their next, your reply to it …).",
+        "相手の手、あなたの応手（続けて相手の手、応手…）の順に書いてください。",
+    ),
+    "refuse.premove_too_long": (
+        "A line holds at most {limit} moves: nothing changed.",
+        "1行は{limit}手までです。何も変わっていません。",
+    ),
+    "refuse.premove_too_many": (
+        "You keep {limit} lines already: clear them with /premove clear first.",
+        "すでに{limit}行あります。先に /premove clear で消してください。",
+    ),
+    "refuse.premove_chance": (
+        "Move {n} ({move}) comes after a chance step: a line cannot see past chance.",
+        "{n}手目（{move}）の前に偶然の結果が入ります。条件付きの手は偶然の先を読めません。",
+    ),
+    "refuse.premove_not_their_turn": (
+        "Move {n} ({move}) should be your opponent's, but it is not their turn then.",
+        "{n}手目（{move}）は相手の手のはずですが、そのとき相手の手番ではありません。",
+    ),
+    "refuse.premove_not_yours": (
+        "Move {n} ({move}) should be your reply, but it is not your turn then.",
+        "{n}手目（{move}）はあなたの応手のはずですが、そのときあなたの手番ではありません。",
+    ),
+    "refuse.premove_illegal": (
+        "Move {n} ({move}) is not legal in that position: {reason} Nothing changed.",
+        "{n}手目（{move}）はその局面で指せません: {reason} 何も変わっていません。",
+    ),
+    "refuse.premove_no_reply": (
+        "The line ends with their move {move}: end it with your reply.",
+        "行が相手の手（{move}）で終わっています。あなたの応手で終えてください。",
+    ),
+    "refuse.premove_conflict": (
+        "Move {n} ({move}) contradicts a line you keep: it answers the same moves with "
+        "another reply. Nothing changed.",
+        "{n}手目（{move}）は、同じ相手の手に別の応手を決めた行と矛盾します。何も変わっていません。",
+    ),
+    # -- correspondence life (issue 33): how you are told ------------------------------------
+    "notify.saved": (
+        "Saved. Ping on your turn: {ping} · daily digest: {digest} at {hour} ({tz}; next "
+        "{next}) · quiet hours: {quiet}",
+        "保存しました。手番の通知: {ping} ・毎日のまとめ: {digest}（{hour}、{tz}、次回 {next}）"
+        "・おやすみ時間: {quiet}",
+    ),
+    "notify.show": (
+        "Ping on your turn: {ping} · daily digest: {digest} at {hour} ({tz}; next {next}) · "
+        "quiet hours: {quiet}",
+        "手番の通知: {ping} ・毎日のまとめ: {digest}（{hour}、{tz}、次回 {next}）・おやすみ時間: "
+        "{quiet}",
+    ),
+    "notify.dm_closed": (
+        "Your direct messages refused the last digest: allow direct messages from this server, "
+        "then change any /notify setting to get digests again.",
+        "前回のまとめはダイレクトメッセージで届きませんでした。このサーバーからのDMを許可し、"
+        "/notify の設定をどれか変えると再開します。",
+    ),
+    "refuse.notify_tz": (
+        "{value!r} is no time zone I know: write one like Asia/Tokyo, Europe/Paris or UTC.",
+        "「{value}」というタイムゾーンはありません。Asia/Tokyo、Europe/Paris、UTC のように"
+        "書いてください。",
+    ),
+    "refuse.notify_hour": (
+        "The digest's hour is 0 to 23, not {value}: nothing changed.",
+        "まとめの時刻は0〜23時です（{value}ではありません）。何も変わっていません。",
+    ),
+    "refuse.notify_quiet": (
+        "Quiet hours are written 22-7 (from 22:00 to 07:00, your time) or off, not {value!r}.",
+        "おやすみ時間は 22-7（22時から7時、あなたの時刻）または off と書きます（「{value}」"
+        "ではありません）。",
+    ),
+    "digest.title": (
+        "Your Banmen games today: {turn} to move, {ended} ended, {challenges} "
+        "{challenges:challenge|challenges} waiting.",
+        "今日の盤面: あなたの手番 {turn}局、終局 {ended}局、挑戦 {challenges}件。",
+    ),
+    "digest.turn": (
+        "▶ #{id} {game}: your move, deadline {deadline}",
+        "▶ #{id} {game}: あなたの手番、期限 {deadline}",
+    ),
+    "digest.turn_paused": (
+        "▶ #{id} {game}: your move (your clock stands still: you are on vacation)",
+        "▶ #{id} {game}: あなたの手番（休暇中のため時計は止まっています）",
+    ),
+    "digest.ended": ("■ #{id} {game}: {result}", "■ #{id} {game}: {result}"),
+    "digest.challenge": (
+        "✉ #{id} {game}: a challenge waits for your answer",
+        "✉ #{id} {game}: 挑戦があなたの返事を待っています",
     ),
 }
 

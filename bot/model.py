@@ -161,6 +161,27 @@ class MoveRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Conditional:
+    """A waiting player's conditional moves (条件付きの手): ``lines`` are move sequences in
+    canonical notation, the opponent's move first and the seat's reply second (then the
+    opponent's next, the reply to it, ...); ``due`` is the reply to play now, once the
+    opponent's move matched a line (the lines are then what follows it)."""
+
+    seat: int
+    lines: tuple[tuple[str, ...], ...]
+    due: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "lines": [list(line) for line in self.lines], "due": self.due}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Conditional:
+        lines = tuple(tuple(str(m) for m in line) for line in data["lines"])
+        due = data.get("due")
+        return cls(int(data["seat"]), lines, None if due is None else str(due))
+
+
+@dataclass(frozen=True, slots=True)
 class GameRow:
     id: int
     game_type: str
@@ -201,6 +222,13 @@ class GameRow:
     """The secret seed an imported unfinished game goes on with: it picks every chance step
     from engine ply ``reseed_from`` on (``seed``, the file's, picked the ones before)."""
     reseed_from: int = 0
+    paused_ms: int | None = None
+    """Since when the game's clock stands still (a player to move is on vacation; ``None``: it
+    runs). ``deadline_ms`` and ``turn_started_ms`` are as they were then."""
+    paused_until_ms: int | None = None
+    """When the absent player said they would be back (``None``: until they say so)."""
+    conditional: Conditional | None = None
+    """A waiting player's conditional moves (never shown to anyone else)."""
 
     def seed_at(self, ply: int) -> str:
         """The seed that picks the chance step at engine ply ``ply``."""
@@ -430,6 +458,9 @@ class Update:
     offer: Settable[Offer | None] = UNCHANGED
     expires_ms: Settable[int | None] = UNCHANGED
     offers_made: Settable[tuple[OfferMade, ...]] = UNCHANGED
+    paused_ms: Settable[int | None] = UNCHANGED
+    paused_until_ms: Settable[int | None] = UNCHANGED
+    conditional: Settable[Conditional | None] = UNCHANGED
 
     def given(self) -> dict[str, object]:
         """The fields this update sets, by name."""
@@ -480,6 +511,38 @@ class Stats:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class VacationRow:
+    """A user's vacation (``since_ms`` set while it runs) and the allowance spent in ``year``
+    (UTC): ``used_ms`` settled so far, and ``holding_ms``, since when it has been holding a
+    clock (not yet settled; ``None``: it holds none)."""
+
+    user_id: str
+    since_ms: int | None
+    until_ms: int | None
+    year: int
+    used_ms: int = 0
+    holding_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NotifyPrefs:
+    """How a user is told (``/notify``): a ping on their turn, a daily digest by direct message
+    at ``digest_hour`` in their time zone ``tz``, quiet hours (local, ``quiet_from`` to
+    ``quiet_to``) when turn messages come silently; ``dm_closed``: their direct messages
+    refused the last digest (no more are tried until they change a preference)."""
+
+    user_id: str
+    ping: bool = True
+    digest: bool = False
+    digest_hour: int = 8
+    tz: str = "UTC"
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    last_digest_ms: int | None = None
+    dm_closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)

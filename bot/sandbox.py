@@ -320,6 +320,8 @@ class Sandbox:
                 self.say("✗ " + self.t("sandbox.bad_tick", text=text))
                 return
             self.clock.offset += timedelta(seconds=seconds)
+        elif command in ("/vacation", "/premove", "/notify"):
+            await correspondence(self, command, args)
         elif command in ("/quit", "/exit"):
             raise EOFError
         else:
@@ -537,6 +539,44 @@ async def practice_command(sb: Sandbox, kind: str, command: str, args: list[str]
         sb.say(sb.t("sandbox.usage", usage="/move <move>"))
     else:
         sb.show(await board.move(me, " ".join(args)))
+
+
+async def correspondence(sandbox: Sandbox, command: str, args: list[str]) -> None:
+    """Correspondence life (issue 33): ``/vacation on [until] | off | status``,
+    ``/premove [id] add <their move> <your reply> … | list | clear`` and ``/notify
+    [ping=on|off] [digest=on|off] [hour=H] [timezone=Zone] [quiet=22-7|off]``."""
+    s, me = sandbox.service, sandbox.user
+    if command == "/vacation":
+        what = args[0].lower() if args else "status"
+        if what == "on":
+            sandbox.show_all(await s.vacations.start(me, " ".join(args[1:]) or None))
+        elif what == "off":
+            sandbox.show_all(await s.vacations.stop(me))
+        else:
+            sandbox.show(await s.vacations.status(me))
+    elif command == "/premove":
+        gid, rest = await sandbox._game_and_rest(args, 1)
+        what = rest[0].lower() if rest else "list"
+        if what == "add":
+            sandbox.show(await s.premoves.add(gid, me, " ".join(rest[1:])))
+        elif what == "clear":
+            sandbox.show(await s.premoves.clear(gid, me))
+        else:
+            sandbox.show(await s.premoves.show(gid, me))
+    else:
+        given = dict(a.split("=", 1) for a in args if "=" in a)
+        on = {"on": True, "off": False}
+        hour = given.get("hour")
+        sandbox.show(
+            await s.notices.configure(
+                me,
+                ping=on.get(given.get("ping", "").lower()),
+                digest=on.get(given.get("digest", "").lower()),
+                hour=int(hour) if hour is not None and hour.isdigit() else None,
+                timezone=given.get("timezone"),
+                quiet=given.get("quiet"),
+            )
+        )
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

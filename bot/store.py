@@ -33,6 +33,7 @@ from bot.model import (
     UNCHANGED,
     Announcement,
     Change,
+    Conditional,
     EndedGame,
     GameRow,
     GameStatus,
@@ -40,6 +41,7 @@ from bot.model import (
     Limits,
     MoveRow,
     NewGame,
+    NotifyPrefs,
     Offer,
     OfferKind,
     OfferMade,
@@ -60,6 +62,7 @@ from bot.model import (
     Unchanged,
     Update,
     UserResult,
+    VacationRow,
 )
 
 log = logging.getLogger(__name__)
@@ -168,6 +171,15 @@ class Store(Protocol):
     async def add_puzzle_post(self, post: PuzzlePost) -> None: ...
     async def pending_puzzle_posts(self) -> list[PuzzlePost]: ...
     async def puzzle_post_delivered(self, guild_id: str, day: str, at_ms: int) -> None: ...
+    # correspondence life (issue 33): vacations
+    async def vacation(self, user_id: str) -> VacationRow | None: ...
+    async def vacations(self) -> list[VacationRow]: ...
+    async def save_vacation(self, row: VacationRow) -> None: ...
+    async def conditional_games(self) -> list[int]: ...
+    async def notify_prefs(self) -> list[NotifyPrefs]: ...
+    async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
+    async def finished_since(self, user_id: str, since_ms: int) -> list[int]: ...
+    async def challenges_for(self, user_id: str) -> list[int]: ...
 
 
 class Session(Protocol):
@@ -226,7 +238,7 @@ _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
     "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated, "
-    "daily_day, reseed, reseed_from"
+    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms, conditional"
 )
 
 
@@ -301,6 +313,9 @@ def _update_columns(update: Update) -> list[tuple[str, object]]:
         "offer": _given(update.offer, _offer_text),
         "expires_ms": update.expires_ms,
         "offers_made": _given(update.offers_made, _offers_made_text),
+        "paused_ms": update.paused_ms,
+        "paused_until_ms": update.paused_until_ms,
+        "conditional": _given(update.conditional, lambda c: _json(c.to_json())),
     }
     return [(name, value) for name, value in columns.items() if value is not UNCHANGED]
 
@@ -802,7 +817,171 @@ class _SqlPuzzles(_SqlBase):
             )
 
 
-class SqlStore(_SqlPuzzles, _SqlRatings):
+class _SqlLessons(_SqlBase):
+    """Lessons (issue 31): the stars earned and the practice board in progress; never a game,
+    so no statistics, ratings or lists."""
+
+    async def lesson_stars(self, user_id: str) -> dict[str, int]:
+        """The user's best stars by lesson id."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT lesson, stars FROM lesson_stars WHERE user_id = ?", (user_id,)
+            )
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int:
+        """Keep the better of ``stars`` and the stars already earned, and close the user's
+        practice board, in one transaction; the best stars now."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO lesson_stars (user_id, lesson, stars, at_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id, lesson) DO UPDATE SET "
+                "stars = CASE WHEN excluded.stars > lesson_stars.stars "
+                "THEN excluded.stars ELSE lesson_stars.stars END, at_ms = excluded.at_ms",
+                (user_id, lesson, stars, at_ms),
+            )
+            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
+            rows = await tx.fetchall(
+                "SELECT stars FROM lesson_stars WHERE user_id = ? AND lesson = ?",
+                (user_id, lesson),
+            )
+        return int(rows[0][0])
+
+    async def practice(self, user_id: str) -> PracticeRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT user_id, kind, item, moves, learner, tries, hints, at_ms FROM practice "
+                "WHERE user_id = ?",
+                (user_id,),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        moves = tuple(str(m) for m in json.loads(r[3]))
+        return PracticeRow(str(r[0]), str(r[1]), str(r[2]), moves, *(int(x) for x in r[4:]))
+
+    async def save_practice(self, row: PracticeRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO practice (user_id, kind, item, moves, learner, tries, hints, at_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "kind = excluded.kind, item = excluded.item, moves = excluded.moves, "
+                "learner = excluded.learner, tries = excluded.tries, hints = excluded.hints, "
+                "at_ms = excluded.at_ms",
+                (
+                    row.user_id,
+                    row.kind,
+                    row.item,
+                    _json(list(row.moves)),
+                    row.learner,
+                    row.tries,
+                    row.hints,
+                    row.at_ms,
+                ),
+            )
+
+    async def drop_practice(self, user_id: str) -> None:
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
+
+
+class _SqlCorrespondence(_SqlBase):
+    """Correspondence life (issue 33): vacations, conditional moves, notification
+    preferences and what a digest reads."""
+
+    _VACATION = "SELECT user_id, since_ms, until_ms, year, used_ms, holding_ms FROM vacations"
+
+    async def vacation(self, user_id: str) -> VacationRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"{self._VACATION} WHERE user_id = ?", (user_id,))
+        return _vacation_row(rows[0]) if rows else None
+
+    async def vacations(self) -> list[VacationRow]:
+        """Every vacation that runs (read at start-up)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"{self._VACATION} WHERE since_ms IS NOT NULL")
+        return [_vacation_row(r) for r in rows]
+
+    async def save_vacation(self, row: VacationRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO vacations (user_id, since_ms, until_ms, year, used_ms, holding_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "since_ms = excluded.since_ms, until_ms = excluded.until_ms, "
+                "year = excluded.year, used_ms = excluded.used_ms, "
+                "holding_ms = excluded.holding_ms",
+                (row.user_id, row.since_ms, row.until_ms, row.year, row.used_ms, row.holding_ms),
+            )
+
+    async def conditional_games(self) -> list[int]:
+        """Running games where a player waits with conditional moves (read at start-up: a
+        reply may be due)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE conditional IS NOT NULL AND status = 'active' "
+                "ORDER BY id"
+            )
+        return [int(r[0]) for r in rows]
+
+    _PREFS = (
+        "user_id, ping, digest, digest_hour, tz, quiet_from, quiet_to, last_digest_ms, dm_closed"
+    )
+
+    async def notify_prefs(self) -> list[NotifyPrefs]:
+        """Every user's notification preferences (read at start-up)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"SELECT {self._PREFS} FROM notify_prefs ORDER BY user_id")
+        return [
+            NotifyPrefs(r[0], bool(r[1]), bool(r[2]), int(r[3]), r[4], r[5], r[6], r[7], bool(r[8]))
+            for r in rows
+        ]
+
+    async def save_notify_prefs(self, prefs: NotifyPrefs) -> None:
+        p = prefs
+        flags = int(p.ping), int(p.digest), p.digest_hour, p.tz
+        values = (p.user_id, *flags, p.quiet_from, p.quiet_to, p.last_digest_ms, int(p.dm_closed))
+        updates = ", ".join(f"{c} = excluded.{c}" for c in self._PREFS.split(", ")[1:])
+        async with self._writing() as tx:
+            await tx.execute(
+                f"INSERT INTO notify_prefs ({self._PREFS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"ON CONFLICT (user_id) DO UPDATE SET {updates}",
+                values,
+            )
+
+    async def finished_since(self, user_id: str, since_ms: int) -> list[int]:
+        """The user's games that ended (finished or aborted) after ``since_ms``."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.user_id = ? AND g.status IN ('finished', 'aborted') "
+                "AND g.finished_ms > ? ORDER BY g.id",
+                (user_id, since_ms),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def challenges_for(self, user_id: str) -> list[int]:
+        """Open challenges that keep a seat for the user."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                "WHERE s.invited_id = ? AND s.kind = 'open' AND g.status = 'open' ORDER BY g.id",
+                (user_id,),
+            )
+        return [int(r[0]) for r in rows]
+
+
+def _vacation_row(r: Sequence[Any]) -> VacationRow:
+    return VacationRow(r[0], r[1], r[2], int(r[3]), int(r[4]), r[5])
+
+
+def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
+    """``column`` equals ``value`` (NULL included), as SQL both backends can index."""
+    if value is None:
+        return f"{column} IS NULL", ()
+    return f"{column} = ?", (value,)
+
+
+class SqlStore(_SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
 
@@ -1116,77 +1295,6 @@ class SqlStore(_SqlPuzzles, _SqlRatings):
                 )
         return int(rows[0][0])
 
-    # -- lessons (issue 31): never a game, so no statistics, ratings or lists ------------------
-    async def lesson_stars(self, user_id: str) -> dict[str, int]:
-        """The user's best stars by lesson id."""
-        async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT lesson, stars FROM lesson_stars WHERE user_id = ?", (user_id,)
-            )
-        return {str(r[0]): int(r[1]) for r in rows}
-
-    async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int:
-        """Keep the better of ``stars`` and the stars already earned, and close the user's
-        practice board, in one transaction; the best stars now."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO lesson_stars (user_id, lesson, stars, at_ms) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (user_id, lesson) DO UPDATE SET "
-                "stars = CASE WHEN excluded.stars > lesson_stars.stars "
-                "THEN excluded.stars ELSE lesson_stars.stars END, at_ms = excluded.at_ms",
-                (user_id, lesson, stars, at_ms),
-            )
-            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
-            rows = await tx.fetchall(
-                "SELECT stars FROM lesson_stars WHERE user_id = ? AND lesson = ?",
-                (user_id, lesson),
-            )
-        return int(rows[0][0])
-
-    async def practice(self, user_id: str) -> PracticeRow | None:
-        async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT user_id, kind, item, moves, learner, tries, hints, at_ms FROM practice "
-                "WHERE user_id = ?",
-                (user_id,),
-            )
-        if not rows:
-            return None
-        r = rows[0]
-        moves = tuple(str(m) for m in json.loads(r[3]))
-        return PracticeRow(str(r[0]), str(r[1]), str(r[2]), moves, *(int(x) for x in r[4:]))
-
-    async def save_practice(self, row: PracticeRow) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO practice (user_id, kind, item, moves, learner, tries, hints, at_ms) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
-                "kind = excluded.kind, item = excluded.item, moves = excluded.moves, "
-                "learner = excluded.learner, tries = excluded.tries, hints = excluded.hints, "
-                "at_ms = excluded.at_ms",
-                (
-                    row.user_id,
-                    row.kind,
-                    row.item,
-                    _json(list(row.moves)),
-                    row.learner,
-                    row.tries,
-                    row.hints,
-                    row.at_ms,
-                ),
-            )
-
-    async def drop_practice(self, user_id: str) -> None:
-        async with self._writing() as tx:
-            await tx.execute("DELETE FROM practice WHERE user_id = ?", (user_id,))
-
-
-def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
-    """``column`` equals ``value`` (NULL included), as SQL both backends can index."""
-    if value is None:
-        return f"{column} IS NULL", ()
-    return f"{column} = ?", (value,)
-
 
 class _SqliteSession:
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -1385,6 +1493,9 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         daily_day=r[26],
         reseed=r[27],
         reseed_from=int(r[28]),
+        paused_ms=r[29],
+        paused_until_ms=r[30],
+        conditional=Conditional.from_json(json.loads(r[31])) if r[31] else None,
     )
 
 

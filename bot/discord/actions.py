@@ -17,6 +17,7 @@ import discord
 
 from bot.discord.format import MessageParts, announcement_parts, refusal_text, reply_parts
 from bot.discord.host import Host, host_of
+from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import MoveModal, page_view, reply_view
 from bot.i18n import Lang, t
 from bot.service import (
@@ -181,7 +182,7 @@ async def deliver(
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
-    for reply in replies:
+    for reply in map(bot.service.notices.shape, replies):  # pings as their users want them now
         try:
             await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
         except BaseException:
@@ -236,6 +237,8 @@ async def _deliver_one(
         await responder.send(reply_parts(reply, user_lang, ephemeral=True))
         return
     message = await responder.send(reply_parts(reply, public_lang, view=view))
+    if message is not None:  # a finished game's thread sleeps sooner (bot/discord/threads.py)
+        await keep_asleep_as_due(bot, reply.game_id, message.channel)
     if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
         await place_created(bot, reply.game_id, message)
 

@@ -40,6 +40,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.timers",
     "bot.discord.cogs.computer",
     "bot.discord.cogs.puzzles",
+    "bot.discord.cogs.correspondence",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 

@@ -33,10 +33,14 @@ class MessageParts:
     view: discord.ui.View | None = None
     allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
     ephemeral: bool = False
+    silent: bool = False
+    """Discord's suppress-notifications flag (the pinged are in their quiet hours)."""
 
     def send_kwargs(self) -> dict[str, Any]:
         """For ``Messageable.send`` and webhook followups."""
         out: dict[str, Any] = {"allowed_mentions": self.allowed_mentions}
+        if self.silent:
+            out["silent"] = True
         if self.content:
             out["content"] = self.content
         if self.embed is not None:
@@ -146,6 +150,7 @@ def reply_parts(
         view=view,
         allowed_mentions=allowed_mentions_for(pings),
         ephemeral=ephemeral,
+        silent=reply.silent and bool(pings),
     )
 
 

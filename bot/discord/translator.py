@@ -164,6 +164,49 @@ JA: dict[str, str] = {
     "Which game (leave empty for the menu of all lessons).": (
         "どのゲームか（空欄ならレッスン一覧）。"
     ),
+    # correspondence life (issue 33): /vacation
+    "vacation": "休暇",
+    "on": "開始",
+    "off": "終了",
+    "status": "状態",
+    "Stop your correspondence clocks while you are away.": "不在の間、通信対局の時計を止めます。",
+    "Go on vacation: your correspondence clocks stand still.": (
+        "休暇に入ります。通信対局の時計が止まります。"
+    ),
+    "When you are back: 2026-08-31, 2026-08-31 18:00 (UTC) or 10d (default: until off).": (
+        "戻る日時：2026-08-31、2026-08-31 18:00（UTC）または10d（既定：終了するまで）。"
+    ),
+    "Back from vacation: your clocks run again.": "休暇を終えます。時計が再び動きます。",
+    "Whether you are on vacation, and the allowance left.": "休暇中かどうかと、残りの休暇日数。",
+    "premove": "条件手",
+    "archive finished threads after": "終局スレッドのアーカイブまで",
+    "notify": "通知",
+    "How you are told: turn pings, a daily digest by DM, quiet hours.": (
+        "通知の受け取り方：手番の通知、毎日のまとめ（DM）、おやすみ時間。"
+    ),
+    "A ping in the thread on your turn (default on).": "手番のときスレッドで通知（既定：on）。",
+    "A daily direct message with your games (default off).": (
+        "対局の毎日のまとめをDMで（既定：off）。"
+    ),
+    "The digest's hour, in your time zone (0-23; default 8).": (
+        "まとめの時刻（あなたの時刻で0〜23、既定8）。"
+    ),
+    "Your time zone, e.g. Asia/Tokyo (default UTC).": "タイムゾーン（例：Asia/Tokyo、既定UTC）。",
+    "Quiet hours, e.g. 22-7 (messages come silently), or off.": (
+        "おやすみ時間（例：22-7、通知なしで届きます）または off。"
+    ),
+    "add": "追加",
+    "list": "一覧",
+    "clear": "消去",
+    "Conditional moves: if they play X, you reply Y (kept privately).": (
+        "条件付きの手：相手がXを指したらYで応じます（非公開）。"
+    ),
+    "Add a line: their move, your reply, …": "行を追加します：相手の手、あなたの応手…",
+    "Their move, your reply (then their next, your reply …), space-separated.": (
+        "相手の手、あなたの応手（続けて相手の手、応手…）を空白で区切って。"
+    ),
+    "Your conditional moves in this game.": "この対局でのあなたの条件付きの手。",
+    "Forget your conditional moves here.": "この対局の条件付きの手を消します。",
 }
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")

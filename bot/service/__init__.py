@@ -58,9 +58,11 @@ from bot.service.guard import check_text, entry
 from bot.service.learning import LearnFront
 from bot.service.lessons import Lessons
 from bot.service.lobby import CreateOptions, Lobby
+from bot.service.notices import Notices
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
 from bot.service.practice import Practice
+from bot.service.premoves import Premoves
 from bot.service.present import Pictures
 from bot.service.puzzles import DailyPost, Puzzles
 from bot.service.ratings import Ratings
@@ -69,8 +71,10 @@ from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
+from bot.service.threads import Threads
 from bot.service.timers import Timers
 from bot.service.turns import Turns
+from bot.service.vacation import Vacations
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
     AI_LEVELS,
@@ -203,9 +207,15 @@ class GameService(LearnFront):
         self.rules = RulesPages(ctx)
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
-        self.computer = Computer(ctx, self.turns, thinker)
+        self.premoves = Premoves(ctx, self.turns)
+        """``/premove`` (issue 33): adapters call its entry points directly."""
+        self.computer = Computer(ctx, self.turns, thinker, self.premoves)
         self.lessons: Lessons = Lessons(ctx, Practice(ctx, self.computer))
         self.puzzles: Puzzles = Puzzles(ctx, thinker)
+        self.notices = Notices(ctx, self.timers.changed)
+        self.threads = Threads(ctx)
+        self.vacations = Vacations(ctx, self.timers.changed)
+        """``/vacation`` (issue 33): adapters call its entry points directly."""
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -228,6 +238,8 @@ class GameService(LearnFront):
         """Read the live games, every pending deadline and every running AI game from the store
         (at start-up)."""
         await self.ctx.games.restore()
+        await self.vacations.restore()  # stopped clocks are no deadlines to the timers
+        await self.notices.restore()
         await self.timers.restore()
         await self.computer.restore()
 
@@ -246,10 +258,12 @@ class GameService(LearnFront):
         return self.timers.changed
 
     def next_timer_at(self) -> datetime | None:
-        return self.timers.next_at()
+        return self.notices.next_at(self.vacations.next_at(self.timers.next_at()))
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
-        return await self.timers.process_due(now)
+        # the vacations first: a clock that runs again runs from the moment it was due to
+        back = await self.vacations.process_due(now) + await self.timers.process_due(now)
+        return back + await self.notices.due(now)  # the digests: direct messages
 
     # -- the outbox: announcements committed with their change --------------------------------
     async def pending_announcements(self) -> list[Reply]:

@@ -25,6 +25,7 @@ from bot.model import (
     MoveRow,
     NewGame,
     SeatKind,
+    Update,
     outbox_key,
     row_of_new,
     updated,
@@ -168,6 +169,9 @@ class LiveGame:
 
 
 Listener = Callable[[GameRow], None]
+Amend = Callable[[GameRow, State[Any], Change], Update]
+"""What a commit must add, given the game row it leaves, the state and the change itself (the
+vacations' stopped clocks, the conditional moves the change matches)."""
 """Told of every committed row, a created game's included (the timers keep their deadlines
 from it; the computer player looks for its turns)."""
 
@@ -217,6 +221,7 @@ class GameCache:
         its row when it is loaded again)."""
         self._listeners: list[Listener] = []
         self._claims = Claims()
+        self._amenders: list[Amend] = []
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
@@ -229,6 +234,10 @@ class GameCache:
     def claims(self) -> Claims:
         """The announcements this process is delivering (the outbox reads and releases them)."""
         return self._claims
+
+    def amend_with(self, amend: Amend) -> None:
+        """Let ``amend`` add to every change before it is written (in the same transaction)."""
+        self._amenders.append(amend)
 
     def listen(self, listener: Listener) -> None:
         """Tell ``listener`` of every row committed from now on."""
@@ -346,6 +355,11 @@ class GameCache:
         the outbox with the change (at ``at_ms``) and come back keyed and claimed: the caller
         delivers them and reports each (see :class:`bot.service.outbox.Outbox`)."""
         row = updated(loaded.row, change.update, change.seats)
+        for amend in self._amenders:
+            extra = amend(row, state if state is not None else loaded.state, change)
+            if extra.given():
+                change = replace(change, update=change.update | extra)
+                row = updated(loaded.row, change.update, change.seats)
         entries = loaded.entries
         if change.truncate_from is not None:
             entries = entries[: change.truncate_from]

@@ -23,6 +23,7 @@ import logging
 
 from bot.model import GameRow, GameStatus, ai_levels
 from bot.service.context import Context
+from bot.service.premoves import Premoves, due_reply
 from bot.service.thinking import Thinker, ThinkRequest
 from bot.service.turns import Turns, seats_of
 from bot.service.values import HOST_ID, Event, Line, Refusal, Reply, User
@@ -48,10 +49,14 @@ def ai_seed(row: GameRow, ply: int, seat: int) -> int:
 class Computer:
     """Which AI games are due, playing their turns, and hints."""
 
-    def __init__(self, ctx: Context, turns: Turns, thinker: Thinker) -> None:
+    def __init__(
+        self, ctx: Context, turns: Turns, thinker: Thinker, premoves: Premoves | None = None
+    ) -> None:
         self.ctx = ctx
         self.turns = turns
         self.thinker = thinker
+        self.premoves = premoves
+        """Conditional replies are played by this driver too, as soon as they are due."""
         self.changed = asyncio.Event()
         """Set when a game may have become an AI's turn (the driver waits on it)."""
         self._pending: set[int] = set()
@@ -70,7 +75,7 @@ class Computer:
     def track(self, row: GameRow) -> None:
         if not self.ctx.settings.owns(row.guild_id):
             return  # another process's shards hold this guild: its AI moves are theirs
-        if row.status is GameStatus.ACTIVE and row.ai_levels:
+        if row.status is GameStatus.ACTIVE and (row.ai_levels or due_reply(row)):
             self._pending.add(row.id)
             self.changed.set()
 
@@ -80,6 +85,8 @@ class Computer:
         for game in await self.ctx.store.active_games():
             if game.status is GameStatus.ACTIVE and ai_levels(game.seats) and owns(game.guild_id):
                 self._pending.add(game.id)
+        if self.premoves is not None:  # a conditional reply may be due (checked when played)
+            self._pending.update(await self.premoves.restore())
         if self._pending:
             self.changed.set()
 
@@ -102,6 +109,8 @@ class Computer:
                 self.changed.set()
 
     async def _play(self, game_id: int) -> list[Reply]:
+        if self.premoves is not None and (due := await self.premoves.play_due(game_id)):
+            return [due]
         async with self.ctx.games.lock(game_id):
             try:
                 loaded = await self.turns.open_active(game_id)

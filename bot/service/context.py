@@ -88,5 +88,10 @@ class Context:
             self._guilds[guild_id] = cached
         return cached
 
+    def guild_cached(self, guild_id: str | None) -> GuildSettings:
+        """A server's settings if :meth:`guild` read them already, else the defaults (for code
+        that cannot wait: a commit's hooks)."""
+        return self._guilds.get(guild_id or "", GuildSettings())
+
     def guild_changed(self, guild_id: str) -> None:
         self._guilds.pop(guild_id, None)

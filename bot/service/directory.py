@@ -14,6 +14,7 @@ from bot.model import LIVE_STATUSES, Change, GameStatus, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
+from bot.service.vacation_rules import paused_lines
 from bot.service.values import Event, Line, Location, Refusal, Reply, User
 from engines.core import MAX_INPUT, EngineError, State, normalise
 from engines.registry import get_game
@@ -128,7 +129,8 @@ class Directory:
         mine.sort(key=lambda pair: (pair[0], pair[1].id))
         lines = []
         for order, loaded in mine:
-            deadline = from_ms(loaded.row.deadline_ms) if loaded.row.deadline_ms else None
+            row = loaded.row
+            deadline = from_ms(row.deadline_ms) if row.deadline_ms and not row.paused_ms else None
             lines.append(
                 Line(
                     "games.item_turn" if order == 0 else f"games.item_{loaded.status}",
@@ -141,9 +143,10 @@ class Directory:
                     },
                 )
             )
+            lines.extend(paused_lines(loaded.row, loaded.acting_names()))
         return Reply(
             "games.list" if lines else "games.none",
-            {"count": len(lines)},
+            {"count": len(mine)},
             event=Event.GAMES,
             public=False,
             audience=user.id,

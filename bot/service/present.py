@@ -19,6 +19,7 @@ from bot.i18n import Lang
 from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind, StoredOutcome
 from bot.service.actions import Action, Button, play_button
 from bot.service.cache import Loaded
+from bot.service.vacation_rules import paused_lines
 from bot.service.values import Event, Line, Reply
 from engines.core import (
     SIMULTANEOUS,
@@ -57,6 +58,9 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     offered = kw.pop("actions", None)
     if offered is None:
         offered = tuple(Button(a) for a in actions(loaded))
+    if row.paused_ms is not None:  # a vacation stopped the clock: say so instead of a deadline
+        kw["lines"] = (*kw.pop("lines", ()), *paused_lines(row, loaded.acting_names()))
+        deadline = None
     return Reply(
         key,
         params,

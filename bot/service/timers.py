@@ -29,6 +29,7 @@ from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
+from bot.service.vacation_rules import elapsed_ms
 from bot.service.values import Event, Refusal, Reply
 from engines.core import SIMULTANEOUS, State
 
@@ -71,7 +72,7 @@ def turn_update(
     spec = clock_of(row)
     seats: list[SeatRow] = []
     if spec.kind == "bank" and row.turn_started_ms is not None:
-        elapsed = now - row.turn_started_ms
+        elapsed = elapsed_ms(row, now)  # a clock stopped by a vacation stopped counting
         for seat in movers:
             srow = row.seats[seat]
             bank = srow.bank_ms if srow.bank_ms is not None else spec.bank * 1000
@@ -113,7 +114,7 @@ def _next_point(row: GameRow) -> int | None:
 def _timed(row: GameRow) -> bool:
     if row.status is GameStatus.OPEN:
         return row.expires_ms is not None
-    return row.status is GameStatus.ACTIVE and row.deadline_ms is not None
+    return row.status is GameStatus.ACTIVE and row.deadline_ms is not None and row.paused_ms is None
 
 
 class Timers:
@@ -164,11 +165,7 @@ class Timers:
         action, so nobody plays after time; the reply goes out with :meth:`process_due`)."""
         row = loaded.row
         now = self.ctx.now_ms()
-        if (
-            row.status is GameStatus.ACTIVE
-            and row.deadline_ms is not None
-            and now > row.deadline_ms
-        ):
+        if _timed(row) and row.deadline_ms is not None and now > row.deadline_ms:
             self._pending.append(await self.endings.timeout(loaded))
             self.changed.set()
             return await self.ctx.games.load(loaded.id)

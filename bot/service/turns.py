@@ -146,9 +146,18 @@ class Turns:
             replies = await present.with_picture(replies, drawing)
         return new, chance_rows, replies
 
-    async def play(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
+    async def play(
+        self,
+        game_id: int,
+        user: User,
+        text: str,
+        *,
+        ply: int | None = None,
+        conditional: bool = False,
+    ) -> Reply:
         """Play ``text`` for ``user``. ``ply`` is the log length the user saw (optional): a
-        submission made against an older position is refused as "the position has changed"."""
+        submission made against an older position is refused as "the position has changed".
+        ``conditional``: the user's conditional move, due now (the announcement says so)."""
         check_length(text)
         if ply is None and (cached := self.ctx.games.cached(game_id)) is not None:
             ply = len(cached.entries)
@@ -187,7 +196,8 @@ class Turns:
                             "ply": new.move_number(row.ply),
                         },
                         picture=True,
-                        lines=present.announcement_lines(after)
+                        lines=(Line("premove.played"),) * conditional
+                        + present.announcement_lines(after)
                         + present.chance_lines(after, chance_rows)
                         + present.end_lines(new)
                         + rated,

@@ -90,6 +90,14 @@ class Event(enum.StrEnum):
     """A puzzle, an answer to it, its hint or solution (private to the solver)."""
     PUZZLE_DAILY = "puzzle_daily"
     """A server's daily puzzle post (public, with its Solve button; nobody is pinged)."""
+    VACATION = "vacation"
+    """A vacation began or ended (privately), or a game's clock stopped or runs again."""
+    PREMOVE = "premove"
+    """A player's conditional moves (private to them)."""
+    NOTIFY = "notify"
+    """A user's notification preferences (private)."""
+    DIGEST = "digest"
+    """A user's daily digest: a direct message."""
 
 
 TURN_EVENTS = frozenset(
@@ -186,6 +194,8 @@ class Reply:
     reports it delivered once posted, else the outbox posts it again."""
     page: Page | None = None
     """For a leaderboard: which page this is (adapters offer the others)."""
+    silent: bool = False
+    """Sent without a notification (everyone it pings is in their quiet hours)."""
 
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's
@@ -340,6 +350,10 @@ class GuildSettings:
     max_active_per_guild: int | None = None
     puzzle_channel: str | None = None
     """The channel the daily puzzle is posted in (None: no daily puzzle; opt-in)."""
+    vacation: bool = True
+    """Players may stop their clocks in this server's games with ``/vacation``."""
+    archive_after: str = "1d"
+    """How long a finished game's thread stays before it is archived (``ARCHIVE_MINUTES``)."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -365,8 +379,12 @@ SETTING_KEYS = (
     "max_active_per_user",
     "max_active_per_guild",
     "puzzle_channel",
+    "vacation",
+    "archive_after",
 )
 _CHANNEL = re.compile(r"<#([0-9]{1,20})>|([0-9]{1,20})")
+ARCHIVE_MINUTES = {"1h": 60, "1d": 1440, "3d": 4320, "1w": 10080}
+"""The idle times after which Discord may archive a thread (the only ones it allows)."""
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -374,7 +392,7 @@ def parse_setting(key: str, text: str) -> Any:
     value = text.strip().lower()
     if key == "lang":
         return Lang(value)
-    if key == "threads":
+    if key in ("threads", "vacation"):
         if value not in ("on", "off"):
             raise ValueError(value)
         return value == "on"
@@ -383,6 +401,10 @@ def parse_setting(key: str, text: str) -> Any:
             return parse_clock(value).text()
         except ClockError as exc:
             raise ValueError(value) from exc
+    if key == "archive_after":
+        if value not in ARCHIVE_MINUTES:
+            raise ValueError(value)
+        return value
     if key in ("max_active_per_user", "max_active_per_guild"):
         if not value.isdigit() or not 0 < int(value) <= 100_000:
             raise ValueError(value)

@@ -87,12 +87,18 @@ class Bot:
         return "\n".join(self.lines)
 
 
+STDERR_LINE_LIMIT = 4 * 1024 * 1024
+"""The longest stderr line read: at DEBUG, discord.py logs whole request bodies on one line (the
+commands synced at start, with their Japanese names, pass asyncio's default 64 KiB)."""
+
+
 @contextlib.asynccontextmanager
 async def python_m_bot(env: dict[str, str], cwd: Path, *args: str) -> AsyncIterator[Bot]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args,
         cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        limit=STDERR_LINE_LIMIT,
     )  # fmt: skip
     try:
         yield Bot(proc)

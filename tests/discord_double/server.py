@@ -38,6 +38,10 @@ class Upload:
     content_type: str
 
 
+ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
+"""The idle times after which Discord may archive a thread (its only allowed values)."""
+
+
 @dataclass
 class Request:
     """One REST request the bot made."""
@@ -244,6 +248,9 @@ class DiscordDouble:
         """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
         """Refuse thread creation (403), as a server that denies the bot the permission."""
+        self.closed_dms: set[int] = set()
+        """Users who take no direct messages from the bot: a message to their DM channel is
+        refused as Discord refuses it (403, code 50007)."""
         self.before_request: Callable[[Request], bool] | None = None
         """Called with every REST request before it is handled; returning True drops it (no
         effect, no answer): a crash test kills the bot there, as if it died before sending."""
@@ -586,6 +593,7 @@ class DiscordDouble:
         if ctype in (4, 5):
             if ctype == 5:
                 data = {"flags": data.get("flags", 0) | (1 << 7)}  # LOADING
+            await self._revive(inter.channel_id, data)
             message = self._store(
                 inter.channel_id, data, rec.files, self.bot_user.payload(), webhook=True
             )
@@ -622,6 +630,7 @@ class DiscordDouble:
         if inter is None:
             return _error(404, 10015, "Unknown Webhook")
         body = rec.json or {}
+        await self._revive(inter.channel_id, body)
         message = self._store(
             inter.channel_id, body, rec.files, self.bot_user.payload(), webhook=True
         )
@@ -682,15 +691,50 @@ class DiscordDouble:
         if channel is None:
             return _error(404, 10003, "Unknown Channel")
         body = rec.json or {}
+        meta = channel.get("thread_metadata")
+        if meta is not None and meta.get("archived") and body.get("archived") is not False:
+            # Discord: an archived thread takes no change but its unarchiving
+            return _error(400, 50083, "Thread is archived")
+        if meta is not None and body.get("auto_archive_duration") not in (None, *ARCHIVE_MINUTES):
+            return _error(400, 50035, "Invalid Form Body")
         for key in ("name", "topic"):
             if key in body:
                 channel[key] = body[key]
-        meta = channel.get("thread_metadata")
         if meta is not None:
             for key in ("archived", "locked", "auto_archive_duration"):
                 if key in body:
                     meta[key] = body[key]
+            if "archived" in body:
+                meta["archive_timestamp"] = payloads.now_iso()
         return _json(channel)
+
+    async def _revive(self, channel_id: int, body: JSON) -> bool:
+        """Discord: a (non-ephemeral) message in an archived thread revives it, unless it is
+        locked (then only a moderator may unarchive it: False, the message is refused)."""
+        meta = (self.channels.get(channel_id) or {}).get("thread_metadata")
+        if meta is None or not meta.get("archived") or int(body.get("flags") or 0) & EPHEMERAL:
+            return True
+        if meta.get("locked"):
+            return False
+        meta["archived"] = False
+        meta["archive_timestamp"] = payloads.now_iso()
+        await self._dispatch("THREAD_UPDATE", self.channels[channel_id])
+        return True
+
+    async def archive(self, thread_id: int, *, locked: bool = False) -> None:
+        """Archive a thread as Discord does once it has been idle for its
+        ``auto_archive_duration`` (or a moderator does, ``locked``), and tell the bot."""
+        channel = self.channels[thread_id]
+        meta = channel["thread_metadata"]
+        meta.update(archived=True, locked=locked, archive_timestamp=payloads.now_iso())
+        await self._dispatch("THREAD_UPDATE", channel)
+
+    def archived(self, thread_id: int) -> bool:
+        return bool(self.channels[thread_id]["thread_metadata"]["archived"])
+
+    def archive_minutes(self, thread_id: int) -> int:
+        """How long the thread may be idle before Discord archives it."""
+        return int(self.channels[thread_id]["thread_metadata"]["auto_archive_duration"])
 
     async def _post_message(
         self, request: web.Request, m: re.Match[str], rec: Request
@@ -698,7 +742,14 @@ class DiscordDouble:
         channel_id = int(m["channel"])
         if channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
+        channel = self.channels[channel_id]
+        if channel.get("type") == 1 and any(
+            int(r["id"]) in self.closed_dms for r in channel.get("recipients") or []
+        ):
+            return _error(403, 50007, "Cannot send messages to this user")
         body = rec.json or {}
+        if not await self._revive(channel_id, body):
+            return _error(400, 50083, "Thread is archived")
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce"):
             # Discord: a second message with the same nonce from the same author (within a few
@@ -861,6 +912,19 @@ class DiscordDouble:
             if u.id == user_id:
                 return u
         raise KeyError(user_id)
+
+    def direct_messages(self, user: User) -> list[JSON]:
+        """What the bot sent ``user`` by direct message, oldest first."""
+        channels = {
+            cid
+            for cid, c in self.channels.items()
+            if c.get("type") == 1 and any(int(r["id"]) == user.id for r in c["recipients"])
+        }
+        return [
+            self.messages[m]
+            for m in self.message_order
+            if int(self.messages[m]["channel_id"]) in channels
+        ]
 
     def channel_messages(self, channel_id: int) -> list[JSON]:
         return [

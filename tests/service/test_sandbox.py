@@ -451,3 +451,33 @@ async def test_a_lesson_scripted_in_the_sandbox(tmp_path: Path) -> None:
     assert "/learn [game | lesson | restart | next | stop]" in out
     assert list((tmp_path / "out").glob("*.png"))
     assert "docs/" not in out
+
+
+CORRESPONDENCE_SCRIPT = """\
+/as alice
+/play ttt-test @bob clock=corr:2 seats=listed
+/as bob
+/accept
+/as alice
+/vacation on 2d
+/vacation off
+/move a1
+/premove add b1 c1
+/premove list
+/notify quiet=22-7 digest=on hour=9 timezone=Asia/Tokyo
+/vacation on yesterday
+/as bob
+/move b1
+"""
+
+
+async def test_correspondence_commands(fakes: None, tmp_path: Path) -> None:
+    """``/vacation``, ``/premove`` and ``/notify`` (issue 33): the conditional reply follows
+    bob's move at once, marked conditional."""
+    code, out = await _run(tmp_path, CORRESPONDENCE_SCRIPT)
+    assert code == 0, out
+    assert "You are on vacation until" in out and "Welcome back" in out
+    assert "• b1 c1" in out
+    assert "quiet hours: 22:00–07:00" in out
+    assert "✗ I cannot read the return date 'yesterday'" in out
+    assert "(a conditional move)" in out

@@ -16,6 +16,7 @@ from bot.config import Settings
 from bot.model import (
     UNCHANGED,
     Change,
+    Conditional,
     GameRow,
     GameStatus,
     Offer,
@@ -51,6 +52,9 @@ EVERYTHING = Update(
     offer=Offer(OfferKind.DRAW, 0, 3),
     expires_ms=15,
     offers_made=(OfferMade(OfferKind.DRAW, 0, 1), OfferMade(OfferKind.TAKEBACK, 1, 2)),
+    paused_ms=16,
+    paused_until_ms=17,
+    conditional=Conditional(1, (("a1", "b1"),), due="b2"),
 )
 
 

@@ -26,6 +26,8 @@ SETTING_KEYS = [
     app_commands.Choice(
         name=_("daily puzzle channel", ja="今日のパズルのチャンネル"), value="puzzle_channel"
     ),
+    app_commands.Choice(name=_("vacation"), value="vacation"),
+    app_commands.Choice(name=_("archive finished threads after"), value="archive_after"),
 ]
 
 

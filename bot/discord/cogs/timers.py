@@ -21,10 +21,12 @@ from discord.ext import commands
 
 from bot.discord.actions import edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
+from bot.discord.cogs.correspondence import send_digest
 from bot.discord.format import announcement_in, reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
+from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import reply_view
-from bot.service import LOBBY_EVENTS, Reply
+from bot.service import LOBBY_EVENTS, Event, Reply
 
 log = logging.getLogger("banmen.discord.timers")
 
@@ -97,6 +99,10 @@ class TimersCog(commands.Cog):
             await service.announced(reply.outbox)
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
+        if reply.event is Event.DIGEST:
+            await send_digest(self.bot, reply)
+            return
+        reply = self.bot.service.notices.shape(reply)  # pings as their users want them now
         if reply.game_id is None:
             return
         loc = await self.bot.service.place(reply.game_id)
@@ -119,6 +125,7 @@ class TimersCog(commands.Cog):
         if reply.outbox is not None:
             kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
         await channel.send(**kwargs)
+        await keep_asleep_as_due(self.bot, reply.game_id, channel)
 
     async def posted(self, channel: discord.abc.Messageable, key: str) -> bool:
         """Whether the announcement ``key`` is among the thread's recent messages by the bot."""
