@@ -48,6 +48,7 @@ from bot.model import (
     RatingChange,
     RatingRow,
     Result,
+    ReviewRow,
     SeatKind,
     SeatRow,
     ShardSlice,
@@ -140,6 +141,10 @@ class Store(Protocol):
     ) -> tuple[int, list[RatingRow]]: ...
     async def ended_games(self) -> tuple[list[EndedGame], int]: ...
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
+    # the computer's reviews (issue 32)
+    async def review(self, game_id: int) -> ReviewRow | None: ...
+    async def save_review(self, review: ReviewRow) -> None: ...
+    async def set_review_public(self, game_id: int, public: bool) -> bool: ...
 
 
 class Session(Protocol):
@@ -666,7 +671,41 @@ class _SqlRatings(_SqlCommunity):
             await self._insert_history(tx, rated.changes)
 
 
-class SqlStore(_SqlRatings):
+class _SqlReviews(_SqlRatings):
+    """The computer's reviews of finished games (issue 32): one row a game."""
+
+    async def review(self, game_id: int) -> ReviewRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT game_id, data, public, created_ms FROM reviews WHERE game_id = ?",
+                (game_id,),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        return ReviewRow(int(r[0]), str(r[1]), bool(r[2]), int(r[3]))
+
+    async def save_review(self, review: ReviewRow) -> None:
+        """Store ``review`` (a second one computed meanwhile for the same game is kept as it
+        is: both are the same analysis of the same finished game)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO reviews (game_id, data, public, created_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                (review.game_id, review.data, int(review.public), review.created_ms),
+            )
+
+    async def set_review_public(self, game_id: int, public: bool) -> bool:
+        """Show a stored review in the game's thread or not; ``False`` if there is none."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE reviews SET public = ? WHERE game_id = ? RETURNING game_id",
+                (int(public), game_id),
+            )
+        return bool(rows)
+
+
+class SqlStore(_SqlReviews):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
 

@@ -62,6 +62,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.review import Progress, Reviews
 from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
@@ -195,6 +196,7 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.reviews = Reviews(ctx, thinker)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -413,6 +415,24 @@ class GameService:
     async def replay_step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The replay's picture after ply ``ply`` (0: the start)."""
         return await self.replays.step(game_id, viewer, ply)
+
+    # -- the computer's review (issue 32) -------------------------------------------------------
+    @entry
+    async def review(
+        self, game_id: int, viewer: User | None = None, progress: Progress | None = None
+    ) -> Reply:
+        """The computer's review of a finished game (computed once, telling ``progress``)."""
+        return await self.reviews.review(game_id, viewer, progress)
+
+    @entry
+    async def review_better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
+        """The position of ply ``ply`` with the computer's better move drawn on it."""
+        return await self.reviews.better(game_id, viewer, ply)
+
+    @entry
+    async def publish_review(self, game_id: int, user: User) -> Reply:
+        """A player shows the game's review to everyone in its thread."""
+        return await self.reviews.publish(game_id, user)
 
     @entry
     async def export_record(self, game_id: int) -> Record:

@@ -56,6 +56,9 @@ class Action(enum.StrEnum):
     STEP_NEXT = "step_next"
     STEP_LAST = "step_last"
     GOTO = "goto"
+    REVIEW = "review"
+    REVIEW_PUBLIC = "review_public"
+    BETTER = "better"
 
 
 class Style(enum.StrEnum):
@@ -140,6 +143,10 @@ async def _step(s: GameService, p: Press) -> Reply:
     return await s.replay_step(p.game_id, p.user, _ply(p.arg))
 
 
+async def _better(s: GameService, p: Press) -> Reply:
+    return await s.review_better(p.game_id, p.user, _ply(p.arg))
+
+
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
 
 ACTIONS: Mapping[Action, ActionSpec] = {
@@ -186,6 +193,11 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.STEP_NEXT: ActionSpec(_step, "button.step_next", S, Takes.PLY),
     Action.STEP_LAST: ActionSpec(_step, "button.step_last", S, Takes.PLY),
     Action.GOTO: ActionSpec(_step, "select.goto", S, Takes.PLY),
+    Action.REVIEW: ActionSpec(lambda s, p: s.review(p.game_id, p.user), "button.review", S),
+    Action.REVIEW_PUBLIC: ActionSpec(
+        lambda s, p: s.publish_review(p.game_id, p.user), "button.review_public", S
+    ),
+    Action.BETTER: ActionSpec(_better, "button.better", S, Takes.PLY),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

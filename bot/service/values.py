@@ -81,6 +81,8 @@ class Event(enum.StrEnum):
     RATINGS_REBUILT = "ratings_rebuilt"
     HINT = "hint"
     """A solitaire's choices with their estimated win chances (private)."""
+    REVIEW = "review"
+    """The computer's review of a finished game (its chart and mistakes)."""
 
 
 TURN_EVENTS = frozenset(
