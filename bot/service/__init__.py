@@ -416,23 +416,15 @@ class GameService:
         """The replay's picture after ply ``ply`` (0: the start)."""
         return await self.replays.step(game_id, viewer, ply)
 
-    # -- the computer's review (issue 32) -------------------------------------------------------
     @entry
     async def review(
-        self, game_id: int, viewer: User | None = None, progress: Progress | None = None
+        self, game_id: int, user: User | None, told: Progress | None = None, publish: bool = False
     ) -> Reply:
-        """The computer's review of a finished game (computed once, telling ``progress``)."""
-        return await self.reviews.review(game_id, viewer, progress)
+        return await self.reviews.review(game_id, user, told, publish)  # docs/review.md
 
     @entry
     async def review_better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
-        """The position of ply ``ply`` with the computer's better move drawn on it."""
         return await self.reviews.better(game_id, viewer, ply)
-
-    @entry
-    async def publish_review(self, game_id: int, user: User) -> Reply:
-        """A player shows the game's review to everyone in its thread."""
-        return await self.reviews.publish(game_id, user)
 
     @entry
     async def export_record(self, game_id: int) -> Record:

@@ -195,7 +195,7 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.GOTO: ActionSpec(_step, "select.goto", S, Takes.PLY),
     Action.REVIEW: ActionSpec(lambda s, p: s.review(p.game_id, p.user), "button.review", S),
     Action.REVIEW_PUBLIC: ActionSpec(
-        lambda s, p: s.publish_review(p.game_id, p.user), "button.review_public", S
+        lambda s, p: s.review(p.game_id, p.user, publish=True), "button.review_public", S
     ),
     Action.BETTER: ActionSpec(_better, "button.better", S, Takes.PLY),
 }

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -201,10 +201,17 @@ class Reviews:
         return loaded
 
     async def review(
-        self, game_id: int, viewer: User | None, progress: Progress | None = None
+        self,
+        game_id: int,
+        viewer: User | None,
+        progress: Progress | None = None,
+        publish: bool = False,
     ) -> Reply:
-        """The review of a finished game: computed (telling ``progress``) unless stored."""
+        """The review of a finished game: computed (telling ``progress``) unless stored. With
+        ``publish``, a player shows it to everyone in the game's thread from now on."""
         loaded = await self._open(game_id)
+        if publish and not loaded.seats_of(viewer.id if viewer else ""):
+            raise Refusal("refuse.not_a_player", id=game_id)
         stored = await self._stored(game_id)
         if stored is None:
             lock = self._locks.setdefault(game_id, asyncio.Lock())
@@ -214,7 +221,9 @@ class Reviews:
                     stored = await self._compute(loaded, progress)
             self._locks.pop(game_id, None)
         found, public = stored
-        return await self._reply(loaded, viewer, found, public)
+        if publish and not public:
+            await self.ctx.store.set_review_public(game_id, True)
+        return await self._reply(loaded, viewer, found, public or publish)
 
     async def _stored(self, game_id: int) -> tuple[GameReview, bool] | None:
         row = await self.ctx.store.review(game_id)
@@ -303,15 +312,6 @@ class Reviews:
             lines=tuple(lines),
         )
 
-    async def publish(self, game_id: int, user: User) -> Reply:
-        """A player makes the game's review public: shown in its thread for everyone."""
-        loaded = await self._open(game_id)
-        if not loaded.seats_of(user.id):
-            raise Refusal("refuse.not_a_player", id=game_id)
-        await self.review(game_id, user)  # computed first if need be
-        await self.ctx.store.set_review_public(game_id, True)
-        return await self.review(game_id, user)
-
     async def better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The position ply ``ply`` was played from, as ``viewer`` may see it, with the
         computer's better move drawn on it (judged now if the game has no stored review)."""
@@ -343,4 +343,5 @@ class Reviews:
         }
         key = "review.better" if judged.best != judged.played else "review.best"
         actions = step_actions(ply, total)
-        return Replays.reply(loaded, seen, viewer, key, params, image, actions, [])
+        found_reply = Replays.reply(loaded, seen, viewer, key, params, image, actions, [])
+        return replace(found_reply, event=Event.REVIEW_MOVE)

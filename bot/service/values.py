@@ -82,7 +82,10 @@ class Event(enum.StrEnum):
     HINT = "hint"
     """A solitaire's choices with their estimated win chances (private)."""
     REVIEW = "review"
-    """The computer's review of a finished game (its chart and mistakes)."""
+    """The computer's review of a finished game (its chart and mistakes): a new message."""
+    REVIEW_MOVE = "review_move"
+    """A ply with the computer's better move drawn on it: a new message, private when asked
+    from a private one."""
 
 
 TURN_EVENTS = frozenset(

@@ -169,9 +169,9 @@ async def test_a_review_survives_a_restart(
 async def test_a_player_makes_the_review_public(svc: GameService) -> None:
     gid, _, _ = await planted_game(svc)
     with pytest.raises(Refusal) as refused:
-        await svc.publish_review(gid, CAROL)
+        await svc.review(gid, CAROL, publish=True)
     assert refused.value.key == "refuse.not_a_player"
     assert not (await svc.review(gid, CAROL)).public
-    shown = await svc.publish_review(gid, BOB)
+    shown = await svc.review(gid, BOB, publish=True)
     assert shown.public and shown.audience is None and "review_public" not in offered(shown)
     assert (await svc.review(gid, CAROL)).public
