@@ -81,6 +81,14 @@ def _text(ax: Axes, title: str, xlabel: str, ylabel: str) -> None:
     ax.set_ylabel(ylabel, color=_hex(TEXT), fontsize=10)
 
 
+def _legend(ax: Axes, columns: int) -> None:
+    legend = ax.legend(loc="upper left", fontsize=10, frameon=True, ncols=min(columns, 4))
+    legend.get_frame().set_facecolor(_hex(BACKGROUND))
+    legend.get_frame().set_edgecolor(_hex(MUTED))
+    for label in legend.get_texts():
+        label.set_color(_hex(TEXT))
+
+
 def win_chances(
     curves: Sequence[Sequence[float]],
     names: Sequence[str],
@@ -111,28 +119,31 @@ def win_chances(
         ax.set_ylim(0, 100)
         ax.set_yticks([0, 25, 50, 75, 100])
         _text(ax, title, xlabel, ylabel)
-        legend = ax.legend(loc="upper left", fontsize=10, frameon=True, ncols=len(curves))
-        legend.get_frame().set_facecolor(_hex(BACKGROUND))
-        legend.get_frame().set_edgecolor(_hex(MUTED))
-        for label in legend.get_texts():
-            label.set_color(_hex(TEXT))
+        _legend(ax, len(curves))
         fig.tight_layout()
         return _png(fig)
 
 
-def rating_history(ratings: Sequence[float], *, title: str, xlabel: str, ylabel: str) -> bytes:
+def rating_history(
+    series: Sequence[tuple[str, Sequence[float]]], *, title: str, xlabel: str, ylabel: str
+) -> bytes:
     """A player's displayed rating after each of their rated games, oldest first (game 1 is
-    their first), one line with a dot a game."""
+    their first), one line with a dot a game for each ``(game, ratings)`` of ``series``."""
     from matplotlib import rc_context
     from matplotlib.ticker import MaxNLocator
 
     with rc_context({"font.family": _family()}):
         fig, ax = _figure()
-        xs = range(1, len(ratings) + 1)
-        ax.plot(xs, list(ratings), color=SEAT_COLOURS[1], linewidth=2, marker="o", markersize=4)
+        longest = max((len(r) for _, r in series), default=1)
+        for k, (label, ratings) in enumerate(series):
+            colour = SEAT_COLOURS[(k + 1) % len(SEAT_COLOURS)]
+            xs = range(1, len(ratings) + 1)
+            ax.plot(xs, list(ratings), color=colour, linewidth=2, marker="o", markersize=4,
+                    label=label)  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        if len(ratings) == 1:
-            ax.set_xlim(0.5, 1.5)
+        ax.set_xlim(0.5, longest + 0.5)
         _text(ax, title, xlabel, ylabel)
+        if len(series) > 1:
+            _legend(ax, len(series))
         fig.tight_layout()
         return _png(fig)

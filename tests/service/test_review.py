@@ -19,7 +19,7 @@ from bot.service import GameService, Refusal, Reply
 from bot.service.review import GameReview
 from render.charts import MAX_CHART_BYTES
 from tests.engines.test_review import PLANTED_SEED, planted
-from tests.service.conftest import ALICE, BOB, CAROL
+from tests.service.conftest import ALICE, BOB, CAROL, DAVE
 from tests.service.helpers import offered, query
 
 FAST = 0.001
@@ -175,3 +175,28 @@ async def test_a_player_makes_the_review_public(svc: GameService) -> None:
     shown = await svc.review(gid, BOB, publish=True)
     assert shown.public and shown.audience is None and "review_public" not in offered(shown)
     assert (await svc.review(gid, CAROL)).public
+
+
+async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service import ratings
+    from tests.service.test_ratings import beat
+
+    drawn: list[Any] = []
+    real = ratings.charts.rating_history
+
+    def spy(series: Any, **kw: Any) -> bytes:
+        drawn.append(series)
+        return real(series, **kw)
+
+    monkeypatch.setattr(ratings.charts, "rating_history", spy)
+    await beat(service, ALICE, BOB)
+    await beat(service, CAROL, ALICE)
+    await beat(service, ALICE, CAROL)
+    reply = await service.rating(ALICE, "ttt-test")
+    assert reply.image is not None and len(reply.image) <= MAX_CHART_BYTES
+    ((label, points),) = drawn[-1]
+    assert "Noughts and crosses" in label and len(points) == 3  # one point a rated game
+    assert points[0] < points[2]
+    assert (await service.rating(DAVE)).image is None  # no rated game: no chart
