@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -200,3 +201,30 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     assert "Noughts and crosses" in label and len(points) == 3  # one point a rated game
     assert points[0] < points[2]
     assert (await service.rating(DAVE)).image is None  # no rated game: no chart
+
+
+async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:
+    from bot.sandbox import run_sandbox
+
+    befores, plies, blunder, _ = planted("rokumentai", PLANTED_SEED)
+    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", "/review"]
+    for before, move in zip(befores, plies, strict=True):
+        lines += [f"/as {('alice', 'bob')[before.current_player()]}", before.format_move(move)]
+    lines += ["/as carol", "/review 1"]
+    script = tmp_path / "script.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    db = str(tmp_path / "sandbox.db")
+    out_dir = tmp_path / "out"
+    code = await run_sandbox(
+        settings(db), script=str(script), out_dir=str(out_dir), out=out, user="alice"
+    )
+    text = out.getvalue()
+    assert code == 0, text
+    assert "is not over: the computer reviews finished games only" in text  # before the end
+    assert "Computer review of game #1 (Rokumentai)" in text
+    assert f"move {blunder + 1}: " in text
+    assert "the computer prefers" in text
+    pictures = sorted(out_dir.glob("game-1-*.png"))
+    assert len(pictures) >= 2  # the chart, then a picture a mistake
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
