@@ -14,9 +14,10 @@ to their own static evaluation (a softmax on the same scale).
 hint gives (:func:`engines.ai.hint`, from the state as the player sees it: never the real talon).
 
 Pure like the rest of ``engines``: the caller gives the budget (seconds on ``clock``, a node
-cap) and the seed. Depth 1 is always searched in full whatever the budget (an immediate win or
-a piece left hanging is never missed for want of time); deeper depths run while the budget
-lasts. See docs/review.md.
+cap) and the seed. Every move is first scored one ply deep without any quiescence, whatever the
+budget (an immediate win is never missed for want of time); the search proper (depth 1 with the
+game's quiescence, which sees a piece left hanging, then deeper) runs while the budget lasts,
+and its last completed depth is what counts. See docs/review.md.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engines.ai.levels import LEVELS
@@ -121,7 +122,8 @@ def judge(
     clock: Clock = time.monotonic,
 ) -> Judgement:
     """Judge ``played`` (legal at ``state``, where a seat is to move) against the best move
-    within ``seconds`` on ``clock`` and ``max_nodes`` past depth 1 (see the module text)."""
+    within ``seconds`` on ``clock`` and ``max_nodes`` past the first plain ply (see the module
+    text); ``depth`` is the search's last completed depth (0: the plain ply only)."""
     seat = state.current_player()
     if seat < 0:
         raise ValueError("no seat is to move here")
@@ -129,15 +131,19 @@ def judge(
         return _sampled(state, played, seconds, seed, clock)
     ev = evaluation_for(state.game.id).at_level(REVIEW_LEVEL)
     depth_cap = ev.depth(REVIEW_LEVEL, LEVELS[REVIEW_LEVEL].depth)
-    searcher = Searcher(seat, ev, clock)
-    moves = searcher.ordered(state, state.legal_moves())
     wide = WIN * 4  # a root window that never narrows: every move gets an exact value
+    plain = Searcher(seat, replace(ev, tactical=None, forced=False), clock)
+    moves = plain.ordered(state, state.legal_moves())
     scores: list[tuple[Any, float, bool]] = []
-    searcher.root_scores(state, moves, 1, wide, scores)
-    depth = 1
-    searcher.deadline = clock() + seconds
-    searcher.max_nodes = searcher.nodes + (max_nodes if max_nodes is not None else 1 << 62)
-    while depth < depth_cap and max(v for _, v, _ in scores) < PROVEN:
+    plain.root_scores(state, moves, 1, wide, scores)
+    searcher = Searcher(seat, ev, clock, clock() + seconds, max_nodes=max_nodes)
+    depth = 0
+
+    def settled() -> bool:  # the best and the played move both proven: no need to look deeper
+        values = {m: v for m, v, _ in scores}
+        return min(abs(max(values.values())), abs(values[played])) >= PROVEN
+
+    while depth < depth_cap and not settled():
         deeper: list[tuple[Any, float, bool]] = []
         try:
             searcher.root_scores(
@@ -161,7 +167,7 @@ def judge(
         best_chance,
         played_chance,
         depth,
-        searcher.nodes,
+        plain.nodes + searcher.nodes,
     )
 
 
