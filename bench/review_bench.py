@@ -65,7 +65,7 @@ def judging() -> None:
     from engines.ai.review import judge
 
     seconds = Settings().review_seconds
-    print(f"## The computer's review: a {PLIES}-ply game, {seconds} s a ply past depth 1\n")
+    print(f"## The computer's review: a {PLIES}-ply game, {seconds} s a ply\n")
     header = f"{'game':20} {'plies':>5} {'total s':>8} {'s/ply':>6} {'depth':>5} {'goal':>5}"
     print(header)
     print("-" * len(header))

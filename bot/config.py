@@ -71,8 +71,8 @@ class Settings:
     """Processes the bot runs AI searches in (at most this many at once; on a 2-core machine
     one leaves a core for everything else)."""
     review_seconds: float = 0.3
-    """Seconds the computer's review of a finished game searches each ply past its first
-    depth (issue 32; docs/review.md: a 60-ply game in about 20 s)."""
+    """Seconds the computer's review of a finished game searches each ply, after a plain
+    one-ply pass (issue 32; docs/review.md: a 60-ply game in at most about 20 s)."""
     shard_ids: tuple[int, ...] | None = None
     """The Discord shards this process runs (``--shards 0-3``); None: all of them."""
     shard_count: int | None = None
