@@ -686,12 +686,13 @@ class _SqlReviews(_SqlRatings):
         return ReviewRow(int(r[0]), str(r[1]), bool(r[2]), int(r[3]))
 
     async def save_review(self, review: ReviewRow) -> None:
-        """Store ``review`` (a second one computed meanwhile for the same game is kept as it
-        is: both are the same analysis of the same finished game)."""
+        """Store ``review`` in place of the game's earlier one, if any (one of an older format,
+        or one another process computed meanwhile); whether it is public stays as it was."""
         async with self._writing() as tx:
             await tx.execute(
                 "INSERT INTO reviews (game_id, data, public, created_ms) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO NOTHING",
+                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                "created_ms = excluded.created_ms",
                 (review.game_id, review.data, int(review.public), review.created_ms),
             )
 

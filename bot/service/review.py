@@ -232,7 +232,7 @@ class Reviews:
         try:
             return GameReview.from_json(row.data), row.public
         except (ValueError, KeyError, TypeError):
-            return None  # an older format: computed again (and kept as it is)
+            return None  # an older format: computed again (and stored in its place)
 
     async def _compute(self, loaded: Loaded, progress: Progress | None) -> tuple[GameReview, bool]:
         found = await asyncio.to_thread(positions, loaded.row, loaded.entries)

@@ -65,9 +65,7 @@ def test_a_missed_win_is_the_biggest_mistake_with_the_win_as_the_better_move() -
     befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
     assert blunder >= 0
     # A node budget (and time enough never to stop the search first): the same on any machine.
-    judged = [
-        judge(b, m, seconds=60.0, max_nodes=600) for b, m in zip(befores, plies, strict=True)
-    ]
+    judged = [judge(b, m, seconds=60.0, max_nodes=600) for b, m in zip(befores, plies, strict=True)]
     bad = judged[blunder]
     assert bad.best in missed and bad.best_chance == 1.0 and bad.loss == 1.0
     seat = bad.seat
