@@ -19,6 +19,7 @@ SECTIONS = {
     "ratings": "bench.ratings_bench",
     "puzzles": "bench.puzzles_bench",
     "digest": "bench.digest_bench",
+    "review": "bench.review_bench",
 }
 
 

@@ -70,6 +70,9 @@ class Settings:
     ai_workers: int = 1
     """Processes the bot runs AI searches in (at most this many at once; on a 2-core machine
     one leaves a core for everything else)."""
+    review_seconds: float = 0.3
+    """Seconds the computer's review of a finished game searches each ply, after a plain
+    one-ply pass (issue 32; docs/review.md: a 60-ply game in at most about 20 s)."""
     shard_ids: tuple[int, ...] | None = None
     """The Discord shards this process runs (``--shards 0-3``); None: all of them."""
     shard_count: int | None = None
@@ -237,6 +240,7 @@ def load_settings(
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
         vacation_days=_positive(env, "BANMEN_VACATION_DAYS", 30, least=0),
+        review_seconds=_seconds(env, "BANMEN_REVIEW_SECONDS", 0.3),
     )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(

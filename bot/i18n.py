@@ -1123,6 +1123,46 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "✉ #{id} {game}: a challenge waits for your answer",
         "✉ #{id} {game}: 挑戦があなたの返事を待っています",
     ),
+    # -- the computer's review of a finished game (issue 32) --------------------------------------
+    "refuse.review_running": (
+        "Game #{id} is not over: the computer reviews finished games only.",
+        "対局 #{id} はまだ終わっていません。コンピュータの検討は終局した対局だけです。",
+    ),
+    "refuse.review_no_plies": (
+        "Game #{id} ended before its first move: there is nothing to review.",
+        "対局 #{id} は1手目の前に終わったため、検討する手がありません。",
+    ),
+    "button.review": ("Review", "検討"),
+    "button.review_public": ("Show in the thread", "スレッドに公開"),
+    "button.better": ("Better move", "より良い手"),
+    "review.progress": (
+        "The computer is reviewing game #{id}: move {done} of {total}…",
+        "コンピュータが対局 #{id} を検討中：{total}手中{done}手…",
+    ),
+    "review.show": (
+        "Computer review of game #{id} ({game}): {plies} {plies:move|moves}, about {seconds} s "
+        "of search each. The chart shows each player's winning chance.",
+        "対局 #{id}（{game}）のコンピュータ検討：{plies}手（1手あたり約{seconds}秒の探索）。"
+        "グラフは各対局者の勝率です。",
+    ),
+    "review.player": ("{name}: the biggest mistakes", "{name}：大きな悪手"),
+    "review.clean": ("{name}: no mistake found", "{name}：悪手は見つかりませんでした"),
+    "review.mistake": (
+        "  move {ply}: {played} (win chance {kept}%); better {best} ({could}%)",
+        "  {ply}手目：{played}（勝率{kept}%）→ {best} なら{could}%",
+    ),
+    "review.swings": ("Biggest swings after moves {plies}.", "形勢が大きく動いた手：{plies}手目"),
+    "review.better": (
+        "Game #{id} ({game}), move {ply}: played {played} (win chance {kept}%); the computer "
+        "prefers {best} ({could}%), marked on the board.",
+        "対局 #{id}（{game}）{ply}手目：実戦は{played}（勝率{kept}%）。コンピュータの推奨は"
+        "{best}（{could}%）で、盤上に示しています。",
+    ),
+    "review.best": (
+        "Game #{id} ({game}), move {ply}: {played} was the computer's choice too "
+        "(win chance {kept}%).",
+        "対局 #{id}（{game}）{ply}手目：{played}はコンピュータの推奨と同じです（勝率{kept}%）。",
+    ),
 }
 
 

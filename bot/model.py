@@ -645,3 +645,14 @@ class PuzzlePost:
     channel_id: str
     puzzle_id: str
     delivered_ms: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """A stored computer review of a finished game (issue 32): its JSON ``data`` (read by
+    ``bot/service/review.py``), whether it is shown in the game's thread, and when it was made."""
+
+    game_id: int
+    data: str
+    public: bool
+    created_ms: int

@@ -296,6 +296,13 @@ class Sandbox:
                 self.say(self.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
         elif command == "/replay":
             await self._replay(args)
+        elif command == "/review":  # the computer's review: its chart and the mistakes' pictures
+            gid, _ = await self._game_and_rest(args)
+            review = await self.service.review(gid, self.user)
+            self.show(review)
+            for b in review.actions:
+                if b.action is Action.BETTER and b.arg is not None:
+                    self.show(await self.service.review_better(gid, self.user, int(b.arg)))
         elif command == "/import":
             if not args:
                 self.say(self.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))

@@ -54,6 +54,7 @@ from bot.model import (
     RatingChange,
     RatingRow,
     Result,
+    ReviewRow,
     SeatKind,
     SeatRow,
     ShardSlice,
@@ -180,6 +181,10 @@ class Store(Protocol):
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
     async def finished_since(self, user_id: str, since_ms: int) -> list[int]: ...
     async def challenges_for(self, user_id: str) -> list[int]: ...
+    # the computer's reviews (issue 32)
+    async def review(self, game_id: int) -> ReviewRow | None: ...
+    async def save_review(self, review: ReviewRow) -> None: ...
+    async def set_review_public(self, game_id: int, public: bool) -> bool: ...
 
 
 class Session(Protocol):
@@ -981,7 +986,42 @@ def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
     return f"{column} = ?", (value,)
 
 
-class SqlStore(_SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings):
+class _SqlReviews(_SqlBase):
+    """The computer's reviews of finished games (issue 32): one row a game."""
+
+    async def review(self, game_id: int) -> ReviewRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT game_id, data, public, created_ms FROM reviews WHERE game_id = ?",
+                (game_id,),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        return ReviewRow(int(r[0]), str(r[1]), bool(r[2]), int(r[3]))
+
+    async def save_review(self, review: ReviewRow) -> None:
+        """Store ``review`` in place of the game's earlier one, if any (one of an older format,
+        or one another process computed meanwhile); whether it is public stays as it was."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO reviews (game_id, data, public, created_ms) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET data = excluded.data, "
+                "created_ms = excluded.created_ms",
+                (review.game_id, review.data, int(review.public), review.created_ms),
+            )
+
+    async def set_review_public(self, game_id: int, public: bool) -> bool:
+        """Show a stored review in the game's thread or not; ``False`` if there is none."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE reviews SET public = ? WHERE game_id = ? RETURNING game_id",
+                (int(public), game_id),
+            )
+        return bool(rows)
+
+
+class SqlStore(_SqlReviews, _SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
 

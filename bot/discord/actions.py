@@ -209,6 +209,9 @@ async def _deliver_one(
     if reply.event in PRACTICE_EVENTS:
         await deliver_practice(responder, reply, user_lang, me)
         return
+    if reply.event in (Event.REVIEW, Event.REVIEW_MOVE):
+        await deliver_review(responder, reply, public_lang, user_lang)
+        return
     if not reply.public:
         if reply.audience not in (None, me):
             log.debug("private reply %s for %s not deliverable here", reply.key, reply.audience)
@@ -323,6 +326,23 @@ async def deliver_practice(responder: Responder, reply: Reply, lang: str, me: st
         await responder.update(parts)
     else:
         await responder.send(parts)
+
+
+async def deliver_review(
+    responder: Responder, reply: Reply, public_lang: str, user_lang: str
+) -> None:
+    """The computer's review, or a ply's better move, with its buttons: always a new message
+    (a review shown in the thread stays), private when the reply is, and a better move also
+    when its button was pressed on a private message."""
+    inter = responder.interaction
+    if not reply.public and reply.audience not in (None, str(inter.user.id)):
+        return
+    message = inter.message if responder.is_component else None
+    asked_privately = message is not None and message.flags.ephemeral
+    private = not reply.public or (reply.event is Event.REVIEW_MOVE and asked_privately)
+    lang = user_lang if private else public_lang
+    view = reply_view(reply, lang)
+    await responder.send(reply_parts(reply, lang, ephemeral=private, view=view))
 
 
 async def place_created(bot: Host, game_id: int, message: discord.Message) -> None:

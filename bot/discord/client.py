@@ -41,6 +41,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.computer",
     "bot.discord.cogs.puzzles",
     "bot.discord.cogs.correspondence",
+    "bot.discord.cogs.review",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 

@@ -125,6 +125,16 @@ def move_cells(move: Any) -> tuple[int | None, int] | None:
     return None
 
 
+def moved_cells(move: Any) -> tuple[int, ...]:
+    """The cells a picture marks for ``move``: from and to, or the one cell of a drop, a
+    placement or a flip; none for a move that goes nowhere."""
+    cells = move_cells(move)
+    if cells is None:
+        return ()
+    frm, to = cells
+    return (to,) if frm is None or frm == to else (frm, to)
+
+
 def destinations(state: State[Any], origin: int | None) -> frozenset[int]:
     """Where the engine lets the piece on ``origin`` go (``None``: drops and placements)."""
     found = set()
@@ -182,10 +192,7 @@ def build(game_id: str, diagram: Diagram) -> Built:
     for text in diagram.moves:
         before, last = state, state.parse_move(text)
         state = state.apply(last)
-    cells = move_cells(last) if last is not None else None
-    moved: tuple[int, ...] = ()
-    if cells is not None:
-        moved = (cells[1],) if cells[0] is None or cells[0] == cells[1] else (cells[0], cells[1])
+    moved = moved_cells(last) if last is not None else ()
     marks = Marks(
         reach=frozenset(cell_index(game_id, c) for c in diagram.reach),
         origin=None if diagram.piece is None else cell_index(game_id, diagram.piece),

@@ -58,6 +58,7 @@ from bot.service.guard import check_text, entry
 from bot.service.learning import LearnFront
 from bot.service.lessons import Lessons
 from bot.service.lobby import CreateOptions, Lobby
+from bot.service.looking_back import ReplayFront
 from bot.service.notices import Notices
 from bot.service.offers import Offers
 from bot.service.outbox import Outbox
@@ -69,6 +70,7 @@ from bot.service.ratings import Ratings
 from bot.service.records import Records, check_record_size
 from bot.service.rematch import Rematches
 from bot.service.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.review import Progress, Reviews
 from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.threads import Threads
@@ -131,6 +133,7 @@ __all__ = [
     "Page",
     "Press",
     "ProcessThinker",
+    "Progress",
     "Refusal",
     "Reply",
     "RulesPage",
@@ -174,7 +177,7 @@ class ServiceOptions(TypedDict, total=False):
     shuffle: Shuffle | None
 
 
-class GameService(LearnFront):
+class GameService(LearnFront, ReplayFront):
     """Every use case of the host. One instance per process; see docs/service.md."""
 
     def __init__(
@@ -216,6 +219,7 @@ class GameService(LearnFront):
         self.threads = Threads(ctx)
         self.vacations = Vacations(ctx, self.timers.changed)
         """``/vacation`` (issue 33): adapters call its entry points directly."""
+        self.reviews = Reviews(ctx, thinker)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -426,18 +430,6 @@ class GameService(LearnFront):
     def check_record_size(size: int) -> None:
         """Refuse a record file of ``size`` bytes that is too large to read (before reading)."""
         check_record_size(size)
-
-    @entry
-    async def replay(
-        self, game_id: int, viewer: User | None = None, *, max_bytes: int = REPLAY_MAX_BYTES
-    ) -> Reply:
-        """The game so far as an animated GIF of at most ``max_bytes``."""
-        return await self.replays.replay(game_id, viewer, max_bytes=max_bytes)
-
-    @entry
-    async def replay_step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
-        """The replay's picture after ply ``ply`` (0: the start)."""
-        return await self.replays.step(game_id, viewer, ply)
 
     @entry
     async def export_record(self, game_id: int) -> Record:

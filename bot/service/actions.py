@@ -70,6 +70,9 @@ class Action(enum.StrEnum):
     PUZZLE_HINT = "puzzle_hint"
     PUZZLE_SOLUTION = "puzzle_solution"
     PUZZLE_NEXT = "puzzle_next"
+    REVIEW = "review"
+    REVIEW_PUBLIC = "review_public"
+    BETTER = "better"
 
 
 class Style(enum.StrEnum):
@@ -161,6 +164,10 @@ async def _learn_play(s: GameService, p: Press) -> Reply:
     return await s.lessons.move(p.user, text, ply)
 
 
+async def _better(s: GameService, p: Press) -> Reply:
+    return await s.review_better(p.game_id, p.user, _ply(p.arg))
+
+
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
 
 ACTIONS: Mapping[Action, ActionSpec] = {
@@ -234,6 +241,11 @@ ACTIONS: Mapping[Action, ActionSpec] = {
         lambda s, p: s.puzzles.solution(p.user), "button.puzzle_solution", S
     ),
     Action.PUZZLE_NEXT: ActionSpec(lambda s, p: s.puzzles.start(p.user), "button.puzzle_next", P),
+    Action.REVIEW: ActionSpec(lambda s, p: s.review(p.game_id, p.user), "button.review", S),
+    Action.REVIEW_PUBLIC: ActionSpec(
+        lambda s, p: s.review(p.game_id, p.user, publish=True), "button.review_public", S
+    ),
+    Action.BETTER: ActionSpec(_better, "button.better", S, Takes.PLY),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

@@ -82,7 +82,7 @@ def actions(loaded: Loaded) -> tuple[Action, ...]:
             return (Action.ACCEPT, Action.DECLINE)
         return (Action.JOIN, Action.LEAVE, Action.START, Action.CANCEL)
     if status is GameStatus.FINISHED:
-        return (Action.BOARD, Action.MOVES, Action.RECORD, Action.REMATCH)
+        return (Action.BOARD, Action.MOVES, Action.RECORD, Action.REMATCH, Action.REVIEW)
     if status is not GameStatus.ACTIVE:
         return (Action.BOARD, Action.MOVES, Action.RECORD)
     out: list[Action] = []

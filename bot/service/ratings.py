@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -41,6 +42,7 @@ from bot.service.values import Event, Line, Page, Refusal, Reply, Scope, User
 from bot.store import RatingConflict, Store
 from engines.core import EngineError, Game, Outcome, Termination, Text
 from engines.registry import get_game
+from render import charts
 
 log = logging.getLogger(__name__)
 
@@ -199,6 +201,8 @@ def replay(games: Sequence[EndedGame]) -> RatedGame:
 
 RECENT_GAMES = 5
 """Rated games a profile lists."""
+CHART_GAMES = 500
+"""Rated games a profile's rating chart shows at most (the latest)."""
 REBUILD_ATTEMPTS = 3
 
 
@@ -267,7 +271,31 @@ class Ratings:
             )
         if any(r.games < PROVISIONAL_GAMES for r in rows):
             lines.append(Line("rating.provisional", {"games": PROVISIONAL_GAMES}))
-        return Reply("rating.show", params, event=Event.RATING, lines=tuple(lines))
+        chart = await self._chart(user, game_type)
+        return Reply("rating.show", params, event=Event.RATING, lines=tuple(lines), image=chart)
+
+    async def _chart(self, user: User, game_type: str | None) -> bytes | None:
+        """The chart of ``user``'s displayed rating over their rated games, a line a game
+        (matplotlib, in a thread); None without pictures (issue 32)."""
+        if not self.ctx.pictures.enabled:
+            return None
+        history = await self.ctx.store.rating_history(user.id, game_type, CHART_GAMES)
+        series: dict[str, list[float]] = {}
+        for change in reversed(history):  # oldest first
+            if change.user_id == user.id:
+                label = _title(change.game_type)
+                name = label if isinstance(label, str) else f"{label.ja} {label.en}"
+                series.setdefault(name, []).append(shown(change.mu_after, change.sigma_after))
+        if not series:
+            return None
+        job = partial(
+            charts.rating_history,
+            list(series.items()),
+            title=f"{user.name}: レーティング / rating",
+            xlabel="対局 / rated games",
+            ylabel="レーティング / rating",
+        )
+        return await asyncio.to_thread(job)
 
     async def leaderboard(
         self,

@@ -167,7 +167,7 @@ class Replays:
             lines.append(Line("replay.fewer", {"shown": built.frames, "total": built.total}))
         if built.scale < 1.0:
             lines.append(Line("replay.smaller", {"percent": round(built.scale * 100)}))
-        return self._reply(
+        return self.reply(
             loaded,
             seen,
             viewer,
@@ -195,10 +195,13 @@ class Replays:
         if shown is not None:
             params["move"] = shown
         key = "replay.step" if ply else "replay.start"
-        return self._reply(loaded, seen, viewer, key, params, image, step_actions(ply, total), [])
+        offered = step_actions(ply, total)
+        if ply and loaded.status is GameStatus.FINISHED:  # the computer's better move (review)
+            offered += (Button(Action.BETTER, str(ply)),)
+        return self.reply(loaded, seen, viewer, key, params, image, offered, [])
 
     @staticmethod
-    def _reply(
+    def reply(
         loaded: Loaded,
         seen: Seen,
         viewer: User | None,

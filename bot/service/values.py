@@ -98,6 +98,11 @@ class Event(enum.StrEnum):
     """A user's notification preferences (private)."""
     DIGEST = "digest"
     """A user's daily digest: a direct message."""
+    REVIEW = "review"
+    """The computer's review of a finished game (its chart and mistakes): a new message."""
+    REVIEW_MOVE = "review_move"
+    """A ply with the computer's better move drawn on it: a new message, private when asked
+    from a private one."""
 
 
 TURN_EVENTS = frozenset(

@@ -155,7 +155,8 @@ async def every_look(real: GameService, gid: int, viewer: User) -> str:
 
 async def refused_every_look(real: GameService, gid: int, viewer: User) -> None:
     """Every look at the daily ``gid`` is refused to ``viewer``, saying why."""
-    for look in game_looks(real, gid, viewer):
+    reviews = [real.review(gid, viewer), real.review_better(gid, viewer, 1)]
+    for look in [*game_looks(real, gid, viewer), *reviews]:
         with pytest.raises(Refusal) as refused:
             await look
         assert refused.value.key == "refuse.daily_private"

@@ -1,0 +1,118 @@
+"""The computer's review of a game, alone (engines/ai/review.py): a planted blunder is found
+with the right better move, chances are chances, and the mapping is what docs/review.md says."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from engines.ai.review import chance, even, judge, outcome_chances
+from engines.ai.search import PROVEN
+from engines.core import CHANCE, State
+from engines.registry import get_game
+
+
+def wins_now(state: State[Any]) -> list[Any]:
+    """The moves that win at once for the seat to move."""
+    seat = state.current_player()
+    out = []
+    for move in state.legal_moves():
+        outcome = state.apply(move).outcome()
+        if outcome is not None and outcome.returns()[seat] > 0:
+            out.append(move)
+    return out
+
+
+def planted(game_id: str, seed: int) -> tuple[list[State[Any]], list[Any], int, list[Any]]:
+    """A game where both sides play at random but take every immediate win, except once: at
+    the first position with a win in one, a move is played that does not win and lets the
+    opponent win at once instead. Returns the positions before each ply, the plies, the
+    blunder's index and the wins it missed."""
+    rng = random.Random(seed)
+    state: State[Any] = get_game(game_id).new_game()
+    befores: list[State[Any]] = []
+    plies: list[Any] = []
+    blunder, missed = -1, []
+    while state.outcome() is None and len(plies) < 400:
+        if state.current_player() == CHANCE:
+            state = state.apply(rng.choice([m for m, _ in state.chance_outcomes()]))
+            continue
+        wins = wins_now(state)
+        legal = list(state.legal_moves())
+        losing = []
+        if wins and blunder < 0:
+            losing = [m for m in legal if m not in wins and wins_now(state.apply(m))]
+        if losing:
+            blunder, missed = len(plies), wins
+            move = rng.choice(losing)
+        elif wins:
+            move = wins[0]
+        else:
+            move = rng.choice(legal)
+        befores.append(state)
+        plies.append(move)
+        state = state.apply(move)
+    return befores, plies, blunder, missed
+
+
+PLANTED_SEED = 16
+"""The first seed whose 六面体 game has such a position (at ply 25 of 26)."""
+
+
+def test_a_missed_win_is_the_biggest_mistake_with_the_win_as_the_better_move() -> None:
+    befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
+    assert blunder >= 0
+    # A node budget (and time enough never to stop the search first): the same on any machine.
+    judged = [judge(b, m, seconds=60.0, max_nodes=600) for b, m in zip(befores, plies, strict=True)]
+    bad = judged[blunder]
+    assert bad.best in missed and bad.best_chance == 1.0 and bad.loss == 1.0
+    seat = bad.seat
+    own = sorted((i for i, j in enumerate(judged) if j.seat == seat), key=lambda i: -judged[i].loss)
+    assert blunder in own[:3]
+    # Every later win was taken: the best move, nothing lost.
+    for i in range(blunder + 1, len(plies)):
+        if plies[i] in wins_now(befores[i]):
+            assert judged[i].loss == 0.0 and judged[i].best_chance == 1.0
+
+
+def test_chances_are_one_a_seat_and_sum_to_one() -> None:
+    game = get_game("sangokushi")
+    state = game.new_game()
+    rng = random.Random(3)
+    for _ in range(6):
+        move = rng.choice(state.legal_moves())
+        j = judge(state, move, seconds=0.0)
+        assert len(j.chances) == 3 and sum(j.chances) == pytest.approx(1.0)
+        assert j.chances[j.seat] == j.best_chance and 0.0 <= j.played_chance <= j.best_chance
+        state = state.apply(move)
+
+
+def test_the_mapping_to_a_chance() -> None:
+    assert chance(0.0, 100, 2) == 0.5 and chance(0.0, 100, 3) == pytest.approx(1 / 3)
+    assert chance(PROVEN, 100, 2) == 1.0 and chance(-PROVEN, 100, 2) == 0.0
+    assert 0.69 < chance(100.0, 100, 2) < 0.71  # one unit up: about 70%
+    assert chance(200.0, 200, 2) == chance(100.0, 100, 2)  # in the game's own units
+    assert even(3) == pytest.approx((1 / 3,) * 3)
+
+
+def test_the_end_gives_the_winner_everything() -> None:
+    befores, plies, _, _ = planted("rokumentai", PLANTED_SEED)
+    end = befores[-1].apply(plies[-1])
+    outcome = end.outcome()
+    assert outcome is not None
+    chances = outcome_chances(outcome, 2)
+    assert sorted(chances) in ([0.0, 1.0], [0.5, 0.5])
+
+
+def test_a_solitaire_choice_is_rated_by_the_sampled_hint() -> None:
+    game = get_game("yosuko")
+    state = game.new_game()
+    rng = random.Random(5)
+    while state.current_player() == CHANCE:
+        state = state.apply(rng.choice([m for m, _ in state.chance_outcomes()]))
+    move = state.legal_moves()[0]
+    j = judge(state, move, seconds=0.0, seed=9)
+    assert j.seat == 0 and j.chances == (j.best_chance,) and j.nodes >= 1
+    assert judge(state, move, seconds=0.0, seed=9) == j  # the same samples for the same seed

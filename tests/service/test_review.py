@@ -1,0 +1,230 @@
+"""The computer's review of a finished game through the service (bot/service/review.py): a
+planted blunder among the player's mistakes with the right better move, one chart value a ply
+and a seat, no review of a running game, nothing of a secret setup for a spectator, a review
+kept across a restart, public only by a player's choice, and the better move drawn on a ply."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import bot.service.review
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.service import GameService, Refusal, Reply
+from bot.service.review import GameReview
+from render.charts import MAX_CHART_BYTES
+from tests.engines.test_review import PLANTED_SEED, planted
+from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.service.helpers import offered, query
+
+FAST = 0.001
+"""Seconds a ply is searched past depth 1 in these tests (depth 1 is always searched)."""
+
+
+def settings(db_path: str) -> Settings:
+    return Settings(db_path=db_path, review_seconds=FAST)
+
+
+@pytest.fixture
+async def svc(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
+    service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+async def planted_game(service: GameService) -> tuple[int, int, list[str]]:
+    """The planted 六面体 game of tests/engines/test_review.py played through the service
+    (alice first): its id, the blunder's ply (from 1) and the wins it missed, as displayed."""
+    befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
+    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
+    gid = reply.game_id
+    assert gid is not None
+    for before, move in zip(befores, plies, strict=True):
+        user = (ALICE, BOB)[before.current_player()]
+        await service.play(gid, user, before.format_move(move))
+    info = await service.game_info(gid)
+    assert info.status == "finished"
+    shown = [befores[blunder].display_move(m, "en") for m in missed]
+    return gid, blunder + 1, shown
+
+
+def mistakes(reply: Reply) -> list[dict[str, Any]]:
+    return [dict(line.params) for line in reply.lines if line.key == "review.mistake"]
+
+
+def stored(db_path: str, gid: int) -> GameReview:
+    rows = query(db_path, "SELECT data FROM reviews WHERE game_id = ?", (gid,))
+    assert len(rows) == 1
+    return GameReview.from_json(rows[0][0])
+
+
+async def test_a_planted_blunder_is_among_its_players_mistakes(
+    svc: GameService, db_path: str
+) -> None:
+    gid, ply, missed = await planted_game(svc)
+    seen: list[tuple[int, int]] = []
+
+    async def progress(done: int, total: int) -> None:
+        seen.append((done, total))
+
+    reply = await svc.review(gid, ALICE, progress)
+    total = len(stored(db_path, gid).plies)
+    assert seen == [(k, total) for k in range(total + 1)]  # one message's steps, 0 to the end
+    assert reply.key == "review.show" and reply.image is not None
+    assert not reply.public and reply.audience == ALICE.id  # private until a player shows it
+    found = [m for m in mistakes(reply) if m["ply"] == ply]
+    assert found, f"ply {ply} not among {mistakes(reply)}"
+    assert found[0]["best"].en in missed and found[0]["could"] == 100
+    assert f"better:{ply}" in offered(reply)
+    assert "review_public" in offered(reply)
+    # The chart: one value a seat at the start and after every ply.
+    review = stored(db_path, gid)
+    assert len(review.plies) == total == ply + 1
+    curve = review.curve()
+    assert len(curve) == total + 1 and all(len(point) == 2 for point in curve)
+    assert all(sum(point) == pytest.approx(1.0) for point in curve)
+    with Image.open(io.BytesIO(reply.image)) as image:
+        assert image.format == "PNG" and image.size == (800, 400)
+    assert len(reply.image) <= MAX_CHART_BYTES
+
+
+async def test_the_better_move_is_drawn_on_its_ply(svc: GameService) -> None:
+    gid, ply, missed = await planted_game(svc)
+    # Before any review: the one ply is judged on demand.
+    better = await svc.review_better(gid, CAROL, ply)
+    assert better.key == "review.better" and better.image is not None
+    assert better.params["best"].en in missed and better.public
+    step = await svc.replay_step(gid, CAROL, ply)
+    assert f"better:{ply}" in offered(step)
+    plain = await svc.replay_step(gid, CAROL, ply - 1)
+    assert plain.image != better.image  # the same position, with the better move marked
+
+
+async def test_a_running_game_cannot_be_reviewed(svc: GameService, db_path: str) -> None:
+    reply = await svc.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
+    gid = reply.game_id
+    assert gid is not None
+    for user, action in ((ALICE, svc.review), (CAROL, svc.review)):
+        with pytest.raises(Refusal) as refused:
+            await action(gid, user)
+        assert refused.value.key == "refuse.review_running"
+    with pytest.raises(Refusal) as refused:
+        await svc.review_better(gid, ALICE, 1)
+    assert refused.value.key == "refuse.review_running"
+    assert query(db_path, "SELECT COUNT(*) FROM reviews")[0][0] == 0
+
+
+async def test_a_spectator_sees_nothing_of_a_secret_setup(svc: GameService) -> None:
+    """数字将棋 ended during the secret setup (bob resigned after alice arranged): a spectator's
+    review is the same whatever alice's arrangement was, and names none of it."""
+    texts = []
+    for arrangement in ("123/456", "654/321"):
+        reply = await svc.create_game(ALICE, "suji-shogi", seated=[BOB], seating="listed")
+        gid = reply.game_id
+        assert gid is not None
+        await svc.setup(gid, ALICE, arrangement)
+        await svc.resign(gid, BOB)
+        review = await svc.review(gid, CAROL)
+        assert review.image_viewer is None and review.params["plies"] == 0
+        text = review.text("en") + review.text("ja")
+        assert arrangement not in text and "setup" not in text.lower()
+        texts.append(text.replace(f"#{gid}", "#"))
+        with pytest.raises(Refusal) as refused:
+            await svc.review_better(gid, CAROL, 1)
+        assert refused.value.key == "refuse.review_no_plies"
+    assert texts[0] == texts[1]
+
+
+async def test_a_review_survives_a_restart(
+    clock: FakeClock, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    try:
+        gid, ply, _ = await planted_game(service)
+        first = await service.review(gid, ALICE)
+    finally:
+        await service.close()
+
+    def no_search(*args: object, **kw: object) -> None:
+        raise AssertionError("a stored review was searched again")
+
+    monkeypatch.setattr(bot.service.review, "judge", no_search)
+    again = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    try:
+        second = await again.review(gid, ALICE)
+        assert second.lines == first.lines and second.image == first.image
+        better = await again.review_better(gid, ALICE, ply)  # from the stored review too
+        assert better.key == "review.better"
+    finally:
+        await again.close()
+
+
+async def test_a_player_makes_the_review_public(svc: GameService) -> None:
+    gid, _, _ = await planted_game(svc)
+    with pytest.raises(Refusal) as refused:
+        await svc.review(gid, CAROL, publish=True)
+    assert refused.value.key == "refuse.not_a_player"
+    assert not (await svc.review(gid, CAROL)).public
+    shown = await svc.review(gid, BOB, publish=True)
+    assert shown.public and shown.audience is None and "review_public" not in offered(shown)
+    assert (await svc.review(gid, CAROL)).public
+
+
+async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service import ratings
+    from tests.service.test_ratings import beat
+
+    drawn: list[Any] = []
+    real = ratings.charts.rating_history
+
+    def spy(series: Any, **kw: Any) -> bytes:
+        drawn.append(series)
+        return real(series, **kw)
+
+    monkeypatch.setattr(ratings.charts, "rating_history", spy)
+    await beat(service, ALICE, BOB)
+    await beat(service, CAROL, ALICE)
+    await beat(service, ALICE, CAROL)
+    reply = await service.rating(ALICE, "ttt-test")
+    assert reply.image is not None and len(reply.image) <= MAX_CHART_BYTES
+    ((label, points),) = drawn[-1]
+    assert "Noughts and crosses" in label and len(points) == 3  # one point a rated game
+    assert points[0] < points[2]
+    assert (await service.rating(DAVE)).image is None  # no rated game: no chart
+
+
+async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:
+    from bot.sandbox import run_sandbox
+
+    befores, plies, blunder, _ = planted("rokumentai", PLANTED_SEED)
+    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", "/review"]
+    for before, move in zip(befores, plies, strict=True):
+        lines += [f"/as {('alice', 'bob')[before.current_player()]}", before.format_move(move)]
+    lines += ["/as carol", "/review 1"]
+    script = tmp_path / "script.txt"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    db = str(tmp_path / "sandbox.db")
+    out_dir = tmp_path / "out"
+    code = await run_sandbox(
+        settings(db), script=str(script), out_dir=str(out_dir), out=out, user="alice"
+    )
+    text = out.getvalue()
+    assert code == 0, text
+    assert "is not over: the computer reviews finished games only" in text  # before the end
+    assert "Computer review of game #1 (Rokumentai)" in text
+    assert f"move {blunder + 1}: " in text
+    assert "the computer prefers" in text
+    pictures = sorted(out_dir.glob("game-1-*.png"))
+    assert len(pictures) >= 2  # the chart, then a picture a mistake
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
