@@ -93,6 +93,8 @@ def histories(players: Sequence[str], played: Sequence[Played]) -> dict[str, His
 # -- Swiss ---------------------------------------------------------------------------------------
 NEIGHBOURS = 12
 """How far down the standings a Swiss pairing looks first for each player's opponent."""
+BLOCK = 40
+"""About how many players a Swiss round pairs at a time, first (see :func:`blocks`)."""
 
 
 def swiss(players: Sequence[str], played: Sequence[Played]) -> Round:
@@ -132,27 +134,39 @@ def swiss(players: Sequence[str], played: Sequence[Played]) -> Round:
             return hist[b if a == BYE else a].byes > 0
         return b in hist[a].met
 
-    def matching(window: int, allow_repeats: bool) -> set[tuple[str, str]]:
+    def matching(group: list[str], window: int, allow_repeats: bool) -> set[tuple[str, str]]:
+        """The best pairing of ``group``; perfect, or None when no perfect one exists."""
         graph: nx.Graph[str] = nx.Graph()
-        graph.add_nodes_from(pool)
-        for i, a in enumerate(pool):
-            for b in pool[i + 1 : i + 1 + window] if a != BYE else ():
+        graph.add_nodes_from(group)
+        people = [p for p in group if p != BYE]
+        for i, a in enumerate(people):
+            for b in people[i + 1 : i + 1 + window]:
                 again = repeat(a, b)
                 if not again or allow_repeats:
                     graph.add_edge(a, b, weight=1 if again else weight(a, b))
-        if BYE in pool:  # the bye may go to anyone (the weights prefer the last)
-            for a in pool[:-1]:
+        if BYE in group:  # the bye may go to anyone (the weights prefer the last)
+            for a in people:
                 if allow_repeats or not repeat(a, BYE):
                     graph.add_edge(a, BYE, weight=1 if repeat(a, BYE) else weight(a, BYE))
         return set(nx.max_weight_matching(graph, maxcardinality=True))
 
-    # Neighbours in the standings first (a large field never pairs far apart: fast); the
-    # whole field when that leaves someone out; repeats only when even that does.
-    pairs: set[tuple[str, str]] = set()
-    for window, allow_repeats in ((NEIGHBOURS, False), (n, False), (n, True)):
-        pairs = matching(window, allow_repeats)
-        if 2 * len(pairs) == n:
-            break
+    def in_blocks() -> set[tuple[str, str]] | None:
+        pairs: set[tuple[str, str]] = set()
+        for block in blocks(pool, hist):
+            found = matching(block, NEIGHBOURS, allow_repeats=False)
+            if 2 * len(found) < len(block):
+                return None
+            pairs |= found
+        return pairs
+
+    # Blocks of neighbours in the standings first (a large field never pairs far apart, and
+    # the matching's time grows with the cube of its size); the whole field when that leaves
+    # someone out; repeats only when even that does.
+    pairs = in_blocks()
+    if pairs is None:
+        pairs = matching(pool, n, allow_repeats=False)
+        if 2 * len(pairs) < n:
+            pairs = matching(pool, n, allow_repeats=True)
     boards: list[Board] = []
     byes: list[str] = []
     for a, b in pairs:
@@ -162,6 +176,26 @@ def swiss(players: Sequence[str], played: Sequence[Played]) -> Round:
             boards.append(Board(seated(a, b, hist, rank)))
     boards.sort(key=lambda bd: min(rank[p] for p in bd.players))
     return Round(tuple(boards), tuple(byes))
+
+
+def blocks(pool: list[str], hist: dict[str, History]) -> list[list[str]]:
+    """``pool`` (in standing order) cut into runs of an even size of about :data:`BLOCK`, each
+    cut where the score changes if one is near (a score group stays whole)."""
+    out: list[list[str]] = []
+    start = 0
+
+    def score(p: str) -> float:
+        return hist[p].score if p in hist else -1.0
+
+    for i in range(1, len(pool)):
+        size = i - start
+        if size % 2 or len(pool) - i < BLOCK // 2:
+            continue
+        if (size >= BLOCK and score(pool[i]) != score(pool[i - 1])) or size >= 2 * BLOCK:
+            out.append(pool[start:i])
+            start = i
+    out.append(pool[start:])
+    return out
 
 
 def seated(a: str, b: str, hist: dict[str, History], rank: dict[str, int]) -> tuple[str, str]:
