@@ -65,6 +65,7 @@ from bot.service.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.timers import Timers
+from bot.service.tournaments import TournamentFront, TournamentOptions, Tournaments
 from bot.service.turns import Turns
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
@@ -129,6 +130,7 @@ __all__ = [
     "Takes",
     "Text",
     "Thinker",
+    "TournamentOptions",
     "User",
     "catalogue",
     "parse_outbox_key",
@@ -161,7 +163,7 @@ class ServiceOptions(TypedDict, total=False):
     shuffle: Shuffle | None
 
 
-class GameService:
+class GameService(TournamentFront):
     """Every use case of the host. One instance per process; see docs/service.md."""
 
     def __init__(
@@ -195,6 +197,7 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.tournaments = Tournaments(ctx, self.lobby, endings)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -219,6 +222,7 @@ class GameService:
         await self.ctx.games.restore()
         await self.timers.restore()
         await self.computer.restore()
+        await self.tournaments.restore()
 
     async def close(self) -> None:
         await self.computer.thinker.close()

@@ -81,6 +81,13 @@ class Event(enum.StrEnum):
     RATINGS_REBUILT = "ratings_rebuilt"
     HINT = "hint"
     """A solitaire's choices with their estimated win chances (private)."""
+    # tournaments (issue 34)
+    TOURNAMENT_SIGNUP = "tournament_signup"
+    """A tournament's sign-up message (a join or a leave replaces it in place)."""
+    TOURNAMENT_ROUND = "tournament_round"
+    """A round's boards, paired."""
+    TOURNAMENT_STANDINGS = "tournament_standings"
+    TOURNAMENT_ENDED = "tournament_ended"
 
 
 TURN_EVENTS = frozenset(
