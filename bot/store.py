@@ -161,7 +161,6 @@ class Store(Protocol):
     ) -> JoinOutcome: ...
     async def leave_tournament(self, tournament_id: int, user_id: str) -> bool: ...
     async def withdraw_entrant(self, tournament_id: int, user_id: str, round_no: int) -> bool: ...
-    async def set_tournament_message(self, tournament_id: int, message_id: str) -> None: ...
     async def start_round(
         self,
         tournament_id: int,
@@ -843,12 +842,6 @@ class _SqlTournaments(_SqlRatings):
                 (round_no, tournament_id, user_id),
             )
         return bool(rows)
-
-    async def set_tournament_message(self, tournament_id: int, message_id: str) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "UPDATE tournaments SET message_id = ? WHERE id = ?", (message_id, tournament_id)
-            )
 
     async def start_round(
         self,

@@ -38,6 +38,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.admin",
     "bot.discord.cogs.timers",
     "bot.discord.cogs.computer",
+    "bot.discord.cogs.tournament",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 

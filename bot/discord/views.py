@@ -188,9 +188,10 @@ class GameView(discord.ui.View):
 def reply_view(reply: Reply, lang: str) -> GameView | None:
     """The buttons of a service reply (its actions, labelled as the service says), or None
     when it offers none."""
-    if reply.game_id is None or not reply.actions:
+    if not reply.actions:
         return None
-    return GameView(reply.game_id, reply.actions, lang)
+    # a tournament's buttons carry the tournament in their argument (game 0)
+    return GameView(reply.game_id or 0, reply.actions, lang)
 
 
 PAGE_ID = re.compile(

@@ -193,6 +193,8 @@ def about(t: TournamentRow) -> dict[str, object]:
         "clock": t.new.clock,
         "rounds": t.new.rounds or "-",
         "rated": Text("rated", "レーティング対象") if t.new.rated else Text("casual", "非レート"),
+        "guild": t.new.guild_id,
+        "channel": t.new.channel_id,
     }
 
 

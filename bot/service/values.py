@@ -333,6 +333,8 @@ class GuildSettings:
     clock: str = "none"
     max_active_per_user: int | None = None
     max_active_per_guild: int | None = None
+    tournament_role: str | None = None
+    """The role (its id) whose members manage tournaments besides Manage Server."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -351,7 +353,14 @@ class GuildSettings:
         return {key: setting_text(getattr(self, key)) for key in SETTING_KEYS}
 
 
-SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild")
+SETTING_KEYS = (
+    "lang",
+    "threads",
+    "clock",
+    "max_active_per_user",
+    "max_active_per_guild",
+    "tournament_role",
+)
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -372,6 +381,13 @@ def parse_setting(key: str, text: str) -> Any:
         if not value.isdigit() or not 0 < int(value) <= 100_000:
             raise ValueError(value)
         return int(value)
+    if key == "tournament_role":  # a role's id, or its mention <@&id>; "-" for none
+        if value in ("-", "none"):
+            return None
+        role = value.removeprefix("<@&").removesuffix(">")
+        if not role.isdigit() or len(role) > 20:
+            raise ValueError(value)
+        return role
     raise ValueError(key)
 
 

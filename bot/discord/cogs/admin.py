@@ -23,6 +23,7 @@ SETTING_KEYS = [
     app_commands.Choice(name=_("default clock"), value="clock"),
     app_commands.Choice(name=_("games per user"), value="max_active_per_user"),
     app_commands.Choice(name=_("games per server"), value="max_active_per_guild"),
+    app_commands.Choice(name=_("tournament managers (a role)"), value="tournament_role"),
 ]
 
 
