@@ -865,6 +865,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.t_join": ("Join", "参加"),
     "button.t_leave": ("Leave", "退出"),
     "button.t_start": ("Start", "開始"),
+    "sandbox.help_tournament": (
+        "Tournaments: /tournament create <game> <round-robin|double-round-robin|swiss|tables> "
+        "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false], "
+        "/tournament join <id> [@ai:LEVEL[/N] ...], /tournament leave|start|standings <id>.",
+        "大会: /tournament create <ゲーム> <round-robin|double-round-robin|swiss|tables> "
+        "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false]、"
+        "/tournament join <番号> [@ai:レベル[/N] ...]、/tournament leave|start|standings <番号>。",
+    ),
 }
 
 
