@@ -63,10 +63,16 @@ class TournamentReplies:
                 Button(a, str(t.id))
                 for a in (Action.TOURNAMENT_JOIN, Action.TOURNAMENT_LEAVE, Action.TOURNAMENT_START)
             )
+        params = about(t)
+        fmt = Format(t.new.format)
+        if fmt.is_round_robin and not t.new.rounds:  # not started: as many as the field now
+            n = len(entrants)
+            per_cycle = n - 1 + n % 2
+            params["rounds"] = per_cycle * (2 if fmt is Format.DOUBLE_ROUND_ROBIN else 1)
         return Reply(
             key,
             {
-                **about(t),
+                **params,
                 "count": len(entrants),
                 "max": t.new.max_players,
                 "players": ", ".join(e.name for e in entrants) or "-",
