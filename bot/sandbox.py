@@ -297,7 +297,7 @@ class Sandbox:
         elif command == "/replay":
             await self._replay(args)
         elif command == "/tournament":
-            await self._tournament(args)
+            await tournament_command(self, args)
         elif command == "/import":
             if not args:
                 self.say(self.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))
@@ -339,44 +339,6 @@ class Sandbox:
             self.say(self.t("sandbox.usage", usage=f"/{action} [id] <move>"))
             return
         self.show_all(await self.service.act(action, Press(gid, self.user, " ".join(rest))))
-
-    async def _tournament(self, args: list[str]) -> None:
-        """``/tournament create <game> <format> [rounds=N] [players=N] [clock=...]
-        [name=...] [rated=false]``, ``join <id> [@ai:N ...]`` (you, or computer players),
-        ``leave|start|standings <id>``. The sandbox's user manages every tournament."""
-        s, me = self.service, self.user
-        what = args[0].lower() if args else ""
-        if what == "create" and len(args) >= 3:
-            named = dict(a.split("=", 1) for a in args[3:] if "=" in a)
-            number = {
-                k: int(v) for k, v in named.items() if k in ("rounds", "players") and v.isdigit()
-            }
-            how = TournamentOptions(
-                args[1],
-                args[2],
-                name=named.get("name"),
-                clock=named.get("clock"),
-                rated=named.get("rated", "true").lower() != "false",
-                rounds=number.get("rounds"),
-                max_players=number.get("players"),
-                join=named.get("play", "true").lower() != "false",
-            )
-            self.show(await s.create_tournament(me, how, manager=True))
-            return
-        if what not in ("join", "leave", "start", "standings") or len(args) < 2:
-            self.say(self.t("sandbox.usage", usage=self.t("sandbox.help_tournament")))
-            return
-        tid = _game_id(args[1])
-        if what == "join":
-            ai = [User(a.lower(), a) for a in args[2:] if a.lower().startswith("@ai:")]
-            for user in ai or [me]:
-                self.show(await s.join_tournament(tid, user))
-        elif what == "leave":
-            self.show_all(await s.leave_tournament(tid, me))
-        elif what == "start":
-            self.show_all(await s.start_tournament(tid, me, manager=True))
-        else:
-            self.show(await s.tournament_standings(tid))
 
     async def _replay(self, args: list[str]) -> None:
         """``/replay [id]``: the GIF, written to a file; ``/replay [id] at=N``: the picture after
@@ -516,6 +478,43 @@ class Sandbox:
             except EOFError:
                 break
         return 0
+
+
+async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
+    """``/tournament create <game> <format> [rounds=N] [players=N] [clock=...]
+    [name=...] [rated=false]``, ``join <id> [@ai:N ...]`` (you, or computer players),
+    ``leave|start|standings <id>``. The sandbox's user manages every tournament."""
+    s, me = sandbox.service, sandbox.user
+    what = args[0].lower() if args else ""
+    if what == "create" and len(args) >= 3:
+        named = dict(a.split("=", 1) for a in args[3:] if "=" in a)
+        number = {k: int(v) for k, v in named.items() if k in ("rounds", "players") and v.isdigit()}
+        how = TournamentOptions(
+            args[1],
+            args[2],
+            name=named.get("name"),
+            clock=named.get("clock"),
+            rated=named.get("rated", "true").lower() != "false",
+            rounds=number.get("rounds"),
+            max_players=number.get("players"),
+            join=named.get("play", "true").lower() != "false",
+        )
+        sandbox.show(await s.create_tournament(me, how, manager=True))
+        return
+    if what not in ("join", "leave", "start", "standings") or len(args) < 2:
+        sandbox.say(sandbox.t("sandbox.usage", usage=sandbox.t("sandbox.help_tournament")))
+        return
+    tid = _game_id(args[1])
+    if what == "join":
+        ai = [User(a.lower(), a) for a in args[2:] if a.lower().startswith("@ai:")]
+        for user in ai or [me]:
+            sandbox.show(await s.join_tournament(tid, user))
+    elif what == "leave":
+        sandbox.show_all(await s.leave_tournament(tid, me))
+    elif what == "start":
+        sandbox.show_all(await s.start_tournament(tid, me, manager=True))
+    else:
+        sandbox.show(await s.tournament_standings(tid))
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

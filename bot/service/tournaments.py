@@ -120,6 +120,12 @@ def result_of(row: GameRow) -> BoardResult | None:
     return BoardResult(placement_points(ranks), ranks)
 
 
+def forfeit(ranks: tuple[int, ...]) -> BoardResult:
+    """A board decided without play: the players still in (rank 1) share its point."""
+    points = placement_points(ranks) if 1 in ranks else (0.0,) * len(ranks)
+    return BoardResult(points, ranks, True)
+
+
 class Tournaments:
     def __init__(self, ctx: Context, lobby: Lobby, endings: Endings) -> None:
         self.ctx = ctx
@@ -259,6 +265,7 @@ class Tournaments:
         """A player leaves a running tournament: their running game is resigned, the boards
         they have left are forfeited, the games they played stand."""
         async with self._lock(t.id):
+            t = await self._load(t.id)  # the round as it is now
             if not await self.ctx.store.withdraw_entrant(t.id, user_id, t.round):
                 raise Refusal("refuse.tournament_not_in", name=t.new.name)
             boards = await self.ctx.store.boards(t.id)
@@ -337,9 +344,7 @@ class Tournaments:
             gone = [p for p in b.players if p not in active]
             result = None
             if gone:  # a round-robin's board of a withdrawn player: forfeited
-                ranks = tuple(2 if p in gone else 1 for p in b.players)
-                points = placement_points(ranks) if len(gone) < len(ranks) else (0.0,) * len(ranks)
-                result = BoardResult(points, ranks, True)
+                result = forfeit(tuple(2 if p in gone else 1 for p in b.players))
             rows.append(BoardRow(round_no, len(rows) + 1, b.players, game_type, None, result))
         for p in rnd.byes:
             bye = BYE_POINTS[fmt] if p in active else 0.0
@@ -407,6 +412,13 @@ class Tournaments:
             if b.round != t.round or b.result is not None:
                 continue
             if b.game_id is None:
+                gone = {e.user_id for e in await self.ctx.store.entrants(t.id) if e.withdrawn_round}
+                if gone & set(b.players):  # withdrew before its game was made: forfeited
+                    ranks = tuple(2 if p in gone else 1 for p in b.players)
+                    await self.ctx.store.record_board(
+                        TournamentSlot(t.id, b.round, b.board), forfeit(ranks)
+                    )
+                    continue
                 out += await self._make_game(t, b)
                 continue
             result = result_of((await self.ctx.games.read(b.game_id)).row)

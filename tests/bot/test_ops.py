@@ -87,12 +87,18 @@ class Bot:
         return "\n".join(self.lines)
 
 
+STDERR_LINE_LIMIT = 2**22
+"""The longest stderr line read: at DEBUG one line carries the whole command sync (every
+command's JSON), past asyncio's default of 64 KiB once the commands grow."""
+
+
 @contextlib.asynccontextmanager
 async def python_m_bot(env: dict[str, str], cwd: Path, *args: str) -> AsyncIterator[Bot]:
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args,
         cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        limit=STDERR_LINE_LIMIT,
     )  # fmt: skip
     try:
         yield Bot(proc)

@@ -178,7 +178,7 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
                 await poster.post(reply)
             return
         channel_id = reply.params.get("channel")
-        if not channel_id or not self.bot.service.owns(str(reply.params.get("guild") or "")):
+        if not channel_id:  # (the process that did the work posts it, whatever its shards)
             return
         try:
             channel = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(
