@@ -20,6 +20,7 @@ SECTIONS = {
     "puzzles": "bench.puzzles_bench",
     "digest": "bench.digest_bench",
     "review": "bench.review_bench",
+    "tournament": "bench.tournament_bench",
 }
 
 

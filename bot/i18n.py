@@ -1163,6 +1163,116 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(win chance {kept}%).",
         "対局 #{id}（{game}）{ply}手目：{played}はコンピュータの推奨と同じです（勝率{kept}%）。",
     ),
+    # -- tournaments (issue 34, docs/tournaments.md) -----------------------------------------
+    "refuse.tournament_unknown": ("There is no tournament #{id}.", "大会 #{id} はありません。"),
+    "refuse.tournament_manager": (
+        "Only a manager (the Manage Server permission, or the tournament manager role of "
+        "/settings) may do that with a tournament.",
+        "大会のこの操作はマネージャー（サーバー管理権限、または /settings の大会マネージャー"
+        "ロール）だけができます。",
+    ),
+    "refuse.tournament_format": (
+        "There is no tournament format {format!r} (round-robin, double-round-robin, swiss, "
+        "tables).",
+        "大会形式「{format}」はありません（round-robin、double-round-robin、swiss、tables）。",
+    ),
+    "refuse.tournament_tables": (
+        "Tables of three are for 三国志三人将棋 (sangokushi) alone, not {game}.",
+        "3人卓は三国志三人将棋（sangokushi）専用です。{game}では使えません。",
+    ),
+    "refuse.tournament_two": (
+        "A {format} tournament pairs two players a game; {game} is not a two-player game.",
+        "{format}の大会は1局2人で組みます。{game}は2人用ではありません。",
+    ),
+    "refuse.tournament_rounds": (
+        "A tournament has {low} to {high} rounds.",
+        "大会のラウンド数は {low}～{high} です。",
+    ),
+    "refuse.tournament_players": (
+        "This tournament can take {low} to {high} players.",
+        "この大会の定員は {low}～{high} 人です。",
+    ),
+    "refuse.tournament_signup": (
+        "The sign-up may last 0 to {high} hours.",
+        "参加受付は 0～{high} 時間です。",
+    ),
+    "refuse.tournament_closed": (
+        "{name} is not taking players: it has started or is over.",
+        "{name}は参加を受け付けていません（開始済みか終了しています）。",
+    ),
+    "refuse.tournament_already": (
+        "You are already in {name}.",
+        "すでに{name}に参加しています。",
+    ),
+    "refuse.tournament_full": (
+        "{name} is full ({max} players).",
+        "{name}は満員です（{max}人）。",
+    ),
+    "refuse.tournament_over": ("{name} is over.", "{name}は終了しています。"),
+    "refuse.tournament_not_in": (
+        "That player is not (or no longer) in {name}.",
+        "そのプレイヤーは{name}に参加していません（または棄権済みです）。",
+    ),
+    "refuse.tournament_started": (
+        "{name} has already started.",
+        "{name}はすでに始まっています。",
+    ),
+    "refuse.tournament_few": (
+        "{name} needs at least {low} players to start.",
+        "{name}の開始には{low}人以上必要です。",
+    ),
+    "tournament.signup": (
+        "**{name}** (tournament #{tournament}): {game}, {format}, {rounds} rounds, clock "
+        "{clock}, {rated}. Players {count}/{max}: {players}",
+        "**{name}**（大会 #{tournament}）: {game}・{format}・{rounds}ラウンド・持ち時間 "
+        "{clock}・{rated}。参加者 {count}/{max}: {players}",
+    ),
+    "tournament.started": (
+        "**{name}** (tournament #{tournament}) has started: {game}, {format}, {rounds} rounds. "
+        "Players {count}: {players}",
+        "**{name}**（大会 #{tournament}）が始まりました: {game}・{format}・{rounds}ラウンド。"
+        "参加者 {count}人: {players}",
+    ),
+    "tournament.cancelled": (
+        "**{name}** (tournament #{tournament}) is called off: too few players signed up ({count}).",
+        "**{name}**（大会 #{tournament}）は参加者が足りず中止になりました（{count}人）。",
+    ),
+    "tournament.withdrawn": (
+        "{player} has withdrawn from {name}: their remaining games are forfeited.",
+        "{player}さんが{name}を棄権しました。残りの対局は不戦敗です。",
+    ),
+    "tournament.round": (
+        "**{name}**, round {round} of {rounds}:",
+        "**{name}** 第{round}ラウンド（全{rounds}ラウンド）:",
+    ),
+    "tournament.board": (
+        "{board}. {players}: game #{game_id}",
+        "{board}. {players}: 対局 #{game_id}",
+    ),
+    "tournament.bye": ("{board}. {players}: bye", "{board}. {players}: 不戦（休み）"),
+    "tournament.standings": (
+        "**{name}**, standings after round {round} (points, then {tiebreak_names}):",
+        "**{name}** 第{round}ラウンド終了時の順位（得点、次に{tiebreak_names}）:",
+    ),
+    "tournament.ended": (
+        "**{name}** is over. Winner: {winners}. Final standings (points, then {tiebreak_names}):",
+        "**{name}**が終了しました。優勝: {winners}。最終順位（得点、次に{tiebreak_names}）:",
+    ),
+    "tournament.line": (
+        "{rank}. {name}: {points} ({tiebreaks})",
+        "{rank}. {name}: {points}点（{tiebreaks}）",
+    ),
+    "button.t_join": ("Join", "参加"),
+    "button.t_leave": ("Leave", "退出"),
+    "button.t_start": ("Start", "開始"),
+    "sandbox.help_tournament": (
+        "Tournaments: /tournament create <game> <round-robin|double-round-robin|swiss|tables> "
+        "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false], "
+        "/tournament join <id> [@ai:LEVEL[/N] ...], /tournament leave|start|standings <id>.",
+        "大会: /tournament create <ゲーム> <round-robin|double-round-robin|swiss|tables> "
+        "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false]、"
+        "/tournament join <番号> [@ai:レベル[/N] ...]、/tournament leave|start|standings <番号>。",
+    ),
 }
 
 

@@ -308,6 +308,8 @@ class NewGame:
     rated: bool = False
     reseed: str | None = None
     reseed_from: int = 0
+    tournament: TournamentSlot | None = None
+    """The tournament board this game is (written with the game: never made twice)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -656,3 +658,88 @@ class ReviewRow:
     data: str
     public: bool
     created_ms: int
+
+
+# -- tournaments (issue 34, docs/tournaments.md) -------------------------------------------------
+class TournamentStatus(enum.StrEnum):
+    SIGNUP = "signup"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSlot:
+    """Board ``board`` of round ``round`` of a tournament: where a tournament game belongs."""
+
+    tournament_id: int
+    round: int
+    board: int
+
+
+@dataclass(frozen=True, slots=True)
+class NewTournament:
+    """What :meth:`Store.create_tournament` needs."""
+
+    creator_id: str
+    name: str
+    game_type: str
+    options: dict[str, str]
+    format: str
+    clock: str
+    rated: bool
+    rounds: int
+    max_players: int
+    created_ms: int
+    guild_id: str | None = None
+    channel_id: str | None = None
+    signup_until_ms: int | None = None
+    seed: str = field(default_factory=new_seed)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A stored tournament: what it was made with, where it stands."""
+
+    id: int
+    new: NewTournament
+    status: TournamentStatus
+    round: int
+    message_id: str | None = None
+    started_ms: int | None = None
+    finished_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    user_id: str
+    name: str
+    joined_ms: int
+    withdrawn_round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """How a board ended: each seat's points and placement; ``forfeit``: decided without play
+    (a bye, a withdrawal, an aborted game)."""
+
+    points: tuple[float, ...]
+    ranks: tuple[int, ...]
+    forfeit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """One board of a round: its players in seat order, its game (None: a bye, a forfeit, or
+    not made yet) and its result (None: still being played)."""
+
+    round: int
+    board: int
+    players: tuple[str, ...]
+    game_type: str
+    game_id: int | None = None
+    result: BoardResult | None = None
+
+
+JoinOutcome = Literal["joined", "already", "full", "closed"]
+"""What :meth:`Store.join_tournament` did: joined, or why not."""

@@ -31,6 +31,7 @@ from bot.service import (
     Reply,
     Scope,
     Takes,
+    TournamentOptions,
     User,
     catalogue,
 )
@@ -218,9 +219,18 @@ class Sandbox:
             self.say("✗ " + text)
         for reply in await self.service.process_due():
             self.show(reply)
-        for reply in await self.service.settle_ai():  # the computer players' turns
-            self.show(reply)
+        await self.settle()
         await self.report()
+
+    async def settle(self) -> None:
+        """The computer players' turns, and whatever that does to tournaments (a computer-only
+        round plays through to the next, and on to the end)."""
+        while True:
+            replies = await self.service.settle_ai()
+            replies += await self.service.settle_tournaments()
+            if not replies:
+                return
+            self.show_all(replies)
 
     async def report(self) -> None:
         """Tell the outbox that what was printed is delivered."""
@@ -242,6 +252,7 @@ class Sandbox:
         if command == "/help":
             self.say(self.t("sandbox.help"))
             self.say(self.t("sandbox.help_puzzle"))
+            self.say(self.t("sandbox.help_tournament"))
             self.say(self.t("sandbox.games", games=", ".join(g.id for g in catalogue())))
         elif command == "/as":
             if not args:
@@ -296,13 +307,10 @@ class Sandbox:
                 self.say(self.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
         elif command == "/replay":
             await self._replay(args)
-        elif command == "/review":  # the computer's review: its chart and the mistakes' pictures
-            gid, _ = await self._game_and_rest(args)
-            review = await self.service.review(gid, self.user)
-            self.show(review)
-            for b in review.actions:
-                if b.action is Action.BETTER and b.arg is not None:
-                    self.show(await self.service.review_better(gid, self.user, int(b.arg)))
+        elif command == "/review":
+            await review_command(self, args)
+        elif command == "/tournament":
+            await tournament_command(self, args)
         elif command == "/import":
             if not args:
                 self.say(self.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))
@@ -487,6 +495,16 @@ class Sandbox:
         return 0
 
 
+async def review_command(sb: Sandbox, args: list[str]) -> None:
+    """``/review [id]``: the computer's review, its chart and the mistakes' pictures."""
+    gid, _ = await sb._game_and_rest(args)
+    review = await sb.service.review(gid, sb.user)
+    sb.show(review)
+    for b in review.actions:
+        if b.action is Action.BETTER and b.arg is not None:
+            sb.show(await sb.service.review_better(gid, sb.user, int(b.arg)))
+
+
 async def learn_command(sb: Sandbox, args: list[str]) -> None:
     """``/learn``: the menu; ``/learn <game|lesson>``: a game's next lesson or that lesson;
     ``/learn restart|next|stop``: the open lesson again, the one after it, or close it."""
@@ -584,6 +602,43 @@ async def correspondence(sandbox: Sandbox, command: str, args: list[str]) -> Non
                 quiet=given.get("quiet"),
             )
         )
+
+
+async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
+    """``/tournament create <game> <format> [rounds=N] [players=N] [clock=...]
+    [name=...] [rated=false]``, ``join <id> [@ai:N ...]`` (you, or computer players),
+    ``leave|start|standings <id>``. The sandbox's user manages every tournament."""
+    s, me = sandbox.service, sandbox.user
+    what = args[0].lower() if args else ""
+    if what == "create" and len(args) >= 3:
+        named = dict(a.split("=", 1) for a in args[3:] if "=" in a)
+        number = {k: int(v) for k, v in named.items() if k in ("rounds", "players") and v.isdigit()}
+        how = TournamentOptions(
+            args[1],
+            args[2],
+            name=named.get("name"),
+            clock=named.get("clock"),
+            rated=named.get("rated", "true").lower() != "false",
+            rounds=number.get("rounds"),
+            max_players=number.get("players"),
+            join=named.get("play", "true").lower() != "false",
+        )
+        sandbox.show(await s.create_tournament(me, how, manager=True))
+        return
+    if what not in ("join", "leave", "start", "standings") or len(args) < 2:
+        sandbox.say(sandbox.t("sandbox.usage", usage=sandbox.t("sandbox.help_tournament")))
+        return
+    tid = _game_id(args[1])
+    if what == "join":
+        ai = [User(a.lower(), a) for a in args[2:] if a.lower().startswith("@ai:")]
+        for user in ai or [me]:
+            sandbox.show(await s.join_tournament(tid, user))
+    elif what == "leave":
+        sandbox.show_all(await s.leave_tournament(tid, me))
+    elif what == "start":
+        sandbox.show_all(await s.start_tournament(tid, me, manager=True))
+    else:
+        sandbox.show(await s.tournament_standings(tid))
 
 
 def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:

@@ -32,15 +32,20 @@ from bot.model import (
     LIVE_STATUSES,
     UNCHANGED,
     Announcement,
+    BoardResult,
+    BoardRow,
     Change,
     Conditional,
     EndedGame,
+    EntrantRow,
     GameRow,
     GameStatus,
     GameSummary,
+    JoinOutcome,
     Limits,
     MoveRow,
     NewGame,
+    NewTournament,
     NotifyPrefs,
     Offer,
     OfferKind,
@@ -60,6 +65,9 @@ from bot.model import (
     ShardSlice,
     Stats,
     StoredOutcome,
+    TournamentRow,
+    TournamentSlot,
+    TournamentStatus,
     Unchanged,
     Update,
     UserResult,
@@ -185,6 +193,32 @@ class Store(Protocol):
     async def review(self, game_id: int) -> ReviewRow | None: ...
     async def save_review(self, review: ReviewRow) -> None: ...
     async def set_review_public(self, game_id: int, public: bool) -> bool: ...
+    # tournaments (issue 34): see _SqlTournaments
+    async def create_tournament(self, new: NewTournament, creator_name: str | None) -> int: ...
+    async def tournament(self, tournament_id: int) -> TournamentRow | None: ...
+    async def tournaments(
+        self, statuses: Sequence[TournamentStatus], guild_id: str | None = None
+    ) -> list[TournamentRow]: ...
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]: ...
+    async def boards(self, tournament_id: int) -> list[BoardRow]: ...
+    async def join_tournament(
+        self, tournament_id: int, user_id: str, name: str, now_ms: int
+    ) -> JoinOutcome: ...
+    async def leave_tournament(self, tournament_id: int, user_id: str) -> bool: ...
+    async def withdraw_entrant(self, tournament_id: int, user_id: str, round_no: int) -> bool: ...
+    async def start_round(
+        self,
+        tournament_id: int,
+        expected: int,
+        boards: Sequence[BoardRow],
+        now_ms: int,
+        rounds: int | None = None,
+    ) -> bool: ...
+    async def record_board(self, slot: TournamentSlot, result: BoardResult) -> bool: ...
+    async def end_tournament(
+        self, tournament_id: int, status: TournamentStatus, expected: int, now_ms: int
+    ) -> bool: ...
+    async def tournament_of_game(self, game_id: int) -> TournamentSlot | None: ...
 
 
 class Session(Protocol):
@@ -1021,7 +1055,233 @@ class _SqlReviews(_SqlBase):
         return bool(rows)
 
 
-class SqlStore(_SqlReviews, _SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings):
+class _SqlTournaments(_SqlRatings):
+    """Tournaments (issue 34, docs/tournaments.md): the event, its players, its boards. Every
+    step that must happen once (a join past the limit, a round paired, a board's game made,
+    the end) is a conditional write: of two processes or two managers, one does it."""
+
+    _TOURNAMENT = (
+        "SELECT id, creator_id, name, game_type, options, format, clock, rated, rounds, "
+        "max_players, created_ms, guild_id, channel_id, signup_until_ms, seed, status, round, "
+        "message_id, started_ms, finished_ms FROM tournaments "
+    )
+
+    async def create_tournament(self, new: NewTournament, creator_name: str | None) -> int:
+        """Write ``new`` (and its creator as the first player, if ``creator_name``)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "INSERT INTO tournaments (guild_id, channel_id, creator_id, name, game_type, "
+                "options, format, clock, rated, rounds, max_players, signup_until_ms, status, "
+                "seed, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
+                (
+                    new.guild_id,
+                    new.channel_id,
+                    new.creator_id,
+                    new.name,
+                    new.game_type,
+                    json.dumps(new.options, ensure_ascii=False, sort_keys=True),
+                    new.format,
+                    new.clock,
+                    int(new.rated),
+                    new.rounds,
+                    new.max_players,
+                    new.signup_until_ms,
+                    str(TournamentStatus.SIGNUP),
+                    new.seed,
+                    new.created_ms,
+                ),
+            )
+            tournament_id = int(rows[0][0])
+            if creator_name is not None:
+                await tx.execute(
+                    "INSERT INTO tournament_players (tournament_id, user_id, name, joined_ms) "
+                    "VALUES (?, ?, ?, ?)",
+                    (tournament_id, new.creator_id, creator_name, new.created_ms),
+                )
+        return tournament_id
+
+    async def tournament(self, tournament_id: int) -> TournamentRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(self._TOURNAMENT + "WHERE id = ?", (tournament_id,))
+        return _tournament_row(rows[0]) if rows else None
+
+    async def tournaments(
+        self, statuses: Sequence[TournamentStatus], guild_id: str | None = None
+    ) -> list[TournamentRow]:
+        """The tournaments in one of ``statuses`` (of one server, if ``guild_id``), newest
+        first."""
+        marks = ",".join("?" * len(statuses))
+        sql = self._TOURNAMENT + f"WHERE status IN ({marks})"
+        params: list[Any] = [str(s) for s in statuses]
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        async with self._reading() as tx:
+            rows = await tx.fetchall(sql + " ORDER BY id DESC", params)
+        return [_tournament_row(r) for r in rows]
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRow]:
+        """The players in the order they signed up."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT user_id, name, joined_ms, withdrawn_round FROM tournament_players "
+                "WHERE tournament_id = ? ORDER BY joined_ms, user_id",
+                (tournament_id,),
+            )
+        return [EntrantRow(r[0], r[1], int(r[2]), _int_or_none(r[3])) for r in rows]
+
+    async def boards(self, tournament_id: int) -> list[BoardRow]:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT round, board, players, game_type, game_id, result "
+                "FROM tournament_boards WHERE tournament_id = ? ORDER BY round, board",
+                (tournament_id,),
+            )
+        return [
+            BoardRow(
+                int(r[0]),
+                int(r[1]),
+                tuple(json.loads(r[2])),
+                r[3],
+                _int_or_none(r[4]),
+                _board_result(r[5]),
+            )
+            for r in rows
+        ]
+
+    async def join_tournament(
+        self, tournament_id: int, user_id: str, name: str, now_ms: int
+    ) -> JoinOutcome:
+        """Sign ``user_id`` up while the sign-up is open and the field not full."""
+        async with self._writing() as tx:
+            await self._serialize(tx, [f"tournament:{tournament_id}"])
+            rows = await tx.fetchall(
+                "SELECT status, max_players, (SELECT count(*) FROM tournament_players p "
+                "WHERE p.tournament_id = t.id) FROM tournaments t WHERE id = ?",
+                (tournament_id,),
+            )
+            if not rows or rows[0][0] != TournamentStatus.SIGNUP:
+                return "closed"
+            there = await tx.fetchall(
+                "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
+                (tournament_id, user_id),
+            )
+            if there:
+                return "already"
+            if int(rows[0][2]) >= int(rows[0][1]):
+                return "full"
+            await tx.execute(
+                "INSERT INTO tournament_players (tournament_id, user_id, name, joined_ms) "
+                "VALUES (?, ?, ?, ?)",
+                (tournament_id, user_id, name, now_ms),
+            )
+        return "joined"
+
+    async def leave_tournament(self, tournament_id: int, user_id: str) -> bool:
+        """Take ``user_id`` off the list while the sign-up is open (False: nothing done)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ? AND "
+                "(SELECT status FROM tournaments WHERE id = ?) = 'signup' RETURNING user_id",
+                (tournament_id, user_id, tournament_id),
+            )
+        return bool(rows)
+
+    async def withdraw_entrant(self, tournament_id: int, user_id: str, round_no: int) -> bool:
+        """Mark a player of a running tournament withdrawn from ``round_no`` on."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE tournament_players SET withdrawn_round = ? WHERE tournament_id = ? "
+                "AND user_id = ? AND withdrawn_round IS NULL RETURNING user_id",
+                (round_no, tournament_id, user_id),
+            )
+        return bool(rows)
+
+    async def start_round(
+        self,
+        tournament_id: int,
+        expected: int,
+        boards: Sequence[BoardRow],
+        now_ms: int,
+        rounds: int | None = None,
+    ) -> bool:
+        """Write round ``expected + 1``'s boards if the tournament is still at round
+        ``expected`` (the first round also starts it, with ``rounds`` in all): False when
+        someone else paired it first (nothing written)."""
+        async with self._writing() as tx:
+            await self._serialize(tx, [f"tournament:{tournament_id}"])
+            rows = await tx.fetchall(
+                "UPDATE tournaments SET round = round + 1, status = 'running', "
+                "started_ms = coalesce(started_ms, ?), rounds = coalesce(?, rounds) "
+                "WHERE id = ? AND round = ? AND status IN ('signup', 'running') RETURNING id",
+                (now_ms, rounds, tournament_id, expected),
+            )
+            if not rows:
+                return False
+            await tx.executemany(
+                "INSERT INTO tournament_boards (tournament_id, round, board, players, "
+                "game_type, result) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        tournament_id,
+                        b.round,
+                        b.board,
+                        json.dumps(list(b.players), ensure_ascii=False),
+                        b.game_type,
+                        None if b.result is None else _board_result_text(b.result),
+                    )
+                    for b in boards
+                ],
+            )
+        return True
+
+    @staticmethod
+    async def _claim_board(tx: Session, slot: TournamentSlot, game_id: int) -> None:
+        """Inside a game's creation: make it the board's game, or refuse (the board has one)."""
+        rows = await tx.fetchall(
+            "UPDATE tournament_boards SET game_id = ? WHERE tournament_id = ? AND round = ? "
+            "AND board = ? AND game_id IS NULL AND result IS NULL RETURNING board",
+            (game_id, slot.tournament_id, slot.round, slot.board),
+        )
+        if not rows:
+            raise ConflictError(f"tournament board {slot} has its game already")
+
+    async def record_board(self, slot: TournamentSlot, result: BoardResult) -> bool:
+        """Write a board's result once (False: it had one)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE tournament_boards SET result = ? WHERE tournament_id = ? AND round = ? "
+                "AND board = ? AND result IS NULL RETURNING board",
+                (_board_result_text(result), slot.tournament_id, slot.round, slot.board),
+            )
+        return bool(rows)
+
+    async def end_tournament(
+        self, tournament_id: int, status: TournamentStatus, expected: int, now_ms: int
+    ) -> bool:
+        """Finish (or cancel) the tournament if it is still at round ``expected`` and not
+        over: False when it was already (nothing written)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE tournaments SET status = ?, finished_ms = ? WHERE id = ? AND round = ? "
+                "AND status IN ('signup', 'running') RETURNING id",
+                (str(status), now_ms, tournament_id, expected),
+            )
+        return bool(rows)
+
+    async def tournament_of_game(self, game_id: int) -> TournamentSlot | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT tournament_id, round, board FROM tournament_boards WHERE game_id = ?",
+                (game_id,),
+            )
+        return TournamentSlot(int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
+
+
+class SqlStore(
+    _SqlTournaments, _SqlReviews, _SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings
+):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
 
@@ -1123,6 +1383,8 @@ class SqlStore(_SqlReviews, _SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRa
                     "VALUES (?, ?, ?, ?, ?)",
                     (game.game_type, game.daily_day, game.creator_id, game_id, game.guild_id),
                 )
+            if game.tournament is not None:
+                await self._claim_board(tx, game.tournament, game_id)
             if announce is not None:
                 await self._insert_announcements(tx, game_id, 0, announce(game_id))
         return game_id
@@ -1558,3 +1820,53 @@ __all__ = [
     "StoreUncertain",
     "StoreUnreachable",
 ]
+
+
+# -- tournaments (issue 34) ------------------------------------------------------------------------
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _tournament_row(r: Sequence[Any]) -> TournamentRow:
+    new = NewTournament(
+        creator_id=r[1],
+        name=r[2],
+        game_type=r[3],
+        options=json.loads(r[4]),
+        format=r[5],
+        clock=r[6],
+        rated=bool(r[7]),
+        rounds=int(r[8]),
+        max_players=int(r[9]),
+        created_ms=int(r[10]),
+        guild_id=r[11],
+        channel_id=r[12],
+        signup_until_ms=_int_or_none(r[13]),
+        seed=r[14],
+    )
+    return TournamentRow(
+        int(r[0]),
+        new,
+        TournamentStatus(r[15]),
+        int(r[16]),
+        r[17],
+        _int_or_none(r[18]),
+        _int_or_none(r[19]),
+    )
+
+
+def _board_result_text(result: BoardResult) -> str:
+    return json.dumps(
+        {"points": list(result.points), "ranks": list(result.ranks), "forfeit": result.forfeit}
+    )
+
+
+def _board_result(text: str | None) -> BoardResult | None:
+    if text is None:
+        return None
+    data = json.loads(text)
+    return BoardResult(
+        tuple(float(p) for p in data["points"]),
+        tuple(int(r) for r in data["ranks"]),
+        bool(data.get("forfeit", False)),
+    )

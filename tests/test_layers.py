@@ -22,6 +22,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engines": (("engines",), ("engines",)),
     "render": (("render",), ("render", "engines", "PIL", "matplotlib")),
     "model": (("bot.model",), ("bot.model",)),
+    "tournament": (("bot.tournament",), ("bot.tournament", "networkx")),
     "store": (
         ("bot.store", "bot.store_postgres"),
         ("bot.store", "bot.model", "aiosqlite", "psycopg", "psycopg_pool"),
@@ -50,6 +51,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "bot.store",
             "bot.store_postgres",
             "bot.model",
+            "bot.tournament",
             "engines",
             "render",
             "dotenv",

@@ -223,6 +223,10 @@ async def _deliver_one(
         await start_game_message(bot, responder, reply, public_lang, user_lang)
         return
     view = reply_view(reply, public_lang) or page_view(reply.page, public_lang)
+    if reply.event is Event.TOURNAMENT_SIGNUP and responder.is_component:
+        # Join / Leave on a tournament's sign-up message: it changes in place
+        await responder.update(reply_parts(reply, public_lang, view=view))
+        return
     if reply.event is Event.LEADERBOARD and responder.is_component:
         # a page button: the page replaces the one it was pressed on
         await responder.update(reply_parts(reply, public_lang, view=view))
@@ -409,6 +413,10 @@ async def start_game_message(
         starter = inter.message
     elif starter is None:
         starter = await responder.send(announce)
+        if starter is not None and starter.guild is None:
+            # a followup (several games started at once: a tournament's round) comes back
+            # without its guild; the channel's own handle on it can open the thread
+            starter = channel.get_partial_message(starter.id)
     name = thread_name(reply, lang)
 
     async def opened() -> discord.Thread:

@@ -207,6 +207,40 @@ JA: dict[str, str] = {
     ),
     "Your conditional moves in this game.": "この対局でのあなたの条件付きの手。",
     "Forget your conditional moves here.": "この対局の条件付きの手を消します。",
+    # tournaments (issue 34)
+    "tournament": "大会",
+    "create": "作成",
+    "start": "開始",
+    "standings": "順位",
+    "withdraw": "棄権",
+    "remove": "除外",
+    "Tournaments in this server.": "このサーバーの大会。",
+    "Create a tournament (managers).": "大会を作成します（マネージャー）。",
+    "Start a tournament now.": "大会を今すぐ開始します。",
+    "A tournament's standings.": "大会の順位表を表示します。",
+    "Leave a tournament (your remaining games are lost).": (
+        "大会を棄権します（残りの対局は負けになります）。"
+    ),
+    "Take a player out of a tournament (managers).": (
+        "大会からプレイヤーを除外します（マネージャー）。"
+    ),
+    "The rule set.": "ルール（ゲーム）。",
+    "How players are paired.": "組み合わせの方式。",
+    "The clock of every game (default: the server's).": "各対局の持ち時間（既定: サーバー設定）。",
+    "Rate the games (default: yes).": "対局をレーティング対象にします（既定: はい）。",
+    "Rounds (Swiss and tables of three).": "ラウンド数（スイス式と3人卓）。",
+    "The most players it takes.": "参加できる最大人数。",
+    "Hours until it starts by itself (none: /tournament start).": (
+        "自動開始までの時間（なし: /tournament start で開始）。"
+    ),
+    "Its name.": "大会名。",
+    "The tournament number.": "大会番号。",
+    "The player.": "プレイヤー。",
+    "round-robin": "総当たり",
+    "double round-robin": "2回総当たり",
+    "Swiss": "スイス式",
+    "tables of three (三国志)": "3人卓（三国志）",
+    "tournament managers (a role)": "大会マネージャー（ロール）",
 }
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")

@@ -202,9 +202,11 @@ def reply_view(reply: Reply, lang: str) -> discord.ui.View | None:
     when it offers none."""
     if reply.event in PUZZLE_EVENTS:
         return puzzle_view(reply.actions, lang)
-    game_id = PRACTICE_GAME if reply.event in PRACTICE_EVENTS else reply.game_id
-    if game_id is None or not reply.actions:
+    if not reply.actions:
         return None
+    # a practice board's and a tournament's buttons carry no game (0; a tournament's its id in
+    # their argument)
+    game_id = PRACTICE_GAME if reply.event in PRACTICE_EVENTS else reply.game_id or 0
     return GameView(game_id, reply.actions, lang)
 
 

@@ -75,6 +75,7 @@ from bot.service.rules import RulesPages
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.threads import Threads
 from bot.service.timers import Timers
+from bot.service.tournaments import TournamentFront, TournamentOptions, Tournaments
 from bot.service.turns import Turns
 from bot.service.vacation import Vacations
 from bot.service.values import (
@@ -145,6 +146,7 @@ __all__ = [
     "Takes",
     "Text",
     "Thinker",
+    "TournamentOptions",
     "User",
     "catalogue",
     "parse_outbox_key",
@@ -177,7 +179,7 @@ class ServiceOptions(TypedDict, total=False):
     shuffle: Shuffle | None
 
 
-class GameService(LearnFront, ReplayFront):
+class GameService(LearnFront, ReplayFront, TournamentFront):
     """Every use case of the host. One instance per process; see docs/service.md."""
 
     def __init__(
@@ -220,6 +222,7 @@ class GameService(LearnFront, ReplayFront):
         self.vacations = Vacations(ctx, self.timers.changed)
         """``/vacation`` (issue 33): adapters call its entry points directly."""
         self.reviews = Reviews(ctx, thinker)
+        self.tournaments = Tournaments(ctx, self.lobby, endings)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -246,6 +249,7 @@ class GameService(LearnFront, ReplayFront):
         await self.notices.restore()
         await self.timers.restore()
         await self.computer.restore()
+        await self.tournaments.restore()
 
     async def close(self) -> None:
         await self.computer.thinker.close()

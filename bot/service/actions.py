@@ -73,6 +73,10 @@ class Action(enum.StrEnum):
     REVIEW = "review"
     REVIEW_PUBLIC = "review_public"
     BETTER = "better"
+    # tournaments (issue 34): the argument is the tournament's id
+    TOURNAMENT_JOIN = "t_join"
+    TOURNAMENT_LEAVE = "t_leave"
+    TOURNAMENT_START = "t_start"
 
 
 class Style(enum.StrEnum):
@@ -168,6 +172,11 @@ async def _better(s: GameService, p: Press) -> Reply:
     return await s.review_better(p.game_id, p.user, _ply(p.arg))
 
 
+def _tournament(p: Press) -> int:
+    """A tournament button's tournament: its argument (else the id it was posted with)."""
+    return int(p.arg) if p.arg and PLY.fullmatch(p.arg) else p.game_id
+
+
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
 
 ACTIONS: Mapping[Action, ActionSpec] = {
@@ -246,6 +255,15 @@ ACTIONS: Mapping[Action, ActionSpec] = {
         lambda s, p: s.review(p.game_id, p.user, publish=True), "button.review_public", S
     ),
     Action.BETTER: ActionSpec(_better, "button.better", S, Takes.PLY),
+    Action.TOURNAMENT_JOIN: ActionSpec(
+        lambda s, p: s.join_tournament(_tournament(p), p.user), "button.t_join", OK
+    ),
+    Action.TOURNAMENT_LEAVE: ActionSpec(
+        lambda s, p: s.leave_tournament(_tournament(p), p.user), "button.t_leave", S
+    ),
+    Action.TOURNAMENT_START: ActionSpec(
+        lambda s, p: s.start_tournament(_tournament(p), p.user), "button.t_start", P
+    ),
 }
 """Every action: its use case, the key of its label, its style and its argument."""
 

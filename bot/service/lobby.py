@@ -194,7 +194,8 @@ class Lobby:
             new,
             created_ms=now,
             seats=tuple(seats),
-            limits=await self.limits(humans, new.guild_id, new=True),
+            # a tournament's round is owed to its players: no limit holds it back
+            limits=None if new.tournament else await self.limits(humans, new.guild_id, new=True),
             expires_ms=now + ttl * 1000 if invite and ttl > 0 else None,
         )
         game = get_game(new.game_type)
@@ -207,6 +208,8 @@ class Lobby:
                 new, (lambda loaded: [started(loaded)]) if full else None, now
             )
         except ConflictError as exc:
+            if new.tournament is not None:  # the board has its game already: the caller's
+                raise
             raise Refusal("refuse.daily_done") from exc
         except LimitError as exc:
             raise limit_refusal(exc, humans) from exc

@@ -103,6 +103,13 @@ class Event(enum.StrEnum):
     REVIEW_MOVE = "review_move"
     """A ply with the computer's better move drawn on it: a new message, private when asked
     from a private one."""
+    # tournaments (issue 34)
+    TOURNAMENT_SIGNUP = "tournament_signup"
+    """A tournament's sign-up message (a join or a leave replaces it in place)."""
+    TOURNAMENT_ROUND = "tournament_round"
+    """A round's boards, paired."""
+    TOURNAMENT_STANDINGS = "tournament_standings"
+    TOURNAMENT_ENDED = "tournament_ended"
 
 
 TURN_EVENTS = frozenset(
@@ -359,6 +366,8 @@ class GuildSettings:
     """Players may stop their clocks in this server's games with ``/vacation``."""
     archive_after: str = "1d"
     """How long a finished game's thread stays before it is archived (``ARCHIVE_MINUTES``)."""
+    tournament_role: str | None = None
+    """The role (its id) whose members manage tournaments besides Manage Server."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -386,6 +395,7 @@ SETTING_KEYS = (
     "puzzle_channel",
     "vacation",
     "archive_after",
+    "tournament_role",
 )
 _CHANNEL = re.compile(r"<#([0-9]{1,20})>|([0-9]{1,20})")
 ARCHIVE_MINUTES = {"1h": 60, "1d": 1440, "3d": 4320, "1w": 10080}
@@ -421,6 +431,13 @@ def parse_setting(key: str, text: str) -> Any:
         if channel is None:
             raise ValueError(value)
         return channel[1] or channel[2]
+    if key == "tournament_role":  # a role's id, or its mention <@&id>; "-" for none
+        if value in ("-", "none"):
+            return None
+        role = value.removeprefix("<@&").removesuffix(">")
+        if not role.isdigit() or len(role) > 20:
+            raise ValueError(value)
+        return role
     raise ValueError(key)
 
 

@@ -28,6 +28,7 @@ SETTING_KEYS = [
     ),
     app_commands.Choice(name=_("vacation"), value="vacation"),
     app_commands.Choice(name=_("archive finished threads after"), value="archive_after"),
+    app_commands.Choice(name=_("tournament managers (a role)"), value="tournament_role"),
 ]
 
 

@@ -1,0 +1,228 @@
+"""``/tournament`` (大会): create, start, standings, withdraw, remove; the sign-up message's
+Join / Leave / Start buttons go through the action table like every button.
+
+Who is a manager is Discord's to say: the Manage Server permission, or the role named by the
+server's ``tournament_role`` setting (``/settings``). The loop here drives the tournaments: when a
+game of one ends (or a sign-up deadline passes, or at start-up) it asks the service to settle
+them and posts what that says: a game's first message through the timers cog (reported to the
+outbox), the round and final messages in the tournament's channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.discord.actions import guild_lang, guild_threads, respond, service_user
+from bot.discord.client import BanmenBot
+from bot.discord.cogs.computer import POSTER, Poster
+from bot.discord.common import game_type_choices
+from bot.discord.format import announcement_parts, reply_parts
+from bot.discord.stopping import stop_tasks, wait_event
+from bot.discord.views import reply_view
+from bot.i18n import t
+from bot.service import Event, Reply, TournamentOptions
+
+log = logging.getLogger("banmen.discord.tournament")
+
+SETTLE_SECONDS = 60.0
+"""The loop looks at the tournaments at least this often (a sign-up deadline needs no more)."""
+
+FORMATS = [
+    app_commands.Choice(name=_("round-robin"), value="round-robin"),
+    app_commands.Choice(name=_("double round-robin"), value="double-round-robin"),
+    app_commands.Choice(name=_("Swiss"), value="swiss"),
+    app_commands.Choice(name=_("tables of three (三国志)"), value="tables"),
+]
+
+
+async def is_manager(bot: BanmenBot, interaction: discord.Interaction[Any]) -> bool:
+    """Manage Server, or the server's tournament manager role."""
+    member = interaction.user
+    if not isinstance(member, discord.Member):
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
+    role = (await bot.service.guild_settings(str(interaction.guild_id))).tournament_role
+    return role is not None and any(str(r.id) == role for r in member.roles)
+
+
+class TournamentCog(commands.GroupCog, group_name=_("tournament")):
+    """Tournaments in this server."""
+
+    def __init__(self, bot: BanmenBot) -> None:
+        self.bot = bot
+        self.task: asyncio.Task[None] | None = None
+        self.settled = asyncio.Event()
+        """Set after each round of the loop (tests wait on it)."""
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.task = asyncio.create_task(self.run(), name="banmen-tournaments")
+
+    async def cog_unload(self) -> None:
+        await stop_tasks([self.task])
+
+    @app_commands.command(name=_("create"), description=_("Create a tournament (managers)."))
+    @app_commands.describe(
+        game=_("The rule set."),
+        format=_("How players are paired."),
+        clock=_("The clock of every game (default: the server's)."),
+        rated=_("Rate the games (default: yes)."),
+        rounds=_("Rounds (Swiss and tables of three)."),
+        max_players=_("The most players it takes."),
+        signup_hours=_("Hours until it starts by itself (none: /tournament start)."),
+        name=_("Its name."),
+    )
+    @app_commands.choices(game=game_type_choices(rated=True), format=FORMATS)
+    @app_commands.guild_only()
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        format: str,
+        clock: app_commands.Range[str, 1, 40] | None = None,
+        rated: bool = True,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        max_players: app_commands.Range[int, 2, 256] | None = None,
+        signup_hours: app_commands.Range[int, 0, 720] | None = None,
+        name: app_commands.Range[str, 1, 60] | None = None,
+    ) -> None:
+        manager = await is_manager(self.bot, interaction)
+        how = TournamentOptions(
+            game, format, name, None, clock, rated, rounds, max_players, signup_hours
+        )
+        user = service_user(interaction.user)
+        guild, channel = str(interaction.guild_id), str(interaction.channel_id)
+        await respond(
+            interaction,
+            lambda: self.bot.service.create_tournament(
+                user, how, manager=manager, guild_id=guild, channel_id=channel
+            ),
+        )
+
+    @app_commands.command(name=_("start"), description=_("Start a tournament now."))
+    @app_commands.describe(tournament=_("The tournament number."))
+    @app_commands.guild_only()
+    async def start(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        manager = await is_manager(self.bot, interaction)
+        user = service_user(interaction.user)
+        await respond(
+            interaction,
+            lambda: self.bot.service.start_tournament(tournament, user, manager=manager),
+        )
+
+    @app_commands.command(name=_("standings"), description=_("A tournament's standings."))
+    @app_commands.describe(tournament=_("The tournament number."))
+    async def standings(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        await respond(interaction, lambda: self.bot.service.tournament_standings(tournament))
+
+    @app_commands.command(
+        name=_("withdraw"), description=_("Leave a tournament (your remaining games are lost).")
+    )
+    @app_commands.describe(tournament=_("The tournament number."))
+    async def withdraw(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.leave_tournament(tournament, user))
+
+    @app_commands.command(
+        name=_("remove"), description=_("Take a player out of a tournament (managers).")
+    )
+    @app_commands.describe(tournament=_("The tournament number."), player=_("The player."))
+    @app_commands.guild_only()
+    async def remove(
+        self, interaction: discord.Interaction[Any], tournament: int, player: discord.User
+    ) -> None:
+        manager = await is_manager(self.bot, interaction)
+        me, target = service_user(interaction.user), service_user(player)
+        await respond(
+            interaction,
+            lambda: self.bot.service.remove_from_tournament(
+                tournament, me, target, is_manager=manager
+            ),
+        )
+
+    # -- the loop ---------------------------------------------------------------------------
+    async def run(self) -> None:
+        await self.bot.wait_until_ready()
+        service = self.bot.service
+        while not self.bot.is_closed():
+            try:
+                for reply in await service.settle_tournaments():
+                    await self.post(reply)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("settling the tournaments failed; retrying later")
+            self.settled.set()
+            await wait_event(service.tournament_changed, SETTLE_SECONDS)
+
+    async def post(self, reply: Reply) -> None:
+        """A game's message through the poster (and the outbox); a tournament's message in its
+        channel."""
+        if reply.game_id is not None and reply.event is Event.STARTED:
+            try:
+                if await self.open_thread(reply):
+                    return
+            except discord.HTTPException:
+                log.warning("no thread for game %s; posted in its channel", reply.game_id)
+        if reply.game_id is not None:
+            poster = self.bot.get_cog(POSTER)
+            if isinstance(poster, Poster):
+                await poster.post(reply)
+            return
+        channel_id = reply.params.get("channel")
+        if not channel_id:  # (the process that did the work posts it, whatever its shards)
+            return
+        try:
+            channel = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(
+                int(channel_id)
+            )
+            if not isinstance(channel, discord.abc.Messageable):
+                return
+            guild = getattr(channel, "guild", None)
+            lang = await guild_lang(self.bot, guild.id if guild is not None else None)
+            await channel.send(
+                **reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
+            )
+        except discord.HTTPException:
+            log.warning(
+                "could not post %s of tournament %s", reply.key, reply.params.get("tournament")
+            )
+
+    async def open_thread(self, reply: Reply) -> bool:
+        """A round's game started by itself: its announcement in the tournament's channel and
+        the game in a thread from it, as ``/play`` opens one (False: the server keeps games in
+        the channel)."""
+        assert reply.game_id is not None
+        service = self.bot.service
+        loc = await service.place(reply.game_id)
+        if loc is None or loc.channel_id is None or loc.thread_id is not None:
+            return False
+        channel = self.bot.get_channel(int(loc.channel_id))
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        if not await guild_threads(self.bot, channel.guild.id):
+            return False
+        lang = await guild_lang(self.bot, channel.guild.id)
+        starter = await channel.send(**announcement_parts(reply, lang).send_kwargs())
+        title = reply.params["game"]
+        name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
+        thread = await starter.create_thread(name=name, auto_archive_duration=10080)
+        turn = reply_parts(reply, lang, view=reply_view(reply, lang))
+        sent = await thread.send(**turn.send_kwargs())
+        await service.set_game_location(reply.game_id, loc.channel_id, str(thread.id), str(sent.id))
+        if reply.outbox is not None:
+            await service.announced(reply.outbox)
+        return True
+
+
+async def setup(bot: commands.Bot) -> None:
+    assert isinstance(bot, BanmenBot)
+    await bot.add_cog(TournamentCog(bot))

@@ -1,0 +1,240 @@
+"""What tournaments show: the sign-up message, a round's boards, the standings with their
+tie-breaks and the crosstable picture (drawn by :mod:`render.crosstable`)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Mapping, Sequence
+
+from bot.model import BoardRow, TournamentRow, TournamentStatus
+from bot.service import present
+from bot.service.actions import Action, Button
+from bot.service.context import Context
+from bot.service.values import Event, Line, Refusal, Reply, ai_name
+from bot.tournament import TIEBREAKS, Format, Played, Standing, standings
+from engines.core import Text
+from engines.registry import get_game
+from render.crosstable import CrossRow, render_crosstable
+
+AI_ID = re.compile(r"@ai:(?P<level>[1-8])(?:/(?P<n>[0-9]{1,3}))?")
+"""A computer player's id in a tournament: ``@ai:3`` (and ``@ai:3/2`` for a second one)."""
+
+
+def ai_level(player_id: str) -> int | None:
+    match = AI_ID.fullmatch(player_id)
+    return int(match["level"]) if match else None
+
+
+def ai_entrant(player_id: str) -> str:
+    """A computer player's name in a tournament (``Banmen AI Lv.3``, ``… #2``)."""
+    match = AI_ID.fullmatch(player_id)
+    assert match is not None
+    return ai_name(int(match["level"])) + (f" #{match['n']}" if match["n"] else "")
+
+
+def played(boards: Sequence[BoardRow]) -> list[Played]:
+    """The results so far, as the pairing and the standings read them."""
+    return [
+        Played(b.round, b.players, b.result.points, b.result.ranks, b.result.forfeit)
+        for b in boards
+        if b.result is not None
+    ]
+
+
+class TournamentReplies:
+    """The messages of tournaments, read from the store."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def load(self, tournament_id: int) -> TournamentRow:
+        row = await self.ctx.store.tournament(tournament_id)
+        if row is None:
+            raise Refusal("refuse.tournament_unknown", id=tournament_id)
+        return row
+
+    async def signup_reply(self, t: TournamentRow, key: str = "tournament.signup") -> Reply:
+        """The sign-up message: the event, who is in, and the buttons."""
+        entrants = await self.ctx.store.entrants(t.id)
+        buttons: tuple[Button, ...] = ()
+        if t.status is TournamentStatus.SIGNUP:
+            buttons = tuple(
+                Button(a, str(t.id))
+                for a in (Action.TOURNAMENT_JOIN, Action.TOURNAMENT_LEAVE, Action.TOURNAMENT_START)
+            )
+        params = about(t)
+        fmt = Format(t.new.format)
+        if fmt.is_round_robin and not t.new.rounds:  # not started: as many as the field now
+            n = len(entrants)
+            per_cycle = n - 1 + n % 2
+            params["rounds"] = per_cycle * (2 if fmt is Format.DOUBLE_ROUND_ROBIN else 1)
+        return Reply(
+            key,
+            {
+                **params,
+                "count": len(entrants),
+                "max": t.new.max_players,
+                "players": ", ".join(e.name for e in entrants) or "-",
+            },
+            event=Event.TOURNAMENT_SIGNUP,
+            actions=buttons,
+            deadline=None,
+        )
+
+    async def round_reply(self, t: TournamentRow, boards: Sequence[BoardRow]) -> Reply:
+        names = {e.user_id: e.name for e in await self.ctx.store.entrants(t.id)}
+        lines = tuple(
+            Line(
+                "tournament.board" if len(b.players) > 1 else "tournament.bye",
+                {
+                    "board": b.board,
+                    "players": " – ".join(names.get(p, p) for p in b.players),
+                    "game_id": b.game_id or "-",
+                },
+            )
+            for b in boards
+        )
+        return Reply(
+            "tournament.round",
+            {**about(t), "round": t.round, "rounds": t.new.rounds},
+            event=Event.TOURNAMENT_ROUND,
+            lines=lines,
+            notify=tuple(p for b in boards for p in b.players if ai_level(p) is None),
+        )
+
+    async def table(
+        self, t: TournamentRow
+    ) -> tuple[list[Standing], dict[str, str], list[BoardRow]]:
+        entrants = await self.ctx.store.entrants(t.id)
+        boards = await self.ctx.store.boards(t.id)
+        names = {
+            e.user_id: e.name + (" ✗" if e.withdrawn_round is not None else "") for e in entrants
+        }
+        lines = standings(Format(t.new.format), [e.user_id for e in entrants], played(boards))
+        return lines, names, boards
+
+    async def standings(self, t: TournamentRow) -> Reply:
+        """The standings with their tie-breaks (and the crosstable picture)."""
+        return await self._standings_reply(t, "tournament.standings", Event.TOURNAMENT_STANDINGS)
+
+    async def final_reply(self, t: TournamentRow) -> Reply:
+        return await self._standings_reply(t, "tournament.ended", Event.TOURNAMENT_ENDED)
+
+    async def _standings_reply(self, t: TournamentRow, key: str, event: Event) -> Reply:
+        lines, names, boards = await self.table(t)
+        fmt = Format(t.new.format)
+        tb = TIEBREAKS[fmt]
+        shown = tuple(
+            Line(
+                "tournament.line",
+                {
+                    "rank": s.rank,
+                    "name": names.get(s.player, s.player),
+                    "points": points_text(s.points),
+                    "tiebreaks": " / ".join(points_text(v) for v in s.tiebreaks),
+                },
+            )
+            for s in lines
+        )
+        winners = [names.get(s.player, s.player) for s in lines if s.rank == 1]
+        image = None
+        if self.ctx.pictures.enabled:
+            image = await asyncio.to_thread(crosstable_png, t, lines, names, boards)
+        return Reply(
+            key,
+            {
+                **about(t),
+                "round": t.round,
+                "winners": ", ".join(winners) if lines else "-",
+                "tiebreak_names": Text(
+                    " / ".join(TIEBREAK_NAMES[n].en for n in tb),
+                    " / ".join(TIEBREAK_NAMES[n].ja for n in tb),
+                ),
+            },
+            event=event,
+            lines=shown,
+            image=image,
+        )
+
+
+TIEBREAK_NAMES: dict[str, Text] = {
+    "sb": Text("Sonneborn-Berger", "ゾンネボーン・ベルガー"),
+    "wins": Text("wins", "勝数"),
+    "buchholz": Text("Buchholz", "ブッフホルツ"),
+    "median": Text("median-Buchholz", "メジアン・ブッフホルツ"),
+    "placement": Text("placement sum", "順位合計"),
+    "mates": Text("table-mates' points", "同卓者の得点"),
+}
+
+
+def points_text(value: float) -> str:
+    """``2½``, ``0``, ``1⅓``: points as a crosstable writes them."""
+    whole = int(value)
+    rest = round(value - whole, 3)
+    frac = {0.5: "½", 0.333: "⅓", 0.667: "⅔", 0.25: "¼", 0.75: "¾"}.get(rest)
+    if rest == 0:
+        return str(whole)
+    if frac is None:
+        return f"{value:g}"
+    return frac if whole == 0 else f"{whole}{frac}"
+
+
+FORMAT_NAMES: dict[Format, Text] = {
+    Format.ROUND_ROBIN: Text("round-robin", "総当たり"),
+    Format.DOUBLE_ROUND_ROBIN: Text("double round-robin", "2回総当たり"),
+    Format.SWISS: Text("Swiss", "スイス式"),
+    Format.TABLES: Text("tables of three", "3人卓"),
+}
+
+
+def about(t: TournamentRow) -> dict[str, object]:
+    """What every tournament message names."""
+    game = get_game(t.new.game_type)
+    return {
+        "tournament": t.id,
+        "name": t.new.name,
+        "game": present.title(game),
+        "format": FORMAT_NAMES[Format(t.new.format)],
+        "clock": t.new.clock,
+        "rounds": t.new.rounds or "-",
+        "rated": Text("rated", "レーティング対象") if t.new.rated else Text("casual", "非レート"),
+        "guild": t.new.guild_id,
+        "channel": t.new.channel_id,
+    }
+
+
+SEAT_MARKS = {2: "■□", 3: "①②③"}
+"""How a crosstable cell shows the seat a result was played from (first seat: ■ / ①)."""
+
+
+def crosstable_png(
+    t: TournamentRow,
+    lines: Sequence[Standing],
+    names: Mapping[str, str],
+    boards: Sequence[BoardRow],
+) -> bytes:
+    """The crosstable picture: a row per player in standing order, a column per opponent,
+    each cell the points scored against them and the seat played from."""
+    order = {s.player: i for i, s in enumerate(lines)}
+    rows: list[CrossRow] = []
+    for s in lines:
+        cells: dict[int, list[str]] = {}
+        for b in boards:
+            if s.player not in b.players or b.result is None or len(b.players) == 1:
+                continue
+            seat = b.players.index(s.player)
+            mark = points_text(b.result.points[seat])
+            mark += "-" if b.result.forfeit else SEAT_MARKS[len(b.players)][seat]
+            for q in b.players:
+                if q != s.player and q in order:
+                    cells.setdefault(order[q], []).append(mark)
+        rows.append(
+            CrossRow(
+                s.rank,
+                names.get(s.player, s.player),
+                points_text(s.points),
+                {k: " ".join(v) for k, v in cells.items()},
+            )
+        )
+    return render_crosstable(t.new.name, rows)

@@ -1,0 +1,279 @@
+"""Tournaments through the service: sign-up, rounds of real games, withdrawals, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections import Counter
+
+import pytest
+
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.model import BoardRow, TournamentStatus
+from bot.service import GameService, Refusal, Reply, TournamentOptions, User
+from bot.service.values import Event
+
+PLAYERS = [
+    User(str(100 + i), name)
+    for i, name in enumerate(["alice", "bob", "carol", "dave", "erin", "frank", "grace"])
+]
+ALICE = PLAYERS[0]
+
+
+async def open_tournament(
+    svc: GameService, fmt: str, game: str = "rokumentai", players: int = 4, **how: object
+) -> int:
+    reply = await svc.create_tournament(
+        ALICE,
+        TournamentOptions(game, fmt, name="Cup", **how),  # type: ignore[arg-type]
+        manager=True,
+        guild_id="1",
+        channel_id="2",
+    )
+    assert reply.event is Event.TOURNAMENT_SIGNUP
+    tid = int(reply.params["tournament"])
+    for user in PLAYERS[1:players]:
+        await svc.join_tournament(tid, user)
+    return tid
+
+
+async def boards(svc: GameService, tid: int) -> list[BoardRow]:
+    return await svc.ctx.store.boards(tid)
+
+
+async def play_round(svc: GameService, tid: int) -> list[Reply]:
+    """End every running game of the tournament: the first seat's player resigns."""
+    for b in await boards(svc, tid):
+        if b.result is None and b.game_id is not None:
+            row = await svc.game_info(b.game_id)
+            loser = next(s for s in row.seats if s.user_id)
+            await svc.resign(b.game_id, User(loser.user_id or "", loser.name or ""))
+    return await svc.settle_tournaments()
+
+
+async def status(svc: GameService, tid: int) -> TournamentStatus:
+    row = await svc.ctx.store.tournament(tid)
+    assert row is not None
+    return row.status
+
+
+async def test_creating_needs_a_manager_and_writes_nothing_when_refused(real: GameService) -> None:
+    how = TournamentOptions("rokumentai", "swiss")
+    with pytest.raises(Refusal) as refused:
+        await real.create_tournament(ALICE, how, manager=False, guild_id="1")
+    assert refused.value.key == "refuse.tournament_manager"
+    for game, fmt, key in [
+        ("rokumentai", "tables", "refuse.tournament_tables"),
+        ("sangokushi", "swiss", "refuse.tournament_two"),
+        ("rokumentai", "knockout", "refuse.tournament_format"),
+        ("nonesuch", "swiss", "refuse.unknown_game_type"),
+    ]:
+        with pytest.raises(Refusal) as refused:
+            await real.create_tournament(
+                ALICE, TournamentOptions(game, fmt), manager=True, guild_id="1"
+            )
+        assert refused.value.key == key
+    with pytest.raises(Refusal) as refused:
+        await real.create_tournament(
+            ALICE, TournamentOptions("rokumentai", "swiss", rounds=0), manager=True
+        )
+    assert refused.value.key == "refuse.tournament_rounds"
+    assert await real.ctx.store.tournaments(list(TournamentStatus)) == []
+
+
+async def test_a_round_robin_plays_every_pair_once_and_names_the_winner(real: GameService) -> None:
+    tid = await open_tournament(real, "round-robin")
+    started = await real.start_tournament(tid, ALICE)
+    assert started[0].key == "tournament.started"
+    assert [r.key for r in started].count("tournament.round") == 1
+    assert sum(r.key == "game.started" for r in started) == 2
+    finals: list[Reply] = []
+    for _ in range(3):
+        finals = await play_round(real, tid)
+    assert finals[-1].key == "tournament.ended"
+    assert await status(real, tid) is TournamentStatus.FINISHED
+    pairs = Counter(frozenset(b.players) for b in await boards(real, tid))
+    ids = [u.id for u in PLAYERS[:4]]
+    assert set(pairs) == {frozenset(p) for p in itertools.combinations(ids, 2)}
+    assert set(pairs.values()) == {1}
+    standings = await real.tournament_standings(tid)
+    assert standings.image is not None and standings.image.startswith(b"\x89PNG")
+    assert len(standings.lines) == 4
+    assert standings.params["winners"]
+
+
+async def test_joining_a_started_or_full_event_is_refused(real: GameService) -> None:
+    tid = await open_tournament(real, "swiss", players=2, max_players=3)
+    with pytest.raises(Refusal) as refused:
+        await real.join_tournament(tid, PLAYERS[1])
+    assert refused.value.key == "refuse.tournament_already"
+    await real.join_tournament(tid, PLAYERS[2])
+    with pytest.raises(Refusal) as refused:
+        await real.join_tournament(tid, PLAYERS[3])
+    assert refused.value.key == "refuse.tournament_full"
+    await real.leave_tournament(tid, PLAYERS[2])
+    await real.start_tournament(tid, ALICE)
+    with pytest.raises(Refusal) as refused:
+        await real.join_tournament(tid, PLAYERS[3])
+    assert refused.value.key == "refuse.tournament_closed"
+
+
+async def test_only_a_manager_or_the_creator_starts_and_only_once(real: GameService) -> None:
+    tid = await open_tournament(real, "swiss", rounds=2)
+    with pytest.raises(Refusal) as refused:
+        await real.start_tournament(tid, PLAYERS[1])
+    assert refused.value.key == "refuse.tournament_manager"
+    results = await asyncio.gather(
+        real.start_tournament(tid, PLAYERS[2], manager=True),
+        real.start_tournament(tid, PLAYERS[3], manager=True),
+        return_exceptions=True,
+    )
+    refusals = [r for r in results if isinstance(r, Refusal)]
+    assert len(refusals) == 1 and refusals[0].key == "refuse.tournament_started"
+    assert len(await boards(real, tid)) == 2  # round one paired once: two boards
+
+
+async def test_two_services_starting_at_once_pair_round_one_once(
+    clock: FakeClock, db_path: str
+) -> None:
+    one = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    two = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        tid = await open_tournament(one, "swiss", rounds=2)
+        results = await asyncio.gather(
+            one.start_tournament(tid, ALICE),
+            two.start_tournament(tid, ALICE),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, Refusal) for r in results) == 1
+        await one.settle_tournaments()
+        await two.settle_tournaments()
+        made = [b.game_id for b in await boards(one, tid)]
+        assert len(made) == 2 and all(made) and len(set(made)) == 2
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_a_withdrawal_forfeits_what_is_left_and_keeps_what_was_played(
+    real: GameService,
+) -> None:
+    tid = await open_tournament(real, "round-robin")
+    await real.start_tournament(tid, ALICE)
+    await play_round(real, tid)  # round one stands
+    dave = PLAYERS[3]
+    out = await real.leave_tournament(tid, dave)
+    assert isinstance(out, list) and any(r.key == "tournament.withdrawn" for r in out)
+    all_boards = await boards(real, tid)
+    first = [b for b in all_boards if b.round == 1]
+    assert all(b.result is not None and not b.result.forfeit for b in first)
+    second = [b for b in all_boards if b.round == 2 and dave.id in b.players]
+    assert second and second[0].result is not None
+    assert second[0].result.points[second[0].players.index(dave.id)] == 0
+    await play_round(real, tid)
+    third = [b for b in await boards(real, tid) if b.round == 3 and dave.id in b.players]
+    assert third and third[0].result is not None and third[0].result.forfeit
+    assert third[0].game_id is None
+    with pytest.raises(Refusal):
+        await real.leave_tournament(tid, dave)
+
+
+async def test_a_manager_removes_a_player_late(real: GameService) -> None:
+    tid = await open_tournament(real, "swiss", rounds=3)
+    await real.start_tournament(tid, ALICE)
+    with pytest.raises(Refusal) as refused:
+        await real.remove_from_tournament(tid, PLAYERS[1], PLAYERS[2], is_manager=False)
+    assert refused.value.key == "refuse.tournament_manager"
+    await real.remove_from_tournament(tid, ALICE, PLAYERS[2], is_manager=True)
+    await play_round(real, tid)  # carol's game was resigned for her; the other one ends
+    second = [b for b in await boards(real, tid) if b.round == 2]
+    assert second and all(PLAYERS[2].id not in b.players for b in second)
+
+
+async def test_swiss_with_an_odd_field_gives_a_bye(real: GameService) -> None:
+    tid = await open_tournament(real, "swiss", players=5, rounds=2)
+    await real.start_tournament(tid, ALICE)
+    first = [b for b in await boards(real, tid) if b.round == 1]
+    byes = [b for b in first if len(b.players) == 1]
+    assert len(byes) == 1 and byes[0].result is not None and byes[0].result.points == (1.0,)
+    await play_round(real, tid)
+    second = [b for b in await boards(real, tid) if b.round == 2]
+    assert next(b for b in second if len(b.players) == 1).players != byes[0].players
+
+
+async def test_tables_of_three_with_two_player_tables(real: GameService) -> None:
+    tid = await open_tournament(real, "tables", game="sangokushi", players=7, rounds=2)
+    await real.start_tournament(tid, ALICE)
+    first = [b for b in await boards(real, tid) if b.round == 1]
+    assert sorted(len(b.players) for b in first) == [2, 2, 3]
+    assert {b.game_type for b in first} == {"sangokushi", "sangokushi-2p"}
+    for b in first:
+        assert b.game_id is not None
+        assert (await real.game_info(b.game_id)).game_type == b.game_type
+    await play_round(real, tid)
+    out = await play_round(real, tid)
+    assert out[-1].key == "tournament.ended"
+
+
+async def test_a_restart_between_rounds_and_in_the_middle_of_one(
+    clock: FakeClock, db_path: str
+) -> None:
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    tid = await open_tournament(svc, "round-robin")
+    await svc.start_tournament(tid, ALICE)
+    # the middle of round one: one game ends, then the process stops
+    b = next(b for b in await boards(svc, tid) if b.game_id)
+    assert b.game_id is not None
+    await svc.resign(b.game_id, User(b.players[0], "x"))
+    await svc.close()
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    await svc.settle_tournaments()
+    assert [x.result is not None for x in await boards(svc, tid)] == [True, False]
+    await play_round(svc, tid)
+    # between rounds: round two is paired but its games are not made yet (a crash there)
+    await svc.close()
+    store_only = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    row = await store_only.ctx.store.tournament(tid)
+    assert row is not None and row.round == 2
+    await store_only.close()
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        for _ in range(2):
+            await play_round(svc, tid)
+        assert await status(svc, tid) is TournamentStatus.FINISHED
+        all_boards = await boards(svc, tid)
+        assert len(all_boards) == 6 and len({b.game_id for b in all_boards}) == 6
+    finally:
+        await svc.close()
+
+
+async def test_a_round_paired_before_a_crash_gets_its_games_after_it(
+    clock: FakeClock, db_path: str
+) -> None:
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    tid = await open_tournament(svc, "swiss", rounds=1)
+    row = await svc.ctx.store.tournament(tid)
+    assert row is not None
+    entrants = await svc.ctx.store.entrants(tid)
+    # the pairing is written, then the process dies before making any game
+    assert await svc.tournaments._pair(row, entrants, [], expected=0)
+    await svc.close()
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        out = await svc.settle_tournaments()
+        assert sum(r.key == "game.started" for r in out) == 2
+        assert any(r.key == "tournament.round" for r in out)
+        assert all(b.game_id for b in await boards(svc, tid))
+        assert await svc.settle_tournaments() == []  # nothing twice
+    finally:
+        await svc.close()
+
+
+async def test_the_sign_up_deadline_starts_it(real: GameService, clock: FakeClock) -> None:
+    tid = await open_tournament(real, "swiss", rounds=1, signup_hours=2)
+    assert await real.settle_tournaments() == []
+    clock.advance(hours=2)
+    out = await real.settle_tournaments()
+    assert out[0].key == "tournament.started"
+    assert await status(real, tid) is TournamentStatus.RUNNING
