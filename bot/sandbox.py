@@ -6,16 +6,17 @@ printed; commands come from the keyboard, a script file or a pipe, so a whole ga
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shlex
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
-from bot import i18n
+from bot import i18n, web
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
 from bot.i18n import Lang, clean_text
@@ -105,6 +106,9 @@ class Sandbox:
     """The game the command being run went to (refusals name it)."""
     shown: list[str] = field(default_factory=list)
     """Announcements printed since the outbox was last told (see :meth:`report`)."""
+    site: str | None = None
+    """The address of the web pages while they run (each started game's link is printed)."""
+    linked: set[int] = field(default_factory=set)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -450,10 +454,12 @@ class Sandbox:
             for u in invite:
                 self.current[u.id] = reply.game_id
 
-    async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
+    async def run(
+        self, lines: Iterable[str] | AsyncIterable[str], *, echo: bool, strict: bool
+    ) -> int:
         """Run every line; returns the exit status (2: unknown command under ``strict``)."""
         await self.catch_up()
-        for line in lines:
+        async for line in _each(lines):
             if echo and line.strip():
                 self.say(f"{self.user.name}> {line.rstrip()}")
             try:
@@ -464,13 +470,34 @@ class Sandbox:
                     return 2
             except EOFError:
                 break
+            await self.link_pages()
         return 0
 
+    async def link_pages(self) -> None:
+        """Print the page of each game that started since (when the site runs)."""
+        if self.site is None:
+            return
+        for game_id in sorted(set(self.current.values()) - self.linked):
+            if (await self.service.game_info(game_id)).started_ms is not None:
+                self.linked.add(game_id)
+                url = await self.service.web.link(game_id, self.site)
+                self.say(self.t("web.link", url=url))
 
-def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:
+
+async def _each(lines: Iterable[str] | AsyncIterable[str]) -> AsyncIterator[str]:
+    if isinstance(lines, AsyncIterable):
+        async for line in lines:
+            yield line
+    else:
+        for line in lines:
+            yield line
+
+
+async def _interactive_lines(sandbox: Sandbox) -> AsyncIterator[str]:
+    """The keyboard's lines, read in a thread (the site keeps serving while one is typed)."""
     while True:
         try:
-            yield input(f"{sandbox.user.name}> ")
+            yield await asyncio.to_thread(input, f"{sandbox.user.name}> ")
         except EOFError:
             return
 
@@ -506,7 +533,13 @@ async def run_sandbox(
         source = stdin or sys.stdin
         if source.isatty():
             sandbox.say(sandbox.t("sandbox.welcome", name=sandbox.user.name))
-            return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)
+            site = await web.start(service) if settings.web_port else None
+            sandbox.site = site.url if site else None
+            try:
+                return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)
+            finally:
+                if site is not None:
+                    await site.stop()
         return await sandbox.run(source, echo=True, strict=strict)
     finally:
         await service.close()

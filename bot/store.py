@@ -16,6 +16,7 @@ primary key (game, ply) refuses a second writer for the same ply. Either guard f
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import sqlite3
@@ -140,6 +141,10 @@ class Store(Protocol):
     ) -> tuple[int, list[RatingRow]]: ...
     async def ended_games(self) -> tuple[list[EndedGame], int]: ...
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
+    # the web pages (bot/service/web.py)
+    async def web_token(self, game_id: int, fresh: str) -> str: ...
+    async def web_game(self, token: str) -> int | None: ...
+    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]: ...
 
 
 class Session(Protocol):
@@ -168,9 +173,10 @@ def migrations(folder: Path = MIGRATIONS_DIR) -> list[tuple[int, str, str]]:
         if name.endswith(".sql") and name[:4].isdigit():
             out.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
     out.sort()
-    for i, (n, name, _) in enumerate(out, start=1):
-        if n != i:
-            raise RuntimeError(f"migration {name} is out of sequence (expected {i:04d})")
+    # Numbers rise; a gap is allowed (a branch's migration may land before the ones below it).
+    for (before, _, _), (n, name, _) in itertools.pairwise(out):
+        if n == before:
+            raise RuntimeError(f"migration {name} repeats number {n:04d}")
     return out
 
 
@@ -191,7 +197,7 @@ def is_postgres_url(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
-LATEST_VERSION = len(migrations())
+LATEST_VERSION = migrations()[-1][0]
 
 
 _GAME_COLUMNS = (
@@ -979,6 +985,35 @@ class SqlStore(_SqlRatings):
                     params,
                 )
         return int(rows[0][0])
+
+    # -- the web pages -----------------------------------------------------------------------
+    async def web_token(self, game_id: int, fresh: str) -> str:
+        """The token of ``game_id``'s page; stored as ``fresh`` the first time it is asked for
+        (a second process asking at the same moment gets the one that was stored)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO web_tokens (game_id, token) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                (game_id, fresh),
+            )
+            rows = await tx.fetchall("SELECT token FROM web_tokens WHERE game_id = ?", (game_id,))
+        return str(rows[0][0])
+
+    async def web_game(self, token: str) -> int | None:
+        """The game whose page ``token`` opens, if any."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall("SELECT game_id FROM web_tokens WHERE token = ?", (token,))
+        return int(rows[0][0]) if rows else None
+
+    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]:
+        """The newest started games of ``guild_id`` that have a page: (game id, token)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT g.id, w.token FROM games g JOIN web_tokens w ON w.game_id = g.id "
+                "WHERE g.guild_id = ? AND g.status <> 'open' ORDER BY g.id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        return [(int(r[0]), str(r[1])) for r in rows]
 
 
 def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:

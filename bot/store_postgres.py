@@ -41,7 +41,7 @@ from bot.store import (
 )
 
 POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
-LATEST_VERSION = len(migrations(POSTGRES_MIGRATIONS))
+LATEST_VERSION = migrations(POSTGRES_MIGRATIONS)[-1][0]
 MIGRATION_LOCK = 0x62616E6D656E
 """The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
 CONNECT_TIMEOUT = 15.0
@@ -165,7 +165,7 @@ class PostgresStore(SqlStore):
                 async with conn.transaction():
                     await conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
                     current = await self._version(conn)
-                    step = [m for m in migrations(POSTGRES_MIGRATIONS) if m[0] == current + 1]
+                    step = [m for m in migrations(POSTGRES_MIGRATIONS) if m[0] > current]
                     if current >= target or not step:
                         break
                     number, _name, sql = step[0]

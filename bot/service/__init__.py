@@ -86,6 +86,19 @@ from bot.service.values import (
     Scope,
     User,
 )
+from bot.service.web import (
+    NOT_FOUND,
+    RECORD_KINDS,
+    Site,
+    WebBoard,
+    WebGame,
+    WebGuild,
+    WebListed,
+    WebPlayer,
+    WebPly,
+    WebRank,
+    WebRated,
+)
 from bot.store import SqliteStore, Store, StoreUnreachable, is_postgres_url
 from engines.core import State, Text
 from engines.record import Record
@@ -99,6 +112,8 @@ __all__ = [
     "LOBBY_EVENTS",
     "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
+    "NOT_FOUND",
+    "RECORD_KINDS",
     "REPLAY_MAX_BYTES",
     "TURN_ACTIONS",
     "Action",
@@ -123,6 +138,7 @@ __all__ = [
     "RulesPage",
     "Scope",
     "Shuffle",
+    "Site",
     "StepClock",
     "StoreUnreachable",
     "Style",
@@ -130,6 +146,14 @@ __all__ = [
     "Text",
     "Thinker",
     "User",
+    "WebBoard",
+    "WebGame",
+    "WebGuild",
+    "WebListed",
+    "WebPlayer",
+    "WebPly",
+    "WebRank",
+    "WebRated",
     "catalogue",
     "parse_outbox_key",
     "play_arg",
@@ -195,6 +219,8 @@ class GameService:
         self.outbox = Outbox(ctx)
         self.ratings = Ratings(ctx)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.web = Site(ctx, self.replays, self.records)
+        """The read-only web pages' use cases (a sub-front: see bot/service/web.py)."""
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -383,7 +409,7 @@ class GameService:
 
     @entry
     async def record(self, game_id: int, viewer: User | None = None) -> Reply:
-        return await self.records.record(game_id, viewer)
+        return await self.web.linked(await self.records.record(game_id, viewer))
 
     @entry
     async def import_record(

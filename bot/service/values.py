@@ -326,6 +326,8 @@ class GuildSettings:
     clock: str = "none"
     max_active_per_user: int | None = None
     max_active_per_guild: int | None = None
+    web: str = "private"
+    """``public``: the server's games are listed and its leaderboards shown on the web pages."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -344,7 +346,7 @@ class GuildSettings:
         return {key: setting_text(getattr(self, key)) for key in SETTING_KEYS}
 
 
-SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild")
+SETTING_KEYS = ("lang", "threads", "clock", "max_active_per_user", "max_active_per_guild", "web")
 
 
 def parse_setting(key: str, text: str) -> Any:
@@ -365,6 +367,10 @@ def parse_setting(key: str, text: str) -> Any:
         if not value.isdigit() or not 0 < int(value) <= 100_000:
             raise ValueError(value)
         return int(value)
+    if key == "web":
+        if value not in ("public", "private"):
+            raise ValueError(value)
+        return value
     raise ValueError(key)
 
 

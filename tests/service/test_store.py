@@ -101,8 +101,8 @@ def _old_game(db_url: str) -> int:
 
 def test_migrations_are_numbered_in_sequence() -> None:
     numbers = [n for n, _, _ in migrations()]
-    assert numbers == list(range(1, LATEST_VERSION + 1))
-    assert LATEST_VERSION >= 2
+    assert numbers == sorted(set(numbers)) and numbers[0] == 1  # rising (a branch may leave a gap)
+    assert numbers[-1] == LATEST_VERSION >= 2
     # PostgreSQL's twins: the same numbers and names, so both backends are at one version
     assert [name for _, name, _ in migrations(POSTGRES_MIGRATIONS)] == [
         name for _, name, _ in migrations()
@@ -143,8 +143,14 @@ async def test_two_processes_migrate_once(db_url: str) -> None:
             await s.close()
 
 
-@pytest.mark.parametrize("start", range(LATEST_VERSION))
-async def test_from_each_previous_version(db_url: str, tmp_path: Path, start: int) -> None:
+_NUMBERS = [n for n, _, _ in migrations()]
+_STEPS = list(zip([0, *_NUMBERS[:-1]], _NUMBERS, strict=True))
+
+
+@pytest.mark.parametrize(("start", "after"), _STEPS)
+async def test_from_each_previous_version(
+    db_url: str, tmp_path: Path, start: int, after: int
+) -> None:
     old = _store(db_url, target_version=start)
     await old.open()
     assert await old.user_version() == start
@@ -152,10 +158,10 @@ async def test_from_each_previous_version(db_url: str, tmp_path: Path, start: in
     game_id = None
     if start >= 1:  # a game written by the old schema (its first migration's columns) survives
         game_id = _old_game(db_url)
-    new = _store(db_url, target_version=start + 1)
+    new = _store(db_url, target_version=after)
     await new.open()
     try:
-        assert await new.user_version() == start + 1
+        assert await new.user_version() == after
         if game_id is not None:
             assert [move for _, _, move in moves_of(db_url, game_id)] == ["a1"]
     finally:
