@@ -162,6 +162,10 @@ async def test_a_secret_setup_never_reaches_the_page(real: GameService, client: 
         kifu = await (await client.get(f"/g/{token}/record.kifu")).text()
         assert "123/456" not in kifu and "654/321" not in kifu
         assert (await client.get(f"/g/{token}/record.json")).status == 404
+        events = await client.get(f"/g/{token}/events")
+        first_event = await events.content.readuntil(b"\n\n")
+        assert b"123/456" not in first_event and b"654/321" not in first_event
+        events.close()
 
 
 async def test_a_solitaires_seed_stays_hidden(real: GameService, client: Client) -> None:
@@ -201,13 +205,16 @@ async def test_a_server_opts_in(real: GameService, client: Client) -> None:
     token = await real.web.token(gid)
     assert (await client.get(f"/s/{GUILD}")).status == 404
     assert (await client.get(f"/s/{GUILD}/p/{ALICE.id}")).status == 404
-    html = await (await client.get(f"/g/{token}")).text()
+    finished = await client.get(f"/g/{token}")
+    html = await finished.text()
+    assert finished.status == 200 and "resign" in html.lower()
     assert f"/s/{GUILD}" not in html  # an unlisted server's page is not linked
     with pytest.raises(Refusal):
         await real.set_guild_setting(GUILD, "web", "everyone")
     await real.set_guild_setting(GUILD, "web", "public")
     server = await (await client.get(f"/s/{GUILD}")).text()
     assert f"/g/{token}" in server and "alice" in server
+    assert f'href="/s/{GUILD}?lang=en"' in await (await client.get(f"/g/{token}")).text()
     assert f"/s/{GUILD}/p/{ALICE.id}" in server
     player = await (await client.get(f"/s/{GUILD}/p/{ALICE.id}")).text()
     assert "alice" in player and "<polyline" in player and f"/g/{token}" in player

@@ -20,6 +20,7 @@
     board.src = "/g/" + token + "/" + ply + ".png?v=" + version;
     game.dataset.ply = String(ply);
     where.textContent = template.replace("{ply}", String(ply)).replace("{total}", String(total));
+    board.alt = where.textContent;
     for (const a of moves.querySelectorAll("a[data-ply]")) {
       if (Number(a.dataset.ply) === ply) {
         a.setAttribute("aria-current", "true");
