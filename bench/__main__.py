@@ -17,6 +17,7 @@ SECTIONS = {
     "ai": "bench.ai_bench",
     "replay": "bench.replay_bench",
     "ratings": "bench.ratings_bench",
+    "web": "bench.web_bench",
 }
 
 
