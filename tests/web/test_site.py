@@ -254,3 +254,19 @@ async def test_the_site_serves_on_a_port(real: GameService) -> None:
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", site.url) and not site.url.endswith(":0")
     finally:
         await site.stop()
+
+
+async def test_the_sandbox_prints_each_started_games_page(real: GameService, tmp_path: Any) -> None:
+    import io
+
+    from bot.sandbox import Sandbox
+
+    out = io.StringIO()
+    sandbox = Sandbox(real, tmp_path / "out", out=out, site="http://127.0.0.1:8080")
+    await sandbox.run(
+        ["/play rokumentai @bob seats=listed", "/as bob", "/accept"], echo=True, strict=True
+    )
+    printed = out.getvalue()
+    links = re.findall(r"Watch and replay: (http://127\.0\.0\.1:8080/g/\S+)", printed)
+    assert len(links) == 1  # once, when the game starts (not for the challenge)
+    assert links[0].rsplit("/", 1)[1] == await real.web.token(1)
