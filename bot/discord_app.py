@@ -252,7 +252,7 @@ async def run_bot(settings: Settings, *, sync_global: bool = False) -> str | Non
         service = await GameService.open(
             settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
         )
-        site = await web.start(service) if settings.web_port else None
+        site = await web.serve(service)
         try:
             if not received:
                 await _run_until_stopped(

@@ -533,7 +533,7 @@ async def run_sandbox(
         source = stdin or sys.stdin
         if source.isatty():
             sandbox.say(sandbox.t("sandbox.welcome", name=sandbox.user.name))
-            site = await web.start(service) if settings.web_port else None
+            site = await web.serve(service)
             sandbox.site = site.url if site else None
             try:
                 return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)

@@ -4,6 +4,6 @@ docs/web.md."""
 
 from __future__ import annotations
 
-from bot.web.app import RateLimit, Running, create_app, start
+from bot.web.app import RateLimit, Running, create_app, serve, start
 
-__all__ = ["RateLimit", "Running", "create_app", "start"]
+__all__ = ["RateLimit", "Running", "create_app", "serve", "start"]

@@ -359,3 +359,21 @@ async def start(
     url = f"http://{host}:{bound}"
     log.info("web pages at %s", url)
     return Running(runner, site, url)
+
+
+async def serve(service: GameService) -> Running | None:
+    """The site on the settings' address, unless its port is 0; a port already taken is one
+    warning, not a stop (the bot and the sandbox go on without their site)."""
+    settings = service.settings
+    if not settings.web_port:
+        return None
+    try:
+        return await start(service)
+    except OSError as exc:
+        log.warning(
+            "cannot serve the web pages on %s:%d (%s); set BANMEN_WEB_PORT (0: off)",
+            settings.web_host,
+            settings.web_port,
+            exc.strerror or exc,
+        )
+        return None

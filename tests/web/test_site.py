@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -247,11 +248,18 @@ async def test_links_in_the_record_and_the_settings(real: GameService) -> None:
 
 
 async def test_the_site_serves_on_a_port(real: GameService) -> None:
-    from bot.web import start as serve
+    from bot.web import serve, start
 
-    site = await serve(real, "127.0.0.1", 0)
+    site = await start(real, "127.0.0.1", 0)
     try:
         assert re.fullmatch(r"http://127\.0\.0\.1:\d+", site.url) and not site.url.endswith(":0")
+        # a port already taken: the bot goes on without its site
+        port = int(site.url.rsplit(":", 1)[1])
+        busy = replace(real.settings, web_port=port)
+        real.ctx.settings = busy
+        assert await serve(real) is None
+        real.ctx.settings = replace(busy, web_port=0)
+        assert await serve(real) is None
     finally:
         await site.stop()
 
