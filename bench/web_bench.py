@@ -1,8 +1,9 @@
 """The web pages: a game's page and a picture's p50/p99 with 10,000 games in the store, and
 ``/move``'s p50/p99 while the site serves 50 requests a second (against the same moves idle).
 
-One SQLite store, one process (the site runs in the service's event loop, as in the bot); the
-load comes from a client in another thread with its own event loop, paced at 50 requests/s."""
+One SQLite store, one process (the site runs in the service's event loop and pictures are drawn
+in a worker process, as in the bot); the load comes from a client in another thread with its own
+event loop, sending 50 requests a second (pages and pictures) whatever the answers take."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import aiohttp
 from bench.table import p50_p99, print_rows
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import GameService, User
+from bot.service import GameService, ProcessThinker, User
 from bot.web import RateLimit, start
 
 GAMES = 10_000
@@ -88,18 +89,27 @@ async def _timed_gets(base: str, paths: list[str]) -> list[float]:
 
 
 def _load(base: str, paths: list[str], stop: threading.Event, served: list[int]) -> None:
-    """(In a thread.) ``RATE`` requests a second over ``paths`` until ``stop``."""
+    """(In a thread.) ``RATE`` requests a second over ``paths`` until ``stop``, each sent on
+    time whether or not the ones before have been answered."""
 
     async def run() -> None:
         async with aiohttp.ClientSession() as http:
+
+            async def get(path: str) -> None:
+                async with http.get(base + path) as got:
+                    await got.read()
+                served[0] += 1
+
+            sent: set[asyncio.Task[None]] = set()
             n = 0
             begin = time.perf_counter()
             while not stop.is_set():
-                async with http.get(base + paths[n % len(paths)]) as got:
-                    await got.read()
+                task = asyncio.create_task(get(paths[n % len(paths)]))
+                sent.add(task)
+                task.add_done_callback(sent.discard)
                 n += 1
-                served[0] = n
                 await asyncio.sleep(max(0.0, begin + n / RATE - time.perf_counter()))
+            await asyncio.gather(*sent)
 
     asyncio.run(run())
 
@@ -111,9 +121,12 @@ async def bench(count: int) -> None:
         t0 = time.perf_counter()
         games = await _fill(db, settings, count)
         filled = time.perf_counter() - t0
-        service = await GameService.open(db, clock=FakeClock(), settings=settings)
+        # pictures drawn in a worker process, as the bot draws them
+        thinker = ProcessThinker(1)
+        service = await GameService.open(db, clock=FakeClock(), settings=settings, thinker=thinker)
         try:
             await service.warm_up_pictures()
+            await service.warm_up_ai()
             site = await start(service, "127.0.0.1", 0, limit=RateLimit(rate=1e6, burst=1e6))
             try:
                 rng = random.Random(2)
@@ -126,7 +139,8 @@ async def bench(count: int) -> None:
                 page_s = await _timed_gets(site.url, pages)
                 picture_s = await _timed_gets(site.url, pictures)
                 mover = random.Random(3)
-                targets = [gid for gid, _ in games[PLAYED : PLAYED + MOVES // 2]]
+                pool = [gid for gid, _ in games[PLAYED:]] or [gid for gid, _ in games]
+                targets = [pool[i % len(pool)] for i in range(MOVES // 2)]
                 idle = [
                     s for gid in targets[: MOVES // 4] for s in await _moves(service, gid, 2, mover)
                 ]
