@@ -104,9 +104,12 @@ async def browser(real: GameService, tmp_path: Path) -> AsyncIterator[Browser]:
         context = await chrome.new_context(locale="en-US", accept_downloads=True)
         page = await context.new_page()
         page.set_default_timeout(15_000)
+        seen = Browser(str(server.make_url("")).rstrip("/"), page)
         try:
-            yield Browser(str(server.make_url("")).rstrip("/"), page)
+            yield seen
         finally:
+            # bodies nobody asked for: read (or failed) before the page goes, never left pending
+            await asyncio.gather(*seen.reading, return_exceptions=True)
             await context.close()
             await chrome.close()
             await server.close()
