@@ -806,6 +806,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.rated_games": ("Rated games", "レーティング対局数"),
     "web.recent": ("Recent rated games", "最近のレーティング対局"),
     "web.link": ("Watch and replay: {url}", "観戦・再生: {url}"),
+    "web.busy": (
+        "Too many pictures are being drawn; try again in a moment.",
+        "描画が混み合っています。少し待ってからもう一度どうぞ。",
+    ),
 }
 
 

@@ -87,6 +87,7 @@ from bot.service.values import (
     User,
 )
 from bot.service.web import (
+    BUSY,
     NOT_FOUND,
     RECORD_KINDS,
     Site,
@@ -108,6 +109,7 @@ __all__ = [
     "AI_DEFAULT_LEVEL",
     "AI_LEVELS",
     "ANSWERS",
+    "BUSY",
     "HOST_ID",
     "LOBBY_EVENTS",
     "MAX_GAME_ID",

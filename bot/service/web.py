@@ -37,8 +37,15 @@ NOT_FOUND = "web.not_found"
 another server's unlisted page)."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a token looks like (``secrets.token_urlsafe(16)`` makes 22 characters)."""
+BUSY = "web.busy"
+"""The refusal of a picture while too many wait to be drawn (the moves come first)."""
 PICTURE_CACHE = 512
 """Pictures kept in memory (a page's step-through asks for the same plies again and again)."""
+DRAWING = 2
+"""Pictures the site draws at once (more wait: the worker pool and the moves' own pictures keep
+the rest of the machine)."""
+WAITING = 16
+"""Pictures that may wait to be drawn; past that, :data:`BUSY` (the browser asks again)."""
 LISTED_GAMES = 50
 """Games a server's page lists."""
 BOARD_SIZE = 20
@@ -157,6 +164,8 @@ class Site:
         self.records = records
         self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
         self._changed: dict[int, asyncio.Event] = {}
+        self._drawing = asyncio.Semaphore(DRAWING)
+        self._waiting = 0
         ctx.games.listen(self._committed)
 
     # -- tokens --------------------------------------------------------------------------------
@@ -237,10 +246,16 @@ class Site:
         if cached is not None:
             self._pictures.move_to_end(key)
             return cached
+        if self._waiting >= WAITING:
+            raise Refusal(BUSY)
+        self._waiting += 1
         try:
-            reply = await self.replays.step(loaded.id, None, ply)
+            async with self._drawing:
+                reply = await self.replays.step(loaded.id, None, ply)
         except Refusal as exc:  # no renderer for this game
             raise Refusal(NOT_FOUND) from exc
+        finally:
+            self._waiting -= 1
         assert reply.image is not None and reply.image_viewer is None
         self._pictures[key] = reply.image
         while len(self._pictures) > PICTURE_CACHE:

@@ -23,7 +23,7 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.lang import Lang
-from bot.service import NOT_FOUND, GameService, Refusal, Text, WebGame
+from bot.service import BUSY, NOT_FOUND, GameService, Refusal, Text, WebGame
 
 log = logging.getLogger("banmen.web")
 
@@ -138,9 +138,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         except Refusal as exc:
             # One answer for whatever is not shown (bad text in a path included); only a store
             # that cannot be reached says so.
-            unreachable = exc.key == UNREACHABLE
+            unreachable = exc.key in (UNREACHABLE, BUSY)
             message = exc.text(lang_of(request)) if unreachable else t(NOT_FOUND, lang_of(request))
             response = render(request, "error", 503 if unreachable else 404, message=message)
+            if exc.key == BUSY:
+                response.headers["Retry-After"] = "1"
         except web.HTTPException as exc:
             if exc.status == 404:
                 message = t(NOT_FOUND, lang_of(request).value)

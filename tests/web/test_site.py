@@ -278,3 +278,18 @@ async def test_the_sandbox_prints_each_started_games_page(real: GameService, tmp
     links = re.findall(r"Watch and replay: (http://127\.0\.0\.1:8080/g/\S+)", printed)
     assert len(links) == 1  # once, when the game starts (not for the challenge)
     assert links[0].rsplit("/", 1)[1] == await real.web.token(1)
+
+
+async def test_pictures_past_the_queue_are_refused_busy(
+    real: GameService, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.service.web
+
+    gid = await start(real, "rokumentai")
+    token = await real.web.token(gid)
+    monkeypatch.setattr(bot.service.web, "WAITING", 0)
+    busy = await client.get(f"/g/{token}/0.png")
+    assert busy.status == 503 and busy.headers["Retry-After"] == "1"
+    assert "try again" in await busy.text()
+    monkeypatch.setattr(bot.service.web, "WAITING", 16)
+    assert (await client.get(f"/g/{token}/0.png")).status == 200
