@@ -5,7 +5,9 @@ FROM python:3.11-slim-bookworm
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    BANMEN_DB=/data/banmen.db
+    BANMEN_DB=/data/banmen.db \
+    BANMEN_WEB_HOST=0.0.0.0 \
+    BANMEN_WEB_PORT=8080
 
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-ipaexfont-gothic fonts-ipaexfont-mincho \
@@ -24,6 +26,8 @@ ENV PYTHONPATH=/app
 RUN useradd --create-home --uid 10001 banmen && mkdir -p /data && chown banmen /data
 USER banmen
 VOLUME ["/data"]
+# The read-only web pages (docs/web.md); BANMEN_PUBLIC_URL makes games link them.
+EXPOSE 8080
 
 # Healthy while the bot is connected to Discord: it rewrites /data/heartbeat (BANMEN_HEARTBEAT)
 # every BANMEN_HEARTBEAT_INTERVAL (30) seconds while its gateway connection is up, and

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint typecheck pytest font postgres sandbox lock clean docs-images
+.PHONY: test run bench lint typecheck pytest font postgres chromium sandbox lock clean docs-images
 
 $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ font:
 postgres:
 	@sh scripts/install-postgres.sh
 
+## Chromium for the web pages' browser tests (Playwright drives Debian's package by its path).
+chromium:
+	@sh scripts/install-chromium.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check engines render bot tests bench
@@ -27,11 +31,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) font postgres
+pytest: $(STAMP) font postgres chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 ## The test command: lint, types, then the whole suite.
-test: $(STAMP) font postgres lint typecheck pytest
+test: $(STAMP) font postgres chromium lint typecheck pytest
 
 ## The main job: the Discord bot when DISCORD_TOKEN is set, else the terminal sandbox.
 run: $(STAMP) font

@@ -21,6 +21,7 @@ SECTIONS = {
     "digest": "bench.digest_bench",
     "review": "bench.review_bench",
     "tournament": "bench.tournament_bench",
+    "web": "bench.web_bench",
 }
 
 

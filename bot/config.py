@@ -82,6 +82,13 @@ class Settings:
     other shards (they may change a game of ours, e.g. from a DM)."""
     vacation_days: int = 30
     """A player's vacation allowance: days a year, accrued monthly (issue 33)."""
+    web_host: str = "127.0.0.1"
+    """Where the read-only web pages listen (``BANMEN_WEB_HOST``; 0.0.0.0 in a container)."""
+    web_port: int = 8080
+    """The web pages' port (``BANMEN_WEB_PORT``; 0: the site is not started)."""
+    public_url: str | None = None
+    """The site's address as the world reaches it (``BANMEN_PUBLIC_URL``): a game's first
+    message and ``/record`` then link its page, and ``/rules`` the site's rules pages."""
 
     def owns(self, guild_id: str | None) -> bool:
         """Do this process's shards hold ``guild_id`` (its clocks, reminders and posts)?"""
@@ -199,6 +206,13 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return seconds
 
 
+def _port(env: Mapping[str, str], name: str, default: int) -> int:
+    value = _int(env, name, default)
+    if not 0 <= value <= 65535:
+        raise ValueError(f"{name} must be a port from 0 to 65535 (0: off), not {value}")
+    return value
+
+
 def _opt(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -241,6 +255,9 @@ def load_settings(
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
         vacation_days=_positive(env, "BANMEN_VACATION_DAYS", 30, least=0),
         review_seconds=_seconds(env, "BANMEN_REVIEW_SECONDS", 0.3),
+        web_host=_opt(env, "BANMEN_WEB_HOST") or "127.0.0.1",
+        web_port=_port(env, "BANMEN_WEB_PORT", 8080),
+        public_url=(_opt(env, "BANMEN_PUBLIC_URL") or "").rstrip("/") or None,
     )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(

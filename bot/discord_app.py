@@ -24,6 +24,7 @@ from pathlib import Path
 import aiohttp
 import discord
 
+from bot import web
 from bot.clock import SystemClock
 from bot.config import Settings, load_settings, masked_location, with_shards
 from bot.discord.client import BanmenBot, point_at
@@ -251,12 +252,15 @@ async def run_bot(settings: Settings, *, sync_global: bool = False) -> str | Non
         service = await GameService.open(
             settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
         )
+        site = await web.serve(service)
         try:
             if not received:
                 await _run_until_stopped(
                     BanmenBot(service, settings, sync_global=sync_global), settings, stop, received
                 )
         finally:
+            if site is not None:
+                await site.stop()
             await service.close()
     finally:
         for sig in installed:

@@ -6,16 +6,17 @@ printed; commands come from the keyboard, a script file or a pipe, so a whole ga
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shlex
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
-from bot import i18n
+from bot import i18n, web
 from bot.clock import Clock, ClockError, SystemClock, parse_duration
 from bot.config import Settings
 from bot.i18n import Lang, clean_text
@@ -109,6 +110,9 @@ class Sandbox:
     """The game the command being run went to (refusals name it)."""
     shown: list[str] = field(default_factory=list)
     """Announcements printed since the outbox was last told (see :meth:`report`)."""
+    site: str | None = None
+    """The address of the web pages while they run (each started game's link is printed)."""
+    linked: set[int] = field(default_factory=set)
 
     # -- output ----------------------------------------------------------------------------
     def say(self, text: str) -> None:
@@ -264,8 +268,6 @@ class Sandbox:
             self.lang = Lang.of(args[0] if args else None)
         elif command == "/play":
             await self._play(args)
-        elif command == "/learn":
-            await learn_command(self, args)
         elif command in SIMPLE:
             gid, _ = await self._game_and_rest(args)
             self.show(await SIMPLE[command](s, gid, me))
@@ -295,33 +297,8 @@ class Sandbox:
             await self._leaderboard(args)
         elif command == "/rules":
             await self._rules(args)
-        elif command == "/puzzle":
-            await puzzle_command(self, args)
-        elif command == "/daily":
-            what = args[0].lower() if args else "play"
-            if what == "board":
-                self.show(await s.daily_board(None, args[1] if len(args) > 1 else None))
-            elif what == "play":
-                self.show(await s.daily(me))
-            else:
-                self.say(self.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
         elif command == "/replay":
             await self._replay(args)
-        elif command == "/review":
-            await review_command(self, args)
-        elif command == "/tournament":
-            await tournament_command(self, args)
-        elif command == "/import":
-            if not args:
-                self.say(self.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))
-                return
-            try:
-                data = Path(args[0]).read_bytes()
-            except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate
-                reason = getattr(exc, "strerror", None) or type(exc).__name__
-                self.say("✗ " + self.t("sandbox.cannot_read", path=args[0], reason=reason))
-                return
-            self.show(await s.import_record(me, data, seats=[self._user(a) for a in args[1:]]))
         elif command == "/tick":
             if self.clock is None:
                 self.say("/tick needs the sandbox clock")
@@ -337,6 +314,8 @@ class Sandbox:
             self.clock.offset += timedelta(seconds=seconds)
         elif command in ("/vacation", "/premove", "/notify"):
             await correspondence(self, command, args)
+        elif command in COMMANDS:
+            await COMMANDS[command](self, args)
         elif command in ("/quit", "/exit"):
             raise EOFError
         else:
@@ -478,10 +457,12 @@ class Sandbox:
             for u in invite:
                 self.current[u.id] = reply.game_id
 
-    async def run(self, lines: Iterable[str], *, echo: bool, strict: bool) -> int:
+    async def run(
+        self, lines: Iterable[str] | AsyncIterable[str], *, echo: bool, strict: bool
+    ) -> int:
         """Run every line; returns the exit status (2: unknown command under ``strict``)."""
         await self.catch_up()
-        for line in lines:
+        async for line in _each(lines):
             if echo and line.strip():
                 self.say(f"{self.user.name}> {line.rstrip()}")
             try:
@@ -492,7 +473,44 @@ class Sandbox:
                     return 2
             except EOFError:
                 break
+            await self.link_pages()
         return 0
+
+    async def link_pages(self) -> None:
+        """Print the page of each game that started since (when the site runs)."""
+        if self.site is None:
+            return
+        for game_id in sorted(set(self.current.values()) - self.linked):
+            if (await self.service.game_info(game_id)).started_ms is not None:
+                self.linked.add(game_id)
+                url = await self.service.web.link(game_id, self.site)
+                self.say(self.t("web.link", url=url))
+
+
+async def daily_command(sb: Sandbox, args: list[str]) -> None:
+    """``/daily [play | board [YYYY-MM-DD]]``: today's deal, or a day's results board."""
+    what = args[0].lower() if args else "play"
+    if what == "board":
+        sb.show(await sb.service.daily_board(None, args[1] if len(args) > 1 else None))
+    elif what == "play":
+        sb.show(await sb.service.daily(sb.user))
+    else:
+        sb.say(sb.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
+
+
+async def import_command(sb: Sandbox, args: list[str]) -> None:
+    """``/import <file> [user ...]``: a game from a record file."""
+    if not args:
+        sb.say(sb.t("sandbox.usage", usage="/import <file.json|.kifu|.kif> [user ...]"))
+        return
+    try:
+        data = Path(args[0]).read_bytes()
+    except (OSError, ValueError) as exc:  # ValueError: a NUL or a lone surrogate
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        sb.say("✗ " + sb.t("sandbox.cannot_read", path=args[0], reason=reason))
+        return
+    seats = [sb._user(a) for a in args[1:]]
+    sb.show(await sb.service.import_record(sb.user, data, seats=seats))
 
 
 async def review_command(sb: Sandbox, args: list[str]) -> None:
@@ -641,10 +659,31 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         sandbox.show(await s.tournament_standings(tid))
 
 
-def _interactive_lines(sandbox: Sandbox) -> Iterable[str]:
+COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {
+    "/learn": learn_command,
+    "/puzzle": puzzle_command,
+    "/daily": daily_command,
+    "/review": review_command,
+    "/tournament": tournament_command,
+    "/import": import_command,
+}
+"""Commands run by a function of their own beside :class:`Sandbox` (the class stays small)."""
+
+
+async def _each(lines: Iterable[str] | AsyncIterable[str]) -> AsyncIterator[str]:
+    if isinstance(lines, AsyncIterable):
+        async for line in lines:
+            yield line
+    else:
+        for line in lines:
+            yield line
+
+
+async def _interactive_lines(sandbox: Sandbox) -> AsyncIterator[str]:
+    """The keyboard's lines, read in a thread (the site keeps serving while one is typed)."""
     while True:
         try:
-            yield input(f"{sandbox.user.name}> ")
+            yield await asyncio.to_thread(input, f"{sandbox.user.name}> ")
         except EOFError:
             return
 
@@ -680,7 +719,13 @@ async def run_sandbox(
         source = stdin or sys.stdin
         if source.isatty():
             sandbox.say(sandbox.t("sandbox.welcome", name=sandbox.user.name))
-            return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)
+            site = await web.serve(service)
+            sandbox.site = site.url if site else None
+            try:
+                return await sandbox.run(_interactive_lines(sandbox), echo=False, strict=False)
+            finally:
+                if site is not None:
+                    await site.stop()
         return await sandbox.run(source, echo=True, strict=strict)
     finally:
         await service.close()

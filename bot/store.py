@@ -219,6 +219,10 @@ class Store(Protocol):
         self, tournament_id: int, status: TournamentStatus, expected: int, now_ms: int
     ) -> bool: ...
     async def tournament_of_game(self, game_id: int) -> TournamentSlot | None: ...
+    # the web pages (bot/service/web.py)
+    async def web_token(self, game_id: int, fresh: str) -> str: ...
+    async def web_game(self, token: str) -> int | None: ...
+    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]: ...
 
 
 class Session(Protocol):
@@ -1596,6 +1600,35 @@ class SqlStore(
                     params,
                 )
         return int(rows[0][0])
+
+    # -- the web pages -----------------------------------------------------------------------
+    async def web_token(self, game_id: int, fresh: str) -> str:
+        """The token of ``game_id``'s page; stored as ``fresh`` the first time it is asked for
+        (a second process asking at the same moment gets the one that was stored)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO web_tokens (game_id, token) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                (game_id, fresh),
+            )
+            rows = await tx.fetchall("SELECT token FROM web_tokens WHERE game_id = ?", (game_id,))
+        return str(rows[0][0])
+
+    async def web_game(self, token: str) -> int | None:
+        """The game whose page ``token`` opens, if any."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall("SELECT game_id FROM web_tokens WHERE token = ?", (token,))
+        return int(rows[0][0]) if rows else None
+
+    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]:
+        """The newest started games of ``guild_id`` that have a page: (game id, token)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT g.id, w.token FROM games g JOIN web_tokens w ON w.game_id = g.id "
+                "WHERE g.guild_id = ? AND g.status <> 'open' ORDER BY g.id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        return [(int(r[0]), str(r[1])) for r in rows]
 
 
 class _SqliteSession:

@@ -59,9 +59,11 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ),
     ),
     "adapters": (
-        ("bot.discord", "bot.discord_app", "bot.sandbox", "bot.__main__"),
+        ("bot.discord", "bot.discord_app", "bot.sandbox", "bot.__main__", "bot.web"),
         (
             "bot.discord",
+            "bot.web",
+            "jinja2",
             "bot.discord_app",
             "bot.sandbox",
             "bot.__main__",

@@ -365,6 +365,7 @@ async def start_game_message(
     """A game just started: its lobby or challenge message (if any) becomes the announcement,
     without buttons, and the game opens its thread from it (unless the server keeps games in
     the channel, or the lobby was in a thread: then the game lives there)."""
+    reply = await bot.service.web.linked(reply)  # the game's page, when the site is public
     assert reply.game_id is not None
     inter = responder.interaction
     turn = reply_parts(reply, lang, view=reply_view(reply, lang))

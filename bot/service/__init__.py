@@ -99,6 +99,20 @@ from bot.service.values import (
     Scope,
     User,
 )
+from bot.service.web import (
+    BUSY,
+    NOT_FOUND,
+    RECORD_KINDS,
+    Site,
+    WebBoard,
+    WebGame,
+    WebGuild,
+    WebListed,
+    WebPlayer,
+    WebPly,
+    WebRank,
+    WebRated,
+)
 from bot.store import SqliteStore, Store, StoreUnreachable, is_postgres_url
 from engines.core import State, Text
 from engines.record import Record
@@ -108,12 +122,15 @@ __all__ = [
     "AI_DEFAULT_LEVEL",
     "AI_LEVELS",
     "ANSWERS",
+    "BUSY",
     "HOST_ID",
     "LOBBY_EVENTS",
     "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
+    "NOT_FOUND",
     "PRACTICE_EVENTS",
     "PRACTICE_GAME",
+    "RECORD_KINDS",
     "REPLAY_MAX_BYTES",
     "TURN_ACTIONS",
     "Action",
@@ -140,6 +157,7 @@ __all__ = [
     "RulesPage",
     "Scope",
     "Shuffle",
+    "Site",
     "StepClock",
     "StoreUnreachable",
     "Style",
@@ -148,6 +166,14 @@ __all__ = [
     "Thinker",
     "TournamentOptions",
     "User",
+    "WebBoard",
+    "WebGame",
+    "WebGuild",
+    "WebListed",
+    "WebPlayer",
+    "WebPly",
+    "WebRank",
+    "WebRated",
     "catalogue",
     "parse_outbox_key",
     "play_arg",
@@ -223,6 +249,8 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
         """``/vacation`` (issue 33): adapters call its entry points directly."""
         self.reviews = Reviews(ctx, thinker)
         self.tournaments = Tournaments(ctx, self.lobby, endings)
+        self.web = Site(ctx, self.replays, self.records)
+        """The read-only web pages' use cases (a sub-front: see bot/service/web.py)."""
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -416,7 +444,7 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
 
     @entry
     async def record(self, game_id: int, viewer: User | None = None) -> Reply:
-        return await self.records.record(game_id, viewer)
+        return await self.web.linked(await self.records.record(game_id, viewer))
 
     @entry
     async def import_record(

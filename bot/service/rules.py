@@ -44,6 +44,7 @@ class RulesPages:
         index = min(max(index, 0), len(pages) - 1)
         section, page = pages[index]
         base = self.ctx.settings.rules_base_url
+        site = self.ctx.settings.public_url
         return RulesPage(
             game=game.id,
             title=present.title(game),
@@ -54,7 +55,9 @@ class RulesPages:
             section=section,
             sections=tuple((rules.first_page(i), s.title) for i, s in enumerate(rules.sections)),
             png=await self._picture(game.id, index),
-            link=f"{base.rstrip('/')}/{rules.doc}.md" if base else None,
+            link=f"{base.rstrip('/')}/{rules.doc}.md"
+            if base
+            else (f"{site}/rules/{game.id}?page={index}" if site else None),
         )
 
     async def _picture(self, game_id: str, index: int) -> bytes | None:

@@ -368,6 +368,8 @@ class GuildSettings:
     """How long a finished game's thread stays before it is archived (``ARCHIVE_MINUTES``)."""
     tournament_role: str | None = None
     """The role (its id) whose members manage tournaments besides Manage Server."""
+    web: str = "private"
+    """``public``: the server's games are listed and its leaderboards shown on the web pages."""
 
     @classmethod
     def from_stored(cls, raw: Mapping[str, str]) -> GuildSettings:
@@ -396,6 +398,7 @@ SETTING_KEYS = (
     "vacation",
     "archive_after",
     "tournament_role",
+    "web",
 )
 _CHANNEL = re.compile(r"<#([0-9]{1,20})>|([0-9]{1,20})")
 ARCHIVE_MINUTES = {"1h": 60, "1d": 1440, "3d": 4320, "1w": 10080}
@@ -438,6 +441,10 @@ def parse_setting(key: str, text: str) -> Any:
         if not role.isdigit() or len(role) > 20:
             raise ValueError(value)
         return role
+    if key == "web":
+        if value not in ("public", "private"):
+            raise ValueError(value)
+        return value
     raise ValueError(key)
 
 

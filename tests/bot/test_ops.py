@@ -36,6 +36,7 @@ def _env(tmp_path: Path, **settings: str) -> dict[str, str]:
         if not k.startswith(("DISCORD_", "BANMEN_")) and k not in ("DEV_GUILD_ID", "LOG_LEVEL")
     }
     env |= {"PYTHONPATH": str(ROOT), "BANMEN_DB": str(tmp_path / "banmen.db"), "LOG_LEVEL": "INFO"}
+    env["BANMEN_WEB_PORT"] = "0"  # no site: runs side by side must not share a port
     return env | settings
 
 

@@ -47,6 +47,7 @@ async def test_two_processes_share_one_postgres(
         DISCORD_GATEWAY_URL=double.gateway_url,
         DEV_GUILD_ID=str(double.guild_id),
         BANMEN_DB=postgres_url,
+        BANMEN_WEB_PORT="0",
         BANMEN_CHALLENGE_TTL=str(TTL),
         BANMEN_HEARTBEAT_INTERVAL="1",
     )

@@ -1,0 +1,400 @@
+"""The read-only web pages' use cases: a game by its token, its pictures and record files, a
+server's games, leaderboards and player pages (the site itself: :mod:`bot.web`).
+
+Everything here is what a spectator may see: pictures and moves come from the replays'
+spectator view (a 数字将棋 setup stays hidden until the reveal), record files from
+:meth:`Records.record` with no viewer (a solitaire's seed only once it may be shown). A game is
+reached by an unguessable token (``secrets.token_urlsafe``), never by its counting id; a server's
+lists and leaderboards only once it opted in (``/settings web public``). Whatever is not there
+or not shown is one refusal, :data:`NOT_FOUND`, that says nothing about which.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from bot import i18n
+from bot.clock import from_ms
+from bot.model import GameRow, GameStatus, RatingChange
+from bot.service import present
+from bot.service.cache import Loaded
+from bot.service.context import Context
+from bot.service.guard import entry
+from bot.service.ratings import row_text, shown
+from bot.service.records import Records, check_daily_view
+from bot.service.replays import Replays, positions
+from bot.service.values import File, Line, Refusal, Reply
+from engines.core import Text
+from engines.registry import all_games, get_game
+
+NOT_FOUND = "web.not_found"
+"""The one refusal of every page that is not there or not shown (an unknown or malformed token,
+another server's unlisted page)."""
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+"""What a token looks like (``secrets.token_urlsafe(16)`` makes 22 characters)."""
+BUSY = "web.busy"
+"""The refusal of a picture while too many wait to be drawn (the moves come first)."""
+PICTURE_CACHE = 512
+"""Pictures kept in memory (a page's step-through asks for the same plies again and again)."""
+DRAWING = 2
+"""Pictures the site draws at once (more wait: the worker pool and the moves' own pictures keep
+the rest of the machine)."""
+WAITING = 16
+"""Pictures that may wait to be drawn; past that, :data:`BUSY` (the browser asks again)."""
+LISTED_GAMES = 50
+"""Games a server's page lists."""
+BOARD_SIZE = 20
+"""Players a server's leaderboard of one game shows."""
+HISTORY = 200
+"""Rated games a player page reads (its chart and recent games)."""
+RECORD_KINDS = ("kifu", "kif", "json")
+
+
+@dataclass(frozen=True, slots=True)
+class WebPly:
+    number: int
+    """1-based: the picture after it is ``number``."""
+    move: Text
+
+
+@dataclass(frozen=True, slots=True)
+class WebGame:
+    """A game as its page shows it to anyone holding its token."""
+
+    token: str
+    game_type: str
+    title: Text
+    seats: tuple[tuple[Text, str], ...]
+    """(seat name, player name) by seat."""
+    status: str
+    live: bool
+    plies: tuple[WebPly, ...]
+    ends: tuple[Text, ...]
+    """The result lines (empty while the game runs)."""
+    to_move: str
+    clock: str
+    deadline: datetime | None
+    version: int
+    started: datetime | None
+    records: tuple[str, ...]
+    """The record files offered (of :data:`RECORD_KINDS`)."""
+    guild_id: str | None
+    listed: bool
+    """Its server opted in: the page may link the server's page."""
+
+    @property
+    def total(self) -> int:
+        return len(self.plies)
+
+
+@dataclass(frozen=True, slots=True)
+class WebListed:
+    """A line of a server's game list."""
+
+    token: str
+    title: Text
+    players: str
+    status: str
+    ends: tuple[Text, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebRank:
+    place: int
+    user_id: str
+    name: str
+    rating: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True, slots=True)
+class WebBoard:
+    """One game's leaderboard in a server."""
+
+    game_type: str
+    title: Text
+    ranks: tuple[WebRank, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebGuild:
+    guild_id: str
+    games: tuple[WebListed, ...]
+    boards: tuple[WebBoard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WebRated:
+    """A rated game on a player page: its game, result, rating after it, and its token when
+    the game has a page."""
+
+    game_type: str
+    title: Text
+    result: Text
+    opponents: str
+    rating: int
+    at: datetime
+    token: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class WebPlayer:
+    guild_id: str
+    user_id: str
+    name: str
+    ratings: tuple[tuple[Text, str, int], ...]
+    """(game title, rating as shown, games) per game."""
+    chart: tuple[tuple[Text, tuple[int, ...]], ...]
+    """Per game, the shown rating after each rated game in this server, oldest first."""
+    recent: tuple[WebRated, ...]
+
+
+class Site:
+    def __init__(self, ctx: Context, replays: Replays, records: Records) -> None:
+        self.ctx = ctx
+        self.replays = replays
+        self.records = records
+        self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+        self._changed: dict[int, asyncio.Event] = {}
+        self._drawing = asyncio.Semaphore(DRAWING)
+        self._waiting = 0
+        ctx.games.listen(self._committed)
+
+    # -- tokens --------------------------------------------------------------------------------
+    @entry
+    async def token(self, game_id: int) -> str:
+        """The token of ``game_id``'s page (made the first time it is asked for)."""
+        await self.ctx.games.read(game_id)  # refuses an unknown game
+        return await self.ctx.store.web_token(game_id, secrets.token_urlsafe(16))
+
+    @entry
+    async def link(self, game_id: int, base: str | None = None) -> str | None:
+        """The address of ``game_id``'s page under ``base`` (default: ``BANMEN_PUBLIC_URL``;
+        ``None`` when there is none)."""
+        base = base or self.ctx.settings.public_url
+        if not base:
+            return None
+        return f"{base.rstrip('/')}/g/{await self.token(game_id)}"
+
+    @entry
+    async def linked(self, reply: Reply) -> Reply:
+        """``reply`` with a line linking its game's page when ``BANMEN_PUBLIC_URL`` is set (a
+        game's first message, ``/record``)."""
+        if not self.ctx.settings.public_url or reply.game_id is None:
+            return reply
+        url = await self.link(reply.game_id)
+        return replace(reply, lines=(*reply.lines, Line("web.link", {"url": url})))
+
+    async def _game(self, token: str) -> Loaded:
+        if not TOKEN.fullmatch(token):
+            raise Refusal(NOT_FOUND)
+        game_id = await self.ctx.store.web_game(token)
+        if game_id is None:
+            raise Refusal(NOT_FOUND)
+        loaded = await self.ctx.games.read(game_id)
+        if loaded.row.started_ms is None or not await self._shown(loaded):
+            raise Refusal(NOT_FOUND)  # a lobby that never started has no board
+        return loaded
+
+    async def _shown(self, loaded: Loaded) -> bool:
+        """May anyone see this game? Not a daily deal whose day is still being played (every
+        player of that day has the same deal: its draws are theirs to come)."""
+        try:
+            await check_daily_view(self.ctx, loaded, None)
+        except Refusal:
+            return False
+        return True
+
+    # -- a game --------------------------------------------------------------------------------
+    @entry
+    async def game(self, token: str) -> WebGame:
+        loaded = await self._game(token)
+        row = loaded.row
+        found = await asyncio.to_thread(positions, row, loaded.entries)
+        plies = []
+        for number, position in enumerate(found[1:], start=1):
+            move = position.shown()
+            assert move is not None
+            plies.append(WebPly(number, move))
+        settings = await self.ctx.guild(row.guild_id)
+        records = ("kifu", "kif") + (("json",) if not loaded.hidden_from(()) else ())
+        return WebGame(
+            token=token,
+            game_type=row.game_type,
+            title=present.title(loaded.game),
+            seats=tuple((_seat_name(loaded, s), loaded.name(s)) for s in range(row.players)),
+            status=row.status.value,
+            live=row.status is GameStatus.ACTIVE,
+            plies=tuple(plies),
+            ends=tuple(i18n.text(line.key, **line.params) for line in present.end_lines(loaded)),
+            to_move=loaded.acting_names(),
+            clock=row.clock,
+            deadline=from_ms(row.deadline_ms) if row.deadline_ms else None,
+            version=row.version,
+            started=from_ms(row.started_ms) if row.started_ms else None,
+            records=records,
+            guild_id=row.guild_id,
+            listed=row.guild_id is not None and settings.web == "public",
+        )
+
+    @entry
+    async def picture(self, token: str, ply: int) -> bytes:
+        """The spectator's picture after ply ``ply`` (0: the start; clamped to the game)."""
+        loaded = await self._game(token)
+        ply = min(max(ply, 0), loaded.move_number())
+        key = (loaded.id, loaded.row.version, ply)
+        cached = self._pictures.get(key)
+        if cached is not None:
+            self._pictures.move_to_end(key)
+            return cached
+        if self._waiting >= WAITING:
+            raise Refusal(BUSY)
+        self._waiting += 1
+        try:
+            async with self._drawing:
+                reply = await self.replays.step(loaded.id, None, ply)
+        except Refusal as exc:  # no renderer for this game
+            raise Refusal(NOT_FOUND) from exc
+        finally:
+            self._waiting -= 1
+        assert reply.image is not None and reply.image_viewer is None
+        self._pictures[key] = reply.image
+        while len(self._pictures) > PICTURE_CACHE:
+            self._pictures.popitem(last=False)
+        return reply.image
+
+    @entry
+    async def record(self, token: str, kind: str) -> File:
+        """The record file of ``kind`` (``kifu``, ``kif``, ``json``) as a spectator gets it."""
+        loaded = await self._game(token)
+        reply = await self.records.record(loaded.id, None)
+        for f in reply.files:
+            if kind in RECORD_KINDS and f.name.endswith("." + kind):
+                return f
+        raise Refusal(NOT_FOUND)
+
+    async def changed(self, token: str, version: int) -> int:
+        """The game's version once it differs from ``version`` (at once if it already does):
+        a running page waits here for the next move (server-sent events)."""
+        while True:
+            loaded = await self._game(token)
+            if loaded.row.version != version:
+                return loaded.row.version
+            event = self._changed.setdefault(loaded.id, asyncio.Event())
+            await event.wait()
+
+    def _committed(self, row: GameRow) -> None:
+        event = self._changed.pop(row.id, None)
+        if event is not None:
+            event.set()
+
+    # -- a server ------------------------------------------------------------------------------
+    async def _listed(self, guild_id: str) -> None:
+        if not guild_id.isdigit() or len(guild_id) > 20:
+            raise Refusal(NOT_FOUND)
+        if (await self.ctx.guild(guild_id)).web != "public":
+            raise Refusal(NOT_FOUND)
+
+    @entry
+    async def guild(self, guild_id: str) -> WebGuild:
+        """A server's latest games with a page and its leaderboards (once it opted in)."""
+        await self._listed(guild_id)
+        games = []
+        for game_id, token in await self.ctx.store.web_games(guild_id, LISTED_GAMES):
+            loaded = await self.ctx.games.read(game_id)
+            if not await self._shown(loaded):
+                continue
+            games.append(
+                WebListed(
+                    token,
+                    present.title(loaded.game),
+                    ", ".join(loaded.name(s) for s in range(loaded.row.players)),
+                    loaded.row.status.value,
+                    tuple(i18n.text(x.key, **x.params) for x in present.end_lines(loaded)),
+                )
+            )
+        boards = []
+        for game in all_games():
+            if max(game.player_counts) < 2:
+                continue
+            _, rows = await self.ctx.store.leaderboard(
+                game.id, guild_id, server=True, min_games=0, offset=0, limit=BOARD_SIZE
+            )
+            if rows:
+                ranks = tuple(
+                    WebRank(
+                        i + 1,
+                        r.user_id,
+                        r.name or r.user_id,
+                        row_text(r),
+                        r.games,
+                        r.wins,
+                        r.losses,
+                        r.draws,
+                    )
+                    for i, r in enumerate(rows)
+                )
+                boards.append(WebBoard(game.id, present.title(game), ranks))
+        return WebGuild(guild_id, tuple(games), tuple(boards))
+
+    @entry
+    async def player(self, guild_id: str, user_id: str) -> WebPlayer:
+        """A player of an opted-in server: ratings, a chart and recent games of that server."""
+        await self._listed(guild_id)
+        if not user_id.isdigit() and not re.fullmatch(r"[\w.-]{1,64}", user_id):
+            raise Refusal(NOT_FOUND)
+        history = [
+            c
+            for c in await self.ctx.store.rating_history(user_id, None, HISTORY)
+            if c.guild_id == guild_id
+        ]
+        mine = [c for c in history if c.user_id == user_id]
+        if not mine:
+            raise Refusal(NOT_FOUND)
+        rows = await self.ctx.store.ratings(None, [user_id])
+        tokens = dict(await self.ctx.store.web_games(guild_id, HISTORY))
+        chart: dict[str, list[int]] = {}
+        for c in sorted(mine, key=lambda c: c.seq):
+            chart.setdefault(c.game_type, []).append(shown(c.mu_after, c.sigma_after))
+        recent = [
+            WebRated(
+                c.game_type,
+                _title(c.game_type),
+                i18n.text(f"rating.result.{c.result.value}"),
+                ", ".join(o.name or o.user_id for o in _others(history, c)),
+                shown(c.mu_after, c.sigma_after),
+                from_ms(c.at_ms),
+                tokens.get(c.game_id),
+            )
+            for c in sorted(mine, key=lambda c: -c.seq)[:10]
+        ]
+        name = mine[0].name or next((r.name for r in rows if r.name), None) or user_id
+        return WebPlayer(
+            guild_id,
+            user_id,
+            name,
+            tuple((_title(r.game_type), row_text(r), r.games) for r in rows),
+            tuple((_title(k), tuple(v)) for k, v in chart.items()),
+            tuple(recent),
+        )
+
+
+def _others(history: list[RatingChange], mine: RatingChange) -> list[RatingChange]:
+    return [c for c in history if c.game_id == mine.game_id and c.user_id != mine.user_id]
+
+
+def _seat_name(loaded: Loaded, seat: int) -> Text:
+    game, players = loaded.game, loaded.row.players
+    return Text(game.seat_name(seat, "en", players), game.seat_name(seat, "ja", players))
+
+
+def _title(game_type: str) -> Text:
+    return present.title(get_game(game_type))

@@ -1,0 +1,381 @@
+"""The read-only site: ``aiohttp.web`` routes over :attr:`GameService.web` and Jinja2 templates.
+
+Every route is a GET (HEAD too); nothing here writes anything. A page that is not there or not
+shown (a malformed or unknown token, another server's unlisted page) is one 404 that says
+nothing about which. Every answer carries the security headers (a CSP without inline script:
+the JavaScript is ``static/site.js``; no framing); request bodies and URLs are bounded, and each
+address has a token bucket of requests (429 past it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from aiohttp import web
+
+from bot.i18n import t
+from bot.lang import Lang
+from bot.service import BUSY, NOT_FOUND, GameService, Refusal, Text, WebGame
+
+log = logging.getLogger("banmen.web")
+
+HERE = Path(__file__).resolve().parent
+UNREACHABLE = "refuse.store_unreachable"
+MAX_URL = 2048
+"""The longest path and query accepted (414 past it)."""
+MAX_BODY = 1024
+"""The largest request body accepted (no route reads one)."""
+KEEPALIVE = 20.0
+"""Seconds between two comments on an idle event stream (proxies close silent ones)."""
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class RateLimit:
+    """A token bucket per address: ``burst`` requests at once, ``rate`` a second after that."""
+
+    rate: float = 20.0
+    burst: float = 120.0
+    clock: Callable[[], float] = time.monotonic
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    max_addresses: int = 10_000
+
+    def allow(self, address: str) -> bool:
+        now = self.clock()
+        tokens, at = self.buckets.get(address, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        if len(self.buckets) >= self.max_addresses and address not in self.buckets:
+            self._forget(now)
+        if tokens < 1.0:
+            self.buckets[address] = (tokens, now)
+            return False
+        self.buckets[address] = (tokens - 1.0, now)
+        return True
+
+    def _forget(self, now: float) -> None:
+        """Drop the buckets that have filled up again (they hold nothing to remember)."""
+        full = [
+            a for a, (n, at) in self.buckets.items() if n + (now - at) * self.rate >= self.burst
+        ]
+        for a in full:
+            del self.buckets[a]
+        if len(self.buckets) >= self.max_addresses:
+            self.buckets.clear()
+
+
+SERVICE_KEY = web.AppKey("service", GameService)
+LIMITER_KEY = web.AppKey("limiter", RateLimit)
+TEMPLATES_KEY = web.AppKey("templates", jinja2.Environment)
+BASE_KEY = web.AppKey("base", str)
+
+
+def lang_of(request: web.Request) -> Lang:
+    """``?lang=`` when given, else the browser's first language we speak, else English."""
+    asked = request.query.get("lang", "")
+    if asked in ("en", "ja"):
+        return Lang.of(asked)
+    for part in request.headers.get("Accept-Language", "").split(","):
+        tag = part.split(";")[0].strip().lower()
+        if tag[:2] in ("en", "ja"):
+            return Lang.of(tag)
+    return Lang.EN
+
+
+def _tr(lang: Lang) -> Callable[[Text | str], str]:
+    def tr(value: Text | str) -> str:
+        return value if isinstance(value, str) else lang.pick(value.en, value.ja)
+
+    return tr
+
+
+def render(request: web.Request, name: str, status: int = 200, **context: Any) -> web.Response:
+    lang = lang_of(request)
+    template = request.app[TEMPLATES_KEY].get_template(name + ".html")
+    html = template.render(
+        lang=lang.value,
+        other=Lang.JA.value if lang is Lang.EN else Lang.EN.value,
+        t=lambda key, **params: t(key, lang.value, **params),
+        tr=_tr(lang),
+        path=request.path,
+        base=request.app[BASE_KEY],
+        **context,
+    )
+    return web.Response(text=html, content_type="text/html", status=status)
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Bounds, the rate limit, the headers, and one 404 for whatever is not shown."""
+    if len(str(request.rel_url)) > MAX_URL:
+        raise web.HTTPRequestURITooLong()
+    if request.content_length and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+    if not request.app[LIMITER_KEY].allow(request.remote or "?"):
+        response: web.StreamResponse = web.Response(
+            status=429, text="Too many requests", headers={"Retry-After": "1"}
+        )
+    else:
+        try:
+            response = await handler(request)
+        except Refusal as exc:
+            # One answer for whatever is not shown (bad text in a path included); only a store
+            # that cannot be reached says so.
+            unreachable = exc.key in (UNREACHABLE, BUSY)
+            message = exc.text(lang_of(request)) if unreachable else t(NOT_FOUND, lang_of(request))
+            response = render(request, "error", 503 if unreachable else 404, message=message)
+            if exc.key == BUSY:
+                response.headers["Retry-After"] = "1"
+        except web.HTTPException as exc:
+            if exc.status == 404:
+                message = t(NOT_FOUND, lang_of(request).value)
+                response = render(request, "error", 404, message=message)
+            else:
+                exc.headers.update(SECURITY_HEADERS)
+                raise
+    if not response.prepared:
+        response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def _int(text: str | None, default: int) -> int:
+    if text is None or not text.isdigit() or len(text) > 9:
+        return default
+    return int(text)
+
+
+# --- routes ---------------------------------------------------------------------------------
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    return render(request, "index", games=GameService.catalogue())
+
+
+async def rules(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    game_id = request.match_info["game"]
+    if game_id not in {g.id for g in service.catalogue()}:
+        raise Refusal(NOT_FOUND)
+    page = await service.rules_page(game_id, _int(request.query.get("page"), 0))
+    return render(request, "rules", page=page)
+
+
+async def rules_picture(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    game_id = request.match_info["game"]
+    if game_id not in {g.id for g in service.catalogue()}:
+        raise Refusal(NOT_FOUND)
+    index = _int(request.match_info["index"], -1)
+    page = await service.rules_page(game_id, index)
+    if page.png is None or page.index != index:
+        raise Refusal(NOT_FOUND)
+    return _png(page.png)
+
+
+def game_data(game: WebGame, lang: Lang) -> dict[str, Any]:
+    """What a running page updates itself from (sent as an event): nothing a spectator could
+    not see on the page itself."""
+    tr = _tr(lang)
+    return {
+        "version": game.version,
+        "total": game.total,
+        "live": game.live,
+        "moves": [tr(p.move) for p in game.plies],
+        "ends": [tr(e) for e in game.ends],
+        "to_move": game.to_move,
+    }
+
+
+async def game_page(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    game = await service.web.game(request.match_info["token"])
+    ply = min(_int(request.query.get("ply"), game.total), game.total)
+    return render(request, "game", game=game, ply=ply)
+
+
+async def game_picture(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    ply = _int(request.match_info["ply"], -1)
+    if ply < 0:
+        raise Refusal(NOT_FOUND)
+    return _png(await service.web.picture(request.match_info["token"], ply))
+
+
+async def game_record(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    found = await service.web.record(request.match_info["token"], request.match_info["kind"])
+    kind = found.name.rsplit(".", 1)[-1]
+    types = {"json": "application/json", "kifu": "text/plain", "kif": "text/plain"}
+    charset = "shift_jis" if kind == "kif" else "utf-8"
+    return web.Response(
+        body=found.data,
+        headers={
+            "Content-Type": f"{types[kind]}; charset={charset}",
+            "Content-Disposition": f'attachment; filename="{found.name}"',
+        },
+    )
+
+
+async def game_events(request: web.Request) -> web.StreamResponse:
+    """Server-sent events: the game's data each time it changes, until it ends."""
+    service = request.app[SERVICE_KEY]
+    token = request.match_info["token"]
+    lang = lang_of(request)
+    game = await service.web.game(token)
+    version = _int(request.query.get("v"), -1)
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            **SECURITY_HEADERS,
+        }
+    )
+    await response.prepare(request)
+    while True:
+        if game.version != version:
+            version = game.version
+            data = json.dumps(game_data(game, lang), ensure_ascii=False)
+            await response.write(f"data: {data}\n\n".encode())
+        if not game.live:
+            break
+        try:
+            await asyncio.wait_for(service.web.changed(token, version), KEEPALIVE)
+        except TimeoutError:
+            await response.write(b": idle\n\n")
+            continue
+        game = await service.web.game(token)
+    await response.write_eof()
+    return response
+
+
+async def guild_page(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    found = await service.web.guild(request.match_info["guild"])
+    return render(request, "guild", guild=found)
+
+
+async def player_page(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    found = await service.web.player(request.match_info["guild"], request.match_info["user"])
+    return render(request, "player", player=found, chart=chart_points(found.chart))
+
+
+def chart_points(
+    series: tuple[tuple[Text, tuple[int, ...]], ...], width: int = 600, height: int = 160
+) -> list[tuple[Text, str, int, int]]:
+    """Each game's rating history as an SVG polyline's points: (title, points, first, last)."""
+    out = []
+    values = [v for _, s in series for v in s]
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    span = max(high - low, 1)
+    for title, points in series:
+        step = width / max(len(points) - 1, 1)
+        xy = " ".join(
+            f"{i * step:.1f},{height - (v - low) * height / span:.1f}" for i, v in enumerate(points)
+        )
+        out.append((title, xy, points[0], points[-1]))
+    return out
+
+
+def _png(data: bytes) -> web.Response:
+    return web.Response(
+        body=data, content_type="image/png", headers={"Cache-Control": "public, max-age=60"}
+    )
+
+
+def create_app(
+    service: GameService, *, base: str | None = None, limit: RateLimit | None = None
+) -> web.Application:
+    """The site over ``service``; ``base``: the address links and Open Graph tags use
+    (default ``BANMEN_PUBLIC_URL``, else links stay relative)."""
+    app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
+    app[SERVICE_KEY] = service
+    app[LIMITER_KEY] = limit or RateLimit()
+    app[BASE_KEY] = (base or service.settings.public_url or "").rstrip("/")
+    app[TEMPLATES_KEY] = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+    )
+    app.router.add_get("/", index)
+    app.router.add_get("/rules/{game}", rules)
+    app.router.add_get(r"/rules/{game}/{index:\d+}.png", rules_picture)
+    app.router.add_get("/g/{token}", game_page)
+    app.router.add_get(r"/g/{token}/{ply:\d+}.png", game_picture)
+    app.router.add_get("/g/{token}/record.{kind}", game_record)
+    app.router.add_get("/g/{token}/events", game_events)
+    app.router.add_get(r"/s/{guild:\d+}", guild_page)
+    app.router.add_get(r"/s/{guild:\d+}/p/{user}", player_page)
+    app.router.add_static("/static", HERE / "static", append_version=False)
+    return app
+
+
+class Running:
+    """A started site: its address and how to stop it."""
+
+    def __init__(self, runner: web.AppRunner, site: web.TCPSite, url: str) -> None:
+        self.runner = runner
+        self.site = site
+        self.url = url
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start(
+    service: GameService,
+    host: str | None = None,
+    port: int | None = None,
+    *,
+    limit: RateLimit | None = None,
+) -> Running:
+    """Serve the site on ``host``:``port`` (default the settings'; port 0: any free one) in the
+    running event loop."""
+    settings = service.settings
+    host = settings.web_host if host is None else host
+    port = settings.web_port if port is None else port
+    runner = web.AppRunner(create_app(service, limit=limit), access_log=None, shutdown_timeout=1)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1] if runner.addresses else port
+    url = f"http://{host}:{bound}"
+    log.info("web pages at %s", url)
+    return Running(runner, site, url)
+
+
+async def serve(service: GameService) -> Running | None:
+    """The site on the settings' address, unless its port is 0; a port already taken is one
+    warning, not a stop (the bot and the sandbox go on without their site)."""
+    settings = service.settings
+    if not settings.web_port:
+        return None
+    try:
+        return await start(service)
+    except OSError as exc:
+        log.warning(
+            "cannot serve the web pages on %s:%d (%s); set BANMEN_WEB_PORT (0: off)",
+            settings.web_host,
+            settings.web_port,
+            exc.strerror or exc,
+        )
+        return None

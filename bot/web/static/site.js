@@ -1,0 +1,91 @@
+// A game's page: step through its pictures (buttons, arrow keys, a click on a move), and while
+// the game runs, follow it (server-sent events). No framework; loaded as a file (the CSP allows
+// no inline script).
+"use strict";
+(function () {
+  const game = document.getElementById("game");
+  if (!game) return;
+  const token = game.dataset.token;
+  const lang = game.dataset.lang;
+  const board = document.getElementById("board");
+  const where = document.getElementById("where");
+  const moves = document.getElementById("moves");
+  let total = Number(game.dataset.total);
+  let ply = Number(game.dataset.ply);
+  let version = Number(game.dataset.version);
+  const template = where.textContent.replace(String(ply), "{ply}").replace(String(total), "{total}");
+
+  function show(next, push) {
+    ply = Math.max(0, Math.min(total, next));
+    board.src = "/g/" + token + "/" + ply + ".png?v=" + version;
+    game.dataset.ply = String(ply);
+    where.textContent = template.replace("{ply}", String(ply)).replace("{total}", String(total));
+    board.alt = where.textContent;
+    for (const a of moves.querySelectorAll("a[data-ply]")) {
+      if (Number(a.dataset.ply) === ply) {
+        a.setAttribute("aria-current", "true");
+        a.scrollIntoView({ block: "nearest" });
+      } else {
+        a.removeAttribute("aria-current");
+      }
+    }
+    if (push) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
+  }
+
+  const steps = { first: () => 0, prev: () => ply - 1, next: () => ply + 1, last: () => total };
+  for (const [id, to] of Object.entries(steps)) {
+    document.getElementById(id).addEventListener("click", (event) => {
+      event.preventDefault();
+      show(to(), true);
+    });
+  }
+  moves.addEventListener("click", (event) => {
+    const a = event.target.closest("a[data-ply]");
+    if (!a) return;
+    event.preventDefault();
+    show(Number(a.dataset.ply), true);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" };
+    const id = keys[event.key];
+    if (!id) return;
+    event.preventDefault();
+    show(steps[id](), true);
+  });
+
+  function update(data) {
+    const following = ply === total;
+    version = data.version;
+    total = data.total;
+    game.dataset.version = String(version);
+    game.dataset.total = String(total);
+    moves.textContent = "";
+    data.moves.forEach((text, i) => {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = "?ply=" + (i + 1) + "&lang=" + lang;
+      a.dataset.ply = String(i + 1);
+      a.textContent = text;
+      li.appendChild(a);
+      moves.appendChild(li);
+    });
+    const ends = document.getElementById("ends");
+    ends.textContent = "";
+    for (const line of data.ends) {
+      const p = document.createElement("p");
+      p.textContent = line;
+      ends.appendChild(p);
+    }
+    show(following ? total : ply, false);
+  }
+
+  if (game.dataset.live === "true" && window.EventSource) {
+    const source = new EventSource("/g/" + token + "/events?v=" + version + "&lang=" + lang);
+    source.onmessage = (event) => {
+      const data = JSON.parse(event.data);
+      update(data);
+      if (!data.live) source.close();
+    };
+  }
+})();

@@ -1,0 +1,33 @@
+"""Fixtures of the web pages' tests: a service over the real games and its site, served by
+aiohttp's test server on 127.0.0.1 (a free port)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.clock import FakeClock
+from bot.config import Settings
+from bot.service import GameService
+from bot.web import RateLimit, create_app
+
+PUBLIC = "https://banmen.example"
+
+
+@pytest.fixture
+async def real(db_url: str) -> AsyncIterator[GameService]:
+    settings = Settings(db_path=db_url, public_url=PUBLIC)
+    svc = await GameService.open(db_url, clock=FakeClock(), settings=settings)
+    try:
+        yield svc
+    finally:
+        await svc.close()
+
+
+@pytest.fixture
+async def client(real: GameService) -> AsyncIterator[TestClient[object, object]]:
+    app = create_app(real, limit=RateLimit(rate=1000.0, burst=10_000.0))
+    async with TestClient(TestServer(app, host="127.0.0.1")) as c:
+        yield c
