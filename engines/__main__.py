@@ -104,11 +104,11 @@ def cmd_ai(args: argparse.Namespace) -> None:
     seat = _actor(state, args.seat) if p == SIMULTANEOUS else p
     assert seat is not None
     rng = random.Random(args.seed)
-    scale = args.budget_scale
+    scale, nodes = args.budget_scale, args.max_nodes
     if p == SIMULTANEOUS:
-        move = choose_move(state, seat, args.level, rng, budget_scale=scale)
+        move = choose_move(state, seat, args.level, rng, budget_scale=scale, max_nodes=nodes)
     else:
-        result = analyse(state, seat, args.level, rng, budget_scale=scale)
+        result = analyse(state, seat, args.level, rng, budget_scale=scale, max_nodes=nodes)
         move = result.move
         print(f"depth {result.depth}, {result.nodes} nodes, score {result.score:g}")
     print(state.format_move(move))
@@ -150,6 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--level", type=int, default=4, choices=range(1, 9), metavar="1-8")
     p.add_argument("--seed", default="0", help="seed of the AI's random choices")
     p.add_argument("--budget-scale", type=float, default=1.0, help="scale the level's time")
+    p.add_argument(
+        "--max-nodes", type=int, default=None, help="stop after N nodes (the same on any machine)"
+    )
     p.set_defaults(fn=cmd_ai)
 
     args = parser.parse_args(argv)

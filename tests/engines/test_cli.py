@@ -64,7 +64,9 @@ def test_ai_prints_a_legal_move_last(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_ai_chooses_a_secret_setup(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ("ai", "suji-shogi", "--level", "1", "--seat", "1", "--seed", "4")
+    # a node budget, not a time one: the same choice however loaded the machine is
+    budget = ("--max-nodes", "2000", "--budget-scale", "1000")
+    args = ("ai", "suji-shogi", "--level", "1", "--seat", "1", "--seed", "4", *budget)
     code, out, _ = run(capsys, *args)
     assert code == 0 and sorted(out.splitlines()[-1].replace("/", "")) == list("123456")
     assert run(capsys, *args)[1] == out
