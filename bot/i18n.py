@@ -1246,8 +1246,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "**{name}** 第{round}ラウンド（全{rounds}ラウンド）:",
     ),
     "tournament.board": (
-        "{board}. {players}: game #{game_id}",
-        "{board}. {players}: 対局 #{game_id}",
+        "{board}. {players}: game {link}",
+        "{board}. {players}: 対局 {link}",
     ),
     "tournament.bye": ("{board}. {players}: bye", "{board}. {players}: 不戦（休み）"),
     "tournament.standings": (
@@ -1262,16 +1262,35 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{rank}. {name}: {points} ({tiebreaks})",
         "{rank}. {name}: {points}点（{tiebreaks}）",
     ),
+    "tournament.signup_until": (
+        "Sign-up closes {until}; it starts then with the players there are.",
+        "参加受付の締め切り: {until}。その時点の参加者で開始します。",
+    ),
+    "tournament.signup_open": (
+        "It starts when a manager presses Start (or /tournament start {tournament}).",
+        "マネージャーが「開始」を押す（または /tournament start {tournament}）と始まります。",
+    ),
+    "tournament.called_off": (
+        "**{name}** (tournament #{tournament}) is called off by {by}.",
+        "**{name}**（大会 #{tournament}）は{by}さんにより中止されました。",
+    ),
+    "refuse.tournament_cancel_running": (
+        "{name} has started, so it can no longer be called off: a manager can take players out "
+        "with /tournament remove, or let it play to its end.",
+        "{name}は始まっているため中止できません。マネージャーは /tournament remove で参加者を"
+        "外すか、最後まで行ってください。",
+    ),
     "button.t_join": ("Join", "参加"),
     "button.t_leave": ("Leave", "退出"),
     "button.t_start": ("Start", "開始"),
     "sandbox.help_tournament": (
         "Tournaments: /tournament create <game> <round-robin|double-round-robin|swiss|tables> "
         "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false], "
-        "/tournament join <id> [@ai:LEVEL[/N] ...], /tournament leave|start|standings <id>.",
+        "/tournament join <id> [@ai:LEVEL[/N] ...], /tournament leave|start|standings|cancel <id>.",
         "大会: /tournament create <ゲーム> <round-robin|double-round-robin|swiss|tables> "
         "[rounds=N] [players=N] [clock=...] [name=...] [rated=false] [play=false]、"
-        "/tournament join <番号> [@ai:レベル[/N] ...]、/tournament leave|start|standings <番号>。",
+        "/tournament join <番号> [@ai:レベル[/N] ...]、"
+        "/tournament leave|start|standings|cancel <番号>。",
     ),
     # --- the web pages (issue 35: bot/web/, bot/service/web.py) ---
     "web.not_found": (

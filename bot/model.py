@@ -743,3 +743,38 @@ class BoardRow:
 
 JoinOutcome = Literal["joined", "already", "full", "closed"]
 """What :meth:`Store.join_tournament` did: joined, or why not."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPost:
+    """A tournament's announcement waiting to be posted (its round, its end): ``name`` is
+    ``round3``, ``final`` or ``cancelled``; ``body`` the reply as JSON."""
+
+    tournament_id: int
+    name: str
+    body: str
+    attempts: int
+    guild_id: str | None
+
+    @property
+    def key(self) -> str:
+        return tournament_post_key(self.tournament_id, self.name)
+
+
+TOURNAMENT_POST = "t"
+"""The first letter of a tournament post's key (a game announcement's key starts with a digit)."""
+
+
+def tournament_post_key(tournament_id: int, name: str) -> str:
+    """``"t3.round2"``: a tournament post's key (also in its message, to find it again)."""
+    return f"{TOURNAMENT_POST}{tournament_id}.{name}"
+
+
+def parse_tournament_post_key(key: str) -> tuple[int, str] | None:
+    head, _, name = key.partition(".")
+    number = head[len(TOURNAMENT_POST) :]
+    if not head.startswith(TOURNAMENT_POST) or not number.isdigit() or len(number) > 19:
+        return None
+    if not name or not name.isalnum():
+        return None
+    return int(number), name

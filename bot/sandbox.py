@@ -246,6 +246,8 @@ class Sandbox:
         """Print what an earlier session committed but never printed (it was killed)."""
         for reply in await self.service.pending_announcements():
             self.show(reply)
+        for reply in await self.service.pending_tournament_posts():
+            self.show(reply)
         await self.report()
 
     async def _dispatch(self, command: str, args: list[str]) -> None:
@@ -625,7 +627,7 @@ async def correspondence(sandbox: Sandbox, command: str, args: list[str]) -> Non
 async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
     """``/tournament create <game> <format> [rounds=N] [players=N] [clock=...]
     [name=...] [rated=false]``, ``join <id> [@ai:N ...]`` (you, or computer players),
-    ``leave|start|standings <id>``. The sandbox's user manages every tournament."""
+    ``leave|start|standings|cancel <id>``. The sandbox's user manages every tournament."""
     s, me = sandbox.service, sandbox.user
     what = args[0].lower() if args else ""
     if what == "create" and len(args) >= 3:
@@ -643,7 +645,7 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         )
         sandbox.show(await s.create_tournament(me, how, manager=True))
         return
-    if what not in ("join", "leave", "start", "standings") or len(args) < 2:
+    if what not in ("join", "leave", "start", "standings", "cancel") or len(args) < 2:
         sandbox.say(sandbox.t("sandbox.usage", usage=sandbox.t("sandbox.help_tournament")))
         return
     tid = _game_id(args[1])
@@ -655,6 +657,8 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         sandbox.show_all(await s.leave_tournament(tid, me))
     elif what == "start":
         sandbox.show_all(await s.start_tournament(tid, me, manager=True))
+    elif what == "cancel":
+        sandbox.show(await s.cancel_tournament(tid, me, manager=True))
     else:
         sandbox.show(await s.tournament_standings(tid))
 

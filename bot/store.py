@@ -65,6 +65,7 @@ from bot.model import (
     ShardSlice,
     Stats,
     StoredOutcome,
+    TournamentPost,
     TournamentRow,
     TournamentSlot,
     TournamentStatus,
@@ -216,9 +217,22 @@ class Store(Protocol):
     ) -> bool: ...
     async def record_board(self, slot: TournamentSlot, result: BoardResult) -> bool: ...
     async def end_tournament(
-        self, tournament_id: int, status: TournamentStatus, expected: int, now_ms: int
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        expected: int,
+        now_ms: int,
+        post: tuple[str, str] | None = None,
     ) -> bool: ...
     async def tournament_of_game(self, game_id: int) -> TournamentSlot | None: ...
+    async def add_tournament_post(
+        self, tournament_id: int, name: str, body: str, now_ms: int
+    ) -> bool: ...
+    async def pending_tournament_posts(self, now_ms: int, limit: int) -> list[TournamentPost]: ...
+    async def tournament_post_delivered(
+        self, tournament_id: int, name: str, at_ms: int
+    ) -> None: ...
+    async def tournament_post_failed(self, tournament_id: int, name: str, next_ms: int) -> None: ...
     # the web pages (bot/service/web.py)
     async def web_token(self, game_id: int, fresh: str) -> str: ...
     async def web_game(self, token: str) -> int | None: ...
@@ -1262,17 +1276,74 @@ class _SqlTournaments(_SqlRatings):
         return bool(rows)
 
     async def end_tournament(
-        self, tournament_id: int, status: TournamentStatus, expected: int, now_ms: int
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        expected: int,
+        now_ms: int,
+        post: tuple[str, str] | None = None,
     ) -> bool:
         """Finish (or cancel) the tournament if it is still at round ``expected`` and not
-        over: False when it was already (nothing written)."""
+        over, with its announcement ``post`` (name, body) in the same transaction: False when
+        it was already (nothing written)."""
         async with self._writing() as tx:
+            await self._serialize(tx, [f"tournament:{tournament_id}"])
             rows = await tx.fetchall(
                 "UPDATE tournaments SET status = ?, finished_ms = ? WHERE id = ? AND round = ? "
                 "AND status IN ('signup', 'running') RETURNING id",
                 (str(status), now_ms, tournament_id, expected),
             )
+            if rows and post is not None:
+                await self._insert_post(tx, tournament_id, post[0], post[1], now_ms)
         return bool(rows)
+
+    @staticmethod
+    async def _insert_post(
+        tx: Session, tournament_id: int, name: str, body: str, now_ms: int
+    ) -> bool:
+        rows = await tx.fetchall(
+            "INSERT INTO tournament_posts (tournament_id, name, body, created_ms, next_ms) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament_id, name) DO NOTHING "
+            "RETURNING name",
+            (tournament_id, name, body, now_ms, now_ms),
+        )
+        return bool(rows)
+
+    async def add_tournament_post(
+        self, tournament_id: int, name: str, body: str, now_ms: int
+    ) -> bool:
+        """Keep the announcement ``name`` until it is posted; False: it was written before
+        (by this process or another), nothing written."""
+        async with self._writing() as tx:
+            return await self._insert_post(tx, tournament_id, name, body, now_ms)
+
+    async def pending_tournament_posts(self, now_ms: int, limit: int) -> list[TournamentPost]:
+        """Tournament announcements not yet posted and due, oldest first."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT p.tournament_id, p.name, p.body, p.attempts, t.guild_id "
+                "FROM tournament_posts p JOIN tournaments t ON t.id = p.tournament_id "
+                "WHERE p.delivered_ms IS NULL AND p.next_ms <= ? "
+                "ORDER BY p.created_ms, p.tournament_id, p.name LIMIT ?",
+                (now_ms, limit),
+            )
+        return [TournamentPost(int(r[0]), r[1], r[2], int(r[3]), r[4]) for r in rows]
+
+    async def tournament_post_delivered(self, tournament_id: int, name: str, at_ms: int) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE tournament_posts SET delivered_ms = ? WHERE tournament_id = ? "
+                "AND name = ? AND delivered_ms IS NULL",
+                (at_ms, tournament_id, name),
+            )
+
+    async def tournament_post_failed(self, tournament_id: int, name: str, next_ms: int) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE tournament_posts SET attempts = attempts + 1, next_ms = ? "
+                "WHERE tournament_id = ? AND name = ? AND delivered_ms IS NULL",
+                (next_ms, tournament_id, name),
+            )
 
     async def tournament_of_game(self, game_id: int) -> TournamentSlot | None:
         async with self._reading() as tx:

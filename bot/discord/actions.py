@@ -11,11 +11,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import discord
 
-from bot.discord.format import MessageParts, announcement_parts, refusal_text, reply_parts
+from bot.discord.format import (
+    MessageParts,
+    announcement_in,
+    announcement_parts,
+    refusal_text,
+    reply_parts,
+)
 from bot.discord.host import Host, host_of
 from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import MoveModal, page_view, reply_view
@@ -194,6 +201,43 @@ async def deliver(
     await responder.finish()
 
 
+HISTORY_LIMIT = 50
+"""How far back an announcement is looked for before it is posted again after a crash."""
+
+
+async def already_posted(
+    me: discord.abc.Snowflake | None, channel: discord.abc.Messageable, key: str
+) -> bool:
+    """Whether the announcement ``key`` (a game's, a tournament's) is among the channel's
+    recent messages by the bot ``me`` (by the mark in its footer)."""
+    async for message in channel.history(limit=HISTORY_LIMIT):
+        if me is not None and message.author.id == me.id and announcement_in(message, key):
+            return True
+    return False
+
+
+JUMP = "https://discord.com/channels/{guild}/{place}"
+"""Discord's link to a channel or thread (a jump link)."""
+
+
+async def with_game_links(bot: Host, reply: Reply) -> Reply:
+    """A tournament round's boards, each game's number a jump link to its thread (or its
+    channel); other replies as they are."""
+    guild = reply.params.get("guild")
+    if reply.event is not Event.TOURNAMENT_ROUND or not guild:
+        return reply
+    lines = []
+    for line in reply.lines:
+        game_id = line.params.get("game_id")
+        loc = await bot.service.place(game_id) if isinstance(game_id, int) else None
+        where = None if loc is None else (loc.thread_id or loc.channel_id)
+        if where is not None:
+            link = f"[#{game_id}]({JUMP.format(guild=guild, place=where)})"
+            line = replace(line, params={**line.params, "link": link})
+        lines.append(line)
+    return replace(reply, lines=tuple(lines))
+
+
 async def _deliver_one(
     bot: Host,
     responder: Responder,
@@ -206,6 +250,7 @@ async def _deliver_one(
     if reply.event is Event.REPLAY:
         await deliver_replay(responder, reply, public_lang, user_lang)
         return
+    reply = await with_game_links(bot, reply)
     if reply.event in PRACTICE_EVENTS:
         await deliver_practice(responder, reply, user_lang, me)
         return

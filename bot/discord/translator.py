@@ -214,6 +214,10 @@ JA: dict[str, str] = {
     "standings": "順位",
     "withdraw": "棄権",
     "remove": "除外",
+    "cancel": "中止",
+    "Call off a tournament that has not started (managers).": (
+        "開始前の大会を中止します（マネージャー）。"
+    ),
     "Tournaments in this server.": "このサーバーの大会。",
     "Create a tournament (managers).": "大会を作成します（マネージャー）。",
     "Start a tournament now.": "大会を今すぐ開始します。",

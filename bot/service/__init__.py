@@ -32,7 +32,13 @@ from typing import Any, TypedDict, Unpack
 from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
 from bot.kifu import MAX_RECORD_BYTES
-from bot.model import GameRow, MoveRow, OfferKind, parse_outbox_key
+from bot.model import (
+    GameRow,
+    MoveRow,
+    OfferKind,
+    parse_outbox_key,
+    parse_tournament_post_key,
+)
 from bot.service import actions, context
 from bot.service.actions import (
     ACTIONS,
@@ -176,6 +182,7 @@ __all__ = [
     "WebRated",
     "catalogue",
     "parse_outbox_key",
+    "parse_tournament_post_key",
     "play_arg",
     "split_play",
 ]
@@ -312,11 +319,18 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
         return None if at is None else from_ms(at)
 
     async def announced(self, key: str) -> None:
-        """The reply whose ``outbox`` is ``key`` was posted."""
+        """The reply whose ``outbox`` is ``key`` was posted (a game's announcement, or a
+        tournament's post)."""
+        if parse_tournament_post_key(key) is not None:
+            await self.tournaments.posts.posted(key)
+            return
         await self.outbox.delivered(key)
 
     async def announcement_failed(self, key: str) -> None:
         """Posting it failed: it is handed out again later."""
+        if parse_tournament_post_key(key) is not None:
+            await self.tournaments.posts.failed(key)
+            return
         await self.outbox.failed(key)
         self.timers.changed.set()  # the delivery loop recomputes when to look again
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 
 from bot.model import BoardRow, TournamentRow, TournamentStatus
 from bot.service import present
@@ -69,6 +70,12 @@ class TournamentReplies:
             n = len(entrants)
             per_cycle = n - 1 + n % 2
             params["rounds"] = per_cycle * (2 if fmt is Format.DOUBLE_ROUND_ROBIN else 1)
+        lines: tuple[Line, ...] = ()
+        if t.status is TournamentStatus.SIGNUP and t.new.signup_until_ms is not None:
+            until = datetime.fromtimestamp(t.new.signup_until_ms / 1000, UTC)
+            lines = (Line("tournament.signup_until", {"until": until}),)
+        elif t.status is TournamentStatus.SIGNUP:
+            lines = (Line("tournament.signup_open", {"tournament": t.id}),)
         return Reply(
             key,
             {
@@ -80,6 +87,7 @@ class TournamentReplies:
             event=Event.TOURNAMENT_SIGNUP,
             actions=buttons,
             deadline=None,
+            lines=lines,
         )
 
     async def round_reply(self, t: TournamentRow, boards: Sequence[BoardRow]) -> Reply:
@@ -91,6 +99,7 @@ class TournamentReplies:
                     "board": b.board,
                     "players": " – ".join(names.get(p, p) for p in b.players),
                     "game_id": b.game_id or "-",
+                    "link": f"#{b.game_id}" if b.game_id else "-",
                 },
             )
             for b in boards

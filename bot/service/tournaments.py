@@ -24,7 +24,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.clock import ClockError, parse_clock
@@ -48,6 +48,7 @@ from bot.service.context import Context
 from bot.service.endings import Endings
 from bot.service.guard import entry
 from bot.service.lobby import Lobby, clock_refusal
+from bot.service.tournament_posts import TournamentPosts
 from bot.service.tournament_replies import (
     FORMAT_NAMES,
     TournamentReplies,
@@ -138,6 +139,7 @@ class Tournaments:
         self._due: set[int] = set()
         self._locks: dict[int, asyncio.Lock] = {}
         self.replies = TournamentReplies(ctx)
+        self.posts = TournamentPosts(ctx, self.replies)
         ctx.games.listen(self._committed)
 
     def _committed(self, row: GameRow) -> None:
@@ -367,7 +369,6 @@ class Tournaments:
         last. Safe to call at any time, any number of times, from any process."""
         out: list[Reply] = []
         async with self._lock(tournament_id):
-            paired = False
             while True:
                 t = await self._load(tournament_id)
                 if t.status is TournamentStatus.SIGNUP:
@@ -378,7 +379,6 @@ class Tournaments:
                     out += started
                     if not started or started[0].key != "tournament.started":
                         return out
-                    paired = True
                     continue
                 if t.status is not TournamentStatus.RUNNING:
                     return out
@@ -386,23 +386,31 @@ class Tournaments:
                 out += made
                 boards = await self.ctx.store.boards(t.id)
                 current = [b for b in boards if b.round == t.round]
-                if made or paired:
-                    out.append(await self.replies.round_reply(t, current))
-                paired = False
+                if all(b.game_id is not None or b.result is not None for b in current):
+                    name = f"round{t.round}"  # every game made: the round is announced once
+                    if not self.posts.known(t.id, name):
+                        out += await self.posts.announce(
+                            t.id, name, await self.replies.round_reply(t, current)
+                        )
                 if any(b.result is None for b in current):
                     return out
                 entrants = await self.ctx.store.entrants(t.id)
                 active = [e for e in entrants if e.withdrawn_round is None]
                 fmt = Format(t.new.format)
                 if t.round >= t.new.rounds or len(active) < min_players_running(fmt):
+                    ended = replace(t, status=TournamentStatus.FINISHED)
+                    final = await self.replies.final_reply(ended)
                     if await self.ctx.store.end_tournament(
-                        t.id, TournamentStatus.FINISHED, t.round, self.ctx.now_ms()
+                        t.id,
+                        TournamentStatus.FINISHED,
+                        t.round,
+                        self.ctx.now_ms(),
+                        post=("final", final.to_json()),
                     ):
-                        out.append(await self.replies.final_reply(await self._load(t.id)))
+                        out.append(self.posts.claimed(t.id, "final", final))
                     return out
                 if not await self._pair(t, entrants, boards, t.round):
                     return out  # another process paired it: it announces it
-                paired = True
 
     async def _play_round(self, t: TournamentRow) -> list[Reply]:
         """Record the current round's ended games and make the games it lacks: the games'
@@ -430,12 +438,16 @@ class Tournaments:
         """The sign-up ended: start with the players there are, or call it off without enough."""
         entrants = await self.ctx.store.entrants(t.id)
         if len(entrants) < min_players(Format(t.new.format)):
+            ended = replace(t, status=TournamentStatus.CANCELLED)
+            reply = await self.replies.signup_reply(ended, "tournament.cancelled")
             if await self.ctx.store.end_tournament(
-                t.id, TournamentStatus.CANCELLED, 0, self.ctx.now_ms()
+                t.id,
+                TournamentStatus.CANCELLED,
+                0,
+                self.ctx.now_ms(),
+                post=("cancelled", reply.to_json()),
             ):
-                return [
-                    await self.replies.signup_reply(await self._load(t.id), "tournament.cancelled")
-                ]
+                return [self.posts.claimed(t.id, "cancelled", reply)]
             return []
         if not await self._pair(t, entrants, [], expected=0):
             return []
@@ -444,33 +456,7 @@ class Tournaments:
     async def _make_game(self, t: TournamentRow, b: BoardRow) -> list[Reply]:
         """Make board ``b``'s game (as ``/play`` makes one), unless another process just did."""
         names = {e.user_id: e.name for e in await self.ctx.store.entrants(t.id)}
-        game = get_game(b.game_type)
-        seats: list[SeatRow] = []
-        humans: list[User] = []
-        for seat, p in enumerate(b.players):
-            level = ai_level(p)
-            if level is not None and level in AI_LEVELS:
-                seats.append(SeatRow(seat, SeatKind.HOST, None, ai_name(level), ai_level=level))
-            else:
-                seats.append(SeatRow(seat, SeatKind.HUMAN, p, names.get(p, p)))
-                humans.append(User(p, names.get(p, p)))
-        known = {o.name for o in game.options}
-        options = game.resolve_options({k: v for k, v in t.new.options.items() if k in known})
-        spec = parse_clock(t.new.clock)
-        new = NewGame(
-            game_type=game.id,
-            players=len(seats),
-            options=dict(options),
-            creator_id=humans[0].id if humans else t.new.creator_id,
-            seats=tuple(seats),
-            guild_id=t.new.guild_id,
-            channel_id=t.new.channel_id,
-            clock=spec.text(),
-            reminders=spec.reminders,
-            rated=t.new.rated and len(humans) == len(seats) and len(seats) > 1,
-            tournament=TournamentSlot(t.id, b.round, b.board),
-        )
-        creator = humans[0] if humans else User(t.new.creator_id, names.get(t.new.creator_id, "?"))
+        new, creator, humans = board_game(t, b, names)
         try:
             reply = await self.lobby.open_game(new, creator, humans, (), "game.created")
         except ConflictError:
@@ -481,6 +467,29 @@ class Tournaments:
     async def standings(self, tournament_id: int) -> Reply:
         """The standings with their tie-breaks and the crosstable picture."""
         return await self.replies.standings(await self._load(tournament_id))
+
+    async def cancel(self, tournament_id: int, user: User, *, manager: bool) -> Reply:
+        """Call it off while it signs up (its creator or a manager); once it runs, players
+        are taken out one by one (:meth:`remove`) or it plays to its end."""
+        t = await self._load(tournament_id)
+        if not manager and user.id != t.new.creator_id:
+            raise Refusal("refuse.tournament_manager")
+        if t.status is TournamentStatus.RUNNING:
+            raise Refusal("refuse.tournament_cancel_running", name=t.new.name)
+        if t.status is not TournamentStatus.SIGNUP:
+            raise Refusal("refuse.tournament_over", name=t.new.name)
+        ended = replace(t, status=TournamentStatus.CANCELLED)
+        reply = await self.replies.signup_reply(ended, "tournament.called_off")
+        reply = replace(reply, params={**reply.params, "by": clean_text(user.name)})
+        if not await self.ctx.store.end_tournament(
+            t.id,
+            TournamentStatus.CANCELLED,
+            0,
+            self.ctx.now_ms(),
+            post=("cancelled", reply.to_json()),
+        ):  # started (or called off) a moment ago by someone else
+            raise Refusal("refuse.tournament_started", name=t.new.name)
+        return self.posts.claimed(t.id, "cancelled", reply)
 
     async def settle(self) -> list[Reply]:
         """Advance every tournament something happened to (a game of it ended, its sign-up
@@ -506,6 +515,40 @@ class Tournaments:
         return out
 
     # -- what is shown ------------------------------------------------------------------------
+
+
+def board_game(
+    t: TournamentRow, b: BoardRow, names: Mapping[str, str]
+) -> tuple[NewGame, User, list[User]]:
+    """Board ``b``'s game as ``/play`` would make it: the game, who makes it, its people."""
+    game = get_game(b.game_type)
+    seats: list[SeatRow] = []
+    humans: list[User] = []
+    for seat, p in enumerate(b.players):
+        level = ai_level(p)
+        if level is not None and level in AI_LEVELS:
+            seats.append(SeatRow(seat, SeatKind.HOST, None, ai_name(level), ai_level=level))
+        else:
+            seats.append(SeatRow(seat, SeatKind.HUMAN, p, names.get(p, p)))
+            humans.append(User(p, names.get(p, p)))
+    known = {o.name for o in game.options}
+    options = game.resolve_options({k: v for k, v in t.new.options.items() if k in known})
+    spec = parse_clock(t.new.clock)
+    new = NewGame(
+        game_type=game.id,
+        players=len(seats),
+        options=dict(options),
+        creator_id=humans[0].id if humans else t.new.creator_id,
+        seats=tuple(seats),
+        guild_id=t.new.guild_id,
+        channel_id=t.new.channel_id,
+        clock=spec.text(),
+        reminders=spec.reminders,
+        rated=t.new.rated and len(humans) == len(seats) and len(seats) > 1,
+        tournament=TournamentSlot(t.id, b.round, b.board),
+    )
+    creator = humans[0] if humans else User(t.new.creator_id, names.get(t.new.creator_id, "?"))
+    return new, creator, humans
 
 
 def min_players(fmt: Format) -> int:
@@ -571,6 +614,18 @@ class TournamentFront:
     @entry
     async def tournament_standings(self, tournament_id: int) -> Reply:
         return await self.tournaments.standings(tournament_id)
+
+    @entry
+    async def cancel_tournament(
+        self, tournament_id: int, user: User, *, manager: bool = False
+    ) -> Reply:
+        """Call off a tournament that signs up (its creator or a manager)."""
+        return await self.tournaments.cancel(tournament_id, user, manager=manager)
+
+    async def pending_tournament_posts(self) -> list[Reply]:
+        """A tournament's round and final messages nobody posted yet (after a crash, a failed
+        send); report each with ``announced`` or ``announcement_failed``."""
+        return await self.tournaments.posts.pending()
 
     @property
     def tournament_changed(self) -> asyncio.Event:

@@ -3,6 +3,10 @@ posted as games end, refusals kept private."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from typing import Any
+
 from bot.service import User
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
@@ -35,6 +39,10 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     assert not started.ephemeral
     threads = await double.wait_for(double.threads)
     assert len(threads) == 1  # three players: one game a round and a bye
+    round_one = await double.wait_for_message(double.channel_id, lambda m: "round 1" in str(m))
+    # its game is a jump link to the game's thread, and the post carries its key
+    assert f"/{threads[0]['id']})" in str(round_one["embeds"])
+    assert round_one["embeds"][0]["footer"]["text"] == "t1.round1"
     late = await double.click(double.bob, message, buttons["Join"])
     assert late.ephemeral
 
@@ -50,3 +58,51 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     await double.wait_for(
         lambda: any("round 2" in str(m) for m in double.channel_messages(double.channel_id))
     )
+
+
+async def test_a_manager_calls_off_a_tournament(harness: Harness, double: DiscordDouble) -> None:
+    created = await double.slash(
+        double.owner,
+        "tournament",
+        {"create": {"game": "rokumentai", "format": "swiss", "signup_hours": 24}},
+    )
+    assert created.message is not None
+    assert "<t:" in str(created.message["embeds"])  # when the sign-up closes, in each reader's zone
+    refused = await double.slash(double.alice, "tournament", {"cancel": {"tournament": 1}})
+    assert refused.ephemeral and "manager" in str(refused.message)
+    called_off = await double.slash(double.owner, "tournament", {"cancel": {"tournament": 1}})
+    assert not called_off.ephemeral and "called off" in str(called_off.message)
+    service = harness.service
+    assert service is not None
+    assert await service.pending_tournament_posts() == []  # reported posted
+    buttons = double.buttons(created.message)
+    late = await double.click(double.alice, created.message, buttons["Join"])
+    assert late.ephemeral
+
+
+async def test_a_post_sent_before_a_crash_is_not_posted_again(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """The process dies after posting a round's message and before reporting it: the next one
+    finds it in the channel (its key in the footer) and does not post it twice."""
+    await double.slash(
+        double.owner, "tournament", {"create": {"game": "rokumentai", "format": "round-robin"}}
+    )
+    service = harness.service
+    assert service is not None
+    await service.join_tournament(1, User(str(double.alice.id), "Alice"))
+    await double.slash(double.owner, "tournament", {"start": {"tournament": 1}})
+    posted = await double.wait_for_message(double.channel_id, lambda m: "round 1" in str(m))
+    posted.pop("nonce", None)  # long ago: Discord no longer holds its nonce
+    await harness.stop()
+    with contextlib.closing(sqlite3.connect(harness.db_path)) as db, db:
+        db.execute("UPDATE tournament_posts SET delivered_ms = NULL")  # never reported
+    bot = await harness.start()
+    cog: Any = bot.get_cog("TournamentCog")
+    cog.settled.clear()
+    await cog.settled.wait()  # a round of the loop: the pending post looked at
+    service = harness.service
+    assert service is not None
+    assert await service.pending_tournament_posts() == []  # reported this time
+    rounds = [m for m in double.channel_messages(double.channel_id) if "round 1" in str(m)]
+    assert len(rounds) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from datetime import timedelta
 from collections import Counter
 
 import pytest
@@ -277,3 +278,117 @@ async def test_the_sign_up_deadline_starts_it(real: GameService, clock: FakeCloc
     out = await real.settle_tournaments()
     assert out[0].key == "tournament.started"
     assert await status(real, tid) is TournamentStatus.RUNNING
+
+
+async def test_a_round_and_the_end_are_posted_after_a_crash_and_only_once(
+    clock: FakeClock, db_path: str
+) -> None:
+    """The round's and the final message are kept with what causes them: a process that dies
+    before posting them leaves them to the next one, which posts each once."""
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    tid = await open_tournament(svc, "swiss", rounds=1)
+    started = await svc.start_tournament(tid, ALICE)
+    posted = [r for r in started if r.key == "tournament.round"]
+    assert [r.outbox for r in posted] == [f"t{tid}.round1"]
+    assert await svc.pending_tournament_posts() == []  # claimed by the caller posting it
+    await svc.close()  # ... which dies before posting it
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        again = await svc.pending_tournament_posts()
+        assert [(r.key, r.outbox) for r in again] == [("tournament.round", f"t{tid}.round1")]
+        assert again[0].lines == posted[0].lines
+        await svc.announced(f"t{tid}.round1")
+        assert await svc.pending_tournament_posts() == []
+        ended = await play_round(svc, tid)
+        final = [r for r in ended if r.key == "tournament.ended"]
+        assert [r.outbox for r in final] == [f"t{tid}.final"]
+    finally:
+        await svc.close()  # dies before posting the end
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        assert await svc.settle_tournaments() == []  # the end is not made again...
+        again = await svc.pending_tournament_posts()  # ...but its message is still due
+        assert [r.key for r in again] == ["tournament.ended"]
+        assert again[0].image is not None and again[0].image.startswith(b"\x89PNG")
+        assert again[0].params["winners"] == final[0].params["winners"]
+        await svc.announced(f"t{tid}.final")
+        assert await svc.pending_tournament_posts() == []
+    finally:
+        await svc.close()
+
+
+async def test_a_round_whose_games_were_made_before_a_crash_is_announced_after_it(
+    clock: FakeClock, db_path: str
+) -> None:
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    tid = await open_tournament(svc, "swiss", rounds=1)
+    row = await svc.ctx.store.tournament(tid)
+    assert row is not None
+    assert await svc.tournaments._pair(row, await svc.ctx.store.entrants(tid), [], expected=0)
+    row = await svc.ctx.store.tournament(tid)
+    assert row is not None
+    made = await svc.tournaments._play_round(row)  # every game made, then the process dies
+    assert len(made) == 2
+    await svc.close()
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        out = await svc.settle_tournaments()
+        assert [r.key for r in out] == ["tournament.round"]  # no game made twice
+        assert {line.params["game_id"] for line in out[0].lines} == {m.game_id for m in made}
+    finally:
+        await svc.close()
+
+
+async def test_a_post_whose_send_failed_is_handed_out_again_later(
+    real: GameService, clock: FakeClock
+) -> None:
+    tid = await open_tournament(real, "swiss", rounds=1)
+    started = await real.start_tournament(tid, ALICE)
+    key = next(r.outbox for r in started if r.key == "tournament.round")
+    assert key is not None
+    await real.announcement_failed(key)
+    assert await real.pending_tournament_posts() == []  # not at once...
+    clock.advance(seconds=6)
+    assert [r.outbox for r in await real.pending_tournament_posts()] == [key]  # ...but later
+
+
+async def test_a_manager_calls_off_a_tournament_that_signs_up(real: GameService) -> None:
+    tid = await open_tournament(real, "swiss", rounds=1)
+    with pytest.raises(Refusal) as refused:
+        await real.cancel_tournament(tid, PLAYERS[1])
+    assert refused.value.key == "refuse.tournament_manager"
+    assert await status(real, tid) is TournamentStatus.SIGNUP
+    called_off = await real.cancel_tournament(tid, PLAYERS[2], manager=True)
+    assert called_off.key == "tournament.called_off" and called_off.actions == ()
+    assert called_off.outbox == f"t{tid}.cancelled"
+    assert "carol" in called_off.text("en")
+    assert await status(real, tid) is TournamentStatus.CANCELLED
+    with pytest.raises(Refusal) as refused:
+        await real.join_tournament(tid, PLAYERS[5])
+    assert refused.value.key == "refuse.tournament_closed"
+    with pytest.raises(Refusal) as refused:
+        await real.cancel_tournament(tid, ALICE)
+    assert refused.value.key == "refuse.tournament_over"
+
+    running = await open_tournament(real, "swiss", rounds=1)
+    await real.start_tournament(running, ALICE)
+    with pytest.raises(Refusal) as refused:
+        await real.cancel_tournament(running, ALICE, manager=True)
+    assert refused.value.key == "refuse.tournament_cancel_running"
+    assert await status(real, running) is TournamentStatus.RUNNING
+
+
+async def test_the_sign_up_message_says_when_it_starts(real: GameService) -> None:
+    timed = await real.create_tournament(
+        ALICE, TournamentOptions("rokumentai", "swiss", signup_hours=2), manager=True
+    )
+    until = real.clock.now() + timedelta(hours=2)
+    assert [(line.key, line.params["until"]) for line in timed.lines] == [
+        ("tournament.signup_until", until)
+    ]
+    assert str(until.year) in timed.text("en")
+    by_hand = await real.create_tournament(
+        ALICE, TournamentOptions("rokumentai", "swiss"), manager=True
+    )
+    assert [line.key for line in by_hand.lines] == ["tournament.signup_open"]
+    assert "/tournament start" in by_hand.text("ja")

@@ -19,10 +19,10 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import edit_lobby, guild_lang
+from bot.discord.actions import already_posted, edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
-from bot.discord.format import announcement_in, reply_parts
+from bot.discord.format import reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import reply_view
@@ -32,8 +32,6 @@ log = logging.getLogger("banmen.discord.timers")
 
 RETRY_SECONDS = 5.0
 """How long the loop waits after a failed round before trying again (unless timers change)."""
-HISTORY_LIMIT = 50
-"""How many of a thread's latest messages are searched for an announcement's mark."""
 MAX_WAIT_SECONDS = 3600.0
 """The loop never sleeps longer than this at once (it then looks again)."""
 
@@ -113,7 +111,11 @@ class TimersCog(commands.Cog):
         channel = self.bot.get_channel(int(target)) or await self.bot.fetch_channel(int(target))
         if not isinstance(channel, discord.abc.Messageable):
             return
-        if look_first and reply.outbox is not None and await self.posted(channel, reply.outbox):
+        if (
+            look_first
+            and reply.outbox is not None
+            and await already_posted(self.bot.user, channel, reply.outbox)
+        ):
             log.info("game %s: announcement %s was already posted", reply.game_id, reply.outbox)
             return
         guild = getattr(channel, "guild", None)
@@ -126,14 +128,6 @@ class TimersCog(commands.Cog):
             kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
         await channel.send(**kwargs)
         await keep_asleep_as_due(self.bot, reply.game_id, channel)
-
-    async def posted(self, channel: discord.abc.Messageable, key: str) -> bool:
-        """Whether the announcement ``key`` is among the thread's recent messages by the bot."""
-        me = self.bot.user
-        async for message in channel.history(limit=HISTORY_LIMIT):
-            if me is not None and message.author.id == me.id and announcement_in(message, key):
-                return True
-        return False
 
 
 async def setup(bot: commands.Bot) -> None:

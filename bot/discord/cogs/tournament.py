@@ -19,7 +19,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang, guild_threads, respond, service_user
+from bot.discord.actions import (
+    already_posted,
+    guild_lang,
+    guild_threads,
+    respond,
+    service_user,
+    with_game_links,
+)
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
 from bot.discord.common import game_type_choices
@@ -118,6 +125,19 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             lambda: self.bot.service.start_tournament(tournament, user, manager=manager),
         )
 
+    @app_commands.command(
+        name=_("cancel"), description=_("Call off a tournament that has not started (managers).")
+    )
+    @app_commands.describe(tournament=_("The tournament number."))
+    @app_commands.guild_only()
+    async def cancel(self, interaction: discord.Interaction[Any], tournament: int) -> None:
+        manager = await is_manager(self.bot, interaction)
+        user = service_user(interaction.user)
+        await respond(
+            interaction,
+            lambda: self.bot.service.cancel_tournament(tournament, user, manager=manager),
+        )
+
     @app_commands.command(name=_("standings"), description=_("A tournament's standings."))
     @app_commands.describe(tournament=_("The tournament number."))
     async def standings(self, interaction: discord.Interaction[Any], tournament: int) -> None:
@@ -156,6 +176,10 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             try:
                 for reply in await service.settle_tournaments():
                     await self.post(reply)
+                # a round's or the end's message: after its games (their threads are linked);
+                # and what a crash or a failed send left unposted
+                for reply in await service.pending_tournament_posts():
+                    await self.post(reply, look_first=True)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -163,9 +187,10 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             self.settled.set()
             await wait_event(service.tournament_changed, SETTLE_SECONDS)
 
-    async def post(self, reply: Reply) -> None:
+    async def post(self, reply: Reply, *, look_first: bool = False) -> None:
         """A game's message through the poster (and the outbox); a tournament's message in its
-        channel."""
+        channel, reported to its store (``look_first``: it may have been posted before a
+        crash; posted only if it is not in the channel yet)."""
         if reply.game_id is not None and reply.event is Event.STARTED:
             try:
                 if await self.open_thread(reply):
@@ -177,24 +202,51 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             if isinstance(poster, Poster):
                 await poster.post(reply)
             return
-        channel_id = reply.params.get("channel")
-        if not channel_id:  # (the process that did the work posts it, whatever its shards)
-            return
         try:
-            channel = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(
-                int(channel_id)
-            )
-            if not isinstance(channel, discord.abc.Messageable):
-                return
-            guild = getattr(channel, "guild", None)
-            lang = await guild_lang(self.bot, guild.id if guild is not None else None)
-            await channel.send(
-                **reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
+            await self.send(reply, look_first=look_first)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            # the channel is gone or closed to the bot: no retry can post it
+            log.warning(
+                "%s of tournament %s cannot be posted (%s); dropped",
+                reply.key,
+                reply.params.get("tournament"),
+                exc,
             )
         except discord.HTTPException:
             log.warning(
-                "could not post %s of tournament %s", reply.key, reply.params.get("tournament")
+                "could not post %s of tournament %s; retried later",
+                reply.key,
+                reply.params.get("tournament"),
             )
+            if reply.outbox is not None:
+                await self.bot.service.announcement_failed(reply.outbox)
+            return
+        if reply.outbox is not None:
+            await self.bot.service.announced(reply.outbox)
+
+    async def send(self, reply: Reply, *, look_first: bool) -> None:
+        channel_id = reply.params.get("channel")
+        if not channel_id:
+            return
+        channel = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(
+            int(channel_id)
+        )
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        if (
+            look_first
+            and reply.outbox is not None
+            and await already_posted(self.bot.user, channel, reply.outbox)
+        ):
+            log.info("tournament post %s was already posted", reply.outbox)
+            return
+        guild = getattr(channel, "guild", None)
+        lang = await guild_lang(self.bot, guild.id if guild is not None else None)
+        reply = await with_game_links(self.bot, reply)
+        kwargs = reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
+        if reply.outbox is not None:
+            kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
+        await channel.send(**kwargs)
 
     async def open_thread(self, reply: Reply) -> bool:
         """A round's game started by itself: its announcement in the tournament's channel and
