@@ -155,7 +155,6 @@ def _icon(owner: int, face: int, size: int) -> Image.Image:
     return img
 
 
-@cache
 def _bar(
     owner: int,
     hand: int,
@@ -168,7 +167,23 @@ def _bar(
     """One player's bar: seat, cubes in hand, 占 on the board, and the turn marker (or, once
     the game is over, ``result``: ``win``, ``loss``, ``draw`` or ``none`` (aborted), with the
     ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it). ``player``, when
-    given, is the player's name, under the seat's."""
+    given, is the player's name, under the seat's: pasted on a copy of the cached bar, so the
+    cache is keyed by the counts alone (a name per game would make it grow without end and
+    miss every time)."""
+    bar = _plain_bar(owner, hand, occupy, to_move, result, reason, player is not None)
+    if player is None:
+        return bar
+    img = bar.copy()
+    tag = name_sprite(player, 14, MUTED, 180)
+    img.paste(tag, (20, 28), tag)
+    return img
+
+
+@cache
+def _plain_bar(
+    owner: int, hand: int, occupy: int, to_move: bool, result: str, reason: str, named: bool
+) -> Image.Image:
+    """:func:`_bar` without the player's name (``named``: laid out to take one)."""
     over = bool(result)
     img = Image.new("RGB", (WIDTH, BAR - 4), PANEL)
     draw = ImageDraw.Draw(img)
@@ -177,12 +192,10 @@ def _bar(
     name = ("先手 Black", "後手 White")[owner]
     if to_move and not over:
         draw.rounded_rectangle((6, 6, WIDTH - 6, BAR - 10), 8, outline=HIGHLIGHT, width=3)
-    if player is None:
+    if not named:
         draw.text((18, (BAR - 4) / 2), f"{mark} {name}", font=big, fill=TEXT, anchor="lm")
     else:
         draw.text((18, 16), f"{mark} {name}", font=font(19), fill=TEXT, anchor="lm")
-        tag = name_sprite(player, 14, MUTED, 180)
-        img.paste(tag, (20, 28), tag)
     x = 210
     icon = _icon(owner, -1, 30)
     img.paste(icon, (x, (BAR - 4 - 30) // 2), icon)
