@@ -1706,17 +1706,17 @@ class _SqliteSession:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
 
+    # Each call is one hop to the connection's thread and back (aiosqlite's execute, fetchall
+    # and close would be three): on a busy process the hops, not SQLite, cost the most.
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        cur = await self.db.execute(sql, params)
-        await cur.close()
+        await self.db.execute_fetchall(sql, params)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if rows:
             await self.db.executemany(sql, rows)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Sequence[Any]]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self.db.execute_fetchall(sql, params))
 
 
 class SqliteStore(SqlStore):

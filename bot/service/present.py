@@ -126,8 +126,10 @@ def move_buttons(loaded: Loaded) -> tuple[Button, ...]:
         return ()
     state = loaded.state
     legal = state.legal_moves()
+    if not 0 < len(legal) <= MOVE_BUTTONS:
+        return ()
     names = [state.format_move(m) for m in legal]
-    if not 0 < len(names) <= MOVE_BUTTONS or any(len(n) > 50 for n in names):
+    if any(len(n) > 50 for n in names):
         return ()
     if len(names) == 1 and normalise(names[0]) in PASS_WORDS:
         return ()

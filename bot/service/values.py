@@ -214,7 +214,7 @@ class Reply:
         picture is drawn again from the log when it is delivered after a restart)."""
         if self.files:
             raise TypeError(f"an announcement carries no files ({self.key})")
-        body = {f.name: _encode(getattr(self, f.name)) for f in fields(self) if f.name in _KEPT}
+        body = {name: _encode(getattr(self, name)) for name in _KEPT_FIELDS}
         return json.dumps(body, ensure_ascii=False, sort_keys=True)
 
     @classmethod
@@ -264,9 +264,24 @@ _KEPT = frozenset(
 again when it is delivered) and its outbox key (the row it is kept in)."""
 
 
+_KEPT_FIELDS = tuple(f.name for f in fields(Reply) if f.name in _KEPT)
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each small dataclass kept so far (``fields()`` is slow on a hot path:
+every move's announcement is encoded)."""
+
+
 def _encode(value: Any) -> Any:
     """A value as JSON: texts in both languages, times and durations tagged, enums by value,
     a small value (a line, a button) as the list of its fields."""
+    kind = type(value)
+    if kind in _PLAIN:  # (an enum's type is its own class: it is not taken for its value here)
+        return value
+    if kind is tuple or kind is list:
+        return [_encode(v) for v in value]
+    names = _FIELD_NAMES.get(kind)
+    if names is not None:
+        return [_encode(getattr(value, name)) for name in names]
     if isinstance(value, enum.Enum):
         return value.value
     if value is None or isinstance(value, str | bool | int | float):
@@ -274,7 +289,8 @@ def _encode(value: Any) -> Any:
     if isinstance(value, Text):
         return {"$text": [value.en, value.ja]}
     if is_dataclass(value) and not isinstance(value, type):
-        return [_encode(getattr(value, f.name)) for f in fields(value)]
+        names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in fields(value)))
+        return [_encode(getattr(value, name)) for name in names]
     if isinstance(value, datetime):
         return {"$time": int(value.timestamp() * 1000)}
     if isinstance(value, timedelta):
