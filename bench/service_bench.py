@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench import service_split
 from bench.table import pct
 from bot.clock import FakeClock
 from bot.config import Settings
@@ -92,6 +93,8 @@ class Played:
     seconds: float
     latencies: list[float]
     replaced: int
+    cpu: float = 0.0
+    """CPU seconds of the playing processes (every thread), start-up left out."""
 
 
 async def _play(db: str, game_type: str, ids: list[int], moves: int, ready: Any) -> Played:
@@ -128,7 +131,7 @@ async def _play(db: str, game_type: str, ids: list[int], moves: int, ready: Any)
         return gid
 
     await asyncio.to_thread(ready.wait)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         while len(latencies) < moves:
             batch, queue = queue[:CONCURRENCY], queue[CONCURRENCY:]
@@ -136,13 +139,13 @@ async def _play(db: str, game_type: str, ids: list[int], moves: int, ready: Any)
             queue += done
     finally:
         await service.close()
-    return Played(time.perf_counter() - start, latencies, replaced)
+    return Played(time.perf_counter() - start, latencies, replaced, time.process_time() - cpu)
 
 
 def _worker(db: str, game_type: str, ids: list[int], moves: int, ready: Any, out: Any) -> None:
     _pick_game()
     played = asyncio.run(_play(db, game_type, ids, moves, ready))
-    out.put((played.seconds, played.latencies, played.replaced))
+    out.put((played.seconds, played.latencies, played.replaced, played.cpu))
 
 
 def _run(db: str, game_type: str, ids: list[int], moves: int, processes: int) -> Played:
@@ -168,6 +171,7 @@ def _run(db: str, game_type: str, ids: list[int], moves: int, processes: int) ->
         max(r[0] for r in results),
         [lat for r in results for lat in r[1]],
         sum(r[2] for r in results),
+        sum(r[3] for r in results),
     )
 
 
@@ -234,6 +238,7 @@ def _measure(
                 f"{pct(lat, 0.5) * 1e3:.1f}",
                 f"{pct(lat, 0.99) * 1e3:.1f}",
                 f"{rates[0]:.0f}-{rates[-1]:.0f}",
+                f"{median.cpu / len(lat) * 1e3:.2f}",
             ]
         )
     return sorted(rows, key=lambda r: (r[0] != "sqlite", r[0], r[1]))
@@ -268,10 +273,18 @@ def main(argv: list[str] | None = None) -> None:
                 t0 = time.perf_counter()
                 ids[name] = asyncio.run(_setup(db, game_type, args.games))
                 print(f"  {name}: {args.games} games set up in {time.perf_counter() - t0:.0f} s")
-            head = ("store", "processes", "moves/s", "p50 ms", "p99 ms", "range")
-            print("  {:<11} {:<9} {:>8} {:>8} {:>8} {:>10}".format(*head))
+            head = ("store", "processes", "moves/s", "p50 ms", "p99 ms", "range", "CPU ms/move")
+            line = "  {:<11} {:<9} {:>8} {:>8} {:>8} {:>10} {:>12}"
+            print(line.format(*head))
             for row in _measure(stores, ids, game_type, args.moves, args.rounds):
-                print("  {:<11} {:<9} {:>8} {:>8} {:>8} {:>10}".format(*row))
+                print(line.format(*row))
+            print(
+                "  where a move's CPU goes (one process, cached games; the event loop's thread"
+                " by layer, from a profile on the thread's CPU clock)"
+            )
+            for name, db in stores.items():
+                split = service_split.measure(db, game_type, ids[name], args.moves, _settings)
+                service_split.print_split(name, split)
             for name, db in stores.items():
                 seconds, plies = asyncio.run(_rebuild(db, game_type))
                 print(f"  {name}: rebuild a {plies}-ply game from its log: {seconds * 1e3:.1f} ms")
