@@ -2,6 +2,7 @@
 
     python -m bench ai [--games ID,...] [--levels 1-8] [--pairs 20] [--nodes 4000]
                        [--max-plies 200] [--workers 2] [--skip-time] [--skip-ladder]
+                       [--seed-base N]
 
 1. **Speed**: nodes per second of an unbounded search, 0.5 s a move, on 4 positions a game.
 2. **Seconds per move** at each level with its real time budget (2 positions a game).
@@ -152,21 +153,31 @@ def head_to_head(ranks: tuple[int, ...]) -> tuple[float, ...]:
 
 
 def ladder_tasks(
-    game_id: str, players: int, strong: int, weak: int, n: int, nodes: int, max_plies: int
+    game_id: str,
+    players: int,
+    strong: int,
+    weak: int,
+    n: int,
+    nodes: int,
+    max_plies: int,
+    seed_base: int = 0,
 ) -> list[tuple[Task, int]]:
-    """The games of one pair, with the stronger side's seat."""
+    """The games of one pair, with the stronger side's seat. Game ``i`` of the pair plays from
+    seed ``seed_base + 1000 * strong + i`` (``seed_base`` 0: the seeds the ladder has always
+    used; any other, games it never played, e.g. 1,000,000)."""
     tasks = []
     for i in range(n):
         seat = i % players
         levels = tuple(strong if s == seat else weak for s in range(players))
-        tasks.append(((game_id, players, levels, 1000 * strong + i, nodes, max_plies), seat))
+        seed = seed_base + 1000 * strong + i
+        tasks.append(((game_id, players, levels, seed, nodes, max_plies), seat))
     return tasks
 
 
-def _yosuko_cell(pool: ProcessPoolExecutor, level: int, n: int) -> str:
+def _yosuko_cell(pool: ProcessPoolExecutor, level: int, n: int, seed_base: int = 0) -> str:
     """The hint's win rate at ``level`` against random choices, over the same ``n`` deals."""
-    hinted = [("yosuko", 1, (level,), i, 0, 400) for i in range(n)]
-    blind = [("yosuko", 1, (RANDOM,), i, 0, 400) for i in range(n)]
+    hinted = [("yosuko", 1, (level,), seed_base + i, 0, 400) for i in range(n)]
+    blind = [("yosuko", 1, (RANDOM,), seed_base + i, 0, 400) for i in range(n)]
     wins = sum(r[0][0] for r in pool.map(play, hinted))
     base = sum(r[0][0] for r in pool.map(play, blind))
     return f"{wins / n:.0%}/{base / n:.0%}"
@@ -187,6 +198,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--skip-time", action="store_true", help="skip the per-level timing")
     parser.add_argument("--skip-ladder", action="store_true", help="skip the ladder")
+    parser.add_argument(
+        "--seed-base",
+        type=int,
+        default=0,
+        help="added to every ladder seed (0: the usual seeds; e.g. 1000000: unseen games)",
+    )
     args = parser.parse_args(argv)
     lo, _, hi = args.levels.partition("-")
     levels = list(range(int(lo), int(hi or lo) + 1))
@@ -213,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     pairs = [(lv, lv - 2) for lv in levels if lv - 2 in levels] + [(1, RANDOM)]
     print(
         f"\nLadder: the stronger side's score, {args.pairs} games a pair, seats alternated; "
-        f"node budget {args.nodes} a second of level budget"
+        f"node budget {args.nodes} a second of level budget, seeds from {args.seed_base}"
         + "".join(f", {g}: x{k}" for g, k in LADDER_RATE.items() if g in dict(games))
         + "; (s/move)"
     )
@@ -225,10 +242,16 @@ def main(argv: list[str] | None = None) -> None:
             cells = []
             for strong, weak in pairs:
                 if game_id == "yosuko":
-                    cells.append(_yosuko_cell(pool, strong, args.pairs) if weak == RANDOM else "-")
+                    cells.append(
+                        _yosuko_cell(pool, strong, args.pairs, args.seed_base)
+                        if weak == RANDOM
+                        else "-"
+                    )
                     continue
                 rate = args.nodes * LADDER_RATE.get(game_id, 1)
-                tasks = ladder_tasks(game_id, n, strong, weak, args.pairs, rate, args.max_plies)
+                tasks = ladder_tasks(
+                    game_id, n, strong, weak, args.pairs, rate, args.max_plies, args.seed_base
+                )
                 results = list(pool.map(play, [t for t, _ in tasks]))
                 score = sum(r[0][seat] for r, (_, seat) in zip(results, tasks, strict=True))
                 spent = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))

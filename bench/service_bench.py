@@ -30,7 +30,6 @@ from bench.table import pct
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, User
-from engines.core import SIMULTANEOUS
 from engines.record import Entry, Record
 from engines.registry import all_games
 
@@ -112,21 +111,10 @@ async def _play(db: str, game_type: str, ids: list[int], moves: int, ready: Any)
         replayed) to the reply with its picture."""
         nonlocal replaced
         t0 = time.perf_counter()
-        info = await service.game_info(gid)  # loads and replays the game if it is not cached
-        users = tuple(User(s.user_id or "", s.name or "") for s in info.seats)
-        if info.status != "active":
-            reply = await service.create_game(users[0], game_type, seated=[users[1]])
-            assert reply.game_id is not None
+        after, moved = await service_split.play_one(service, gid, game_type, rng)
+        if not moved:
             replaced += 1
-            return reply.game_id
-        state = service.current_state(gid)
-        assert state is not None
-        seat = state.acting_players()[0]
-        move = state.format_move(rng.choice(state.legal_moves(seat)))
-        if state.current_player() == SIMULTANEOUS:
-            await service.setup(gid, users[seat], move)
-        else:
-            await service.play(gid, users[seat], move)
+            return after
         latencies.append(time.perf_counter() - t0)
         return gid
 

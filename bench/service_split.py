@@ -81,6 +81,29 @@ class Split:
     """The loop thread's ms per move by layer (scaled to ``loop_ms``)."""
 
 
+async def play_one(
+    service: GameService, gid: int, game_type: str, rng: random.Random
+) -> tuple[int, bool]:
+    """A random legal move in game ``gid`` (loaded and replayed if it is not cached); a game
+    that is over is replaced by a new one between the same players. Returns the game to play
+    next and whether a move was played."""
+    info = await service.game_info(gid)
+    users = tuple(User(s.user_id or "", s.name or "") for s in info.seats)
+    if info.status != "active":
+        reply = await service.create_game(users[0], game_type, seated=[users[1]])
+        assert reply.game_id is not None
+        return reply.game_id, False
+    state = service.current_state(gid)
+    assert state is not None
+    seat = state.acting_players()[0]
+    move = state.format_move(rng.choice(state.legal_moves(seat)))
+    if state.current_player() == SIMULTANEOUS:
+        await service.setup(gid, users[seat], move)
+    else:
+        await service.play(gid, users[seat], move)
+    return gid, True
+
+
 class _PictureClock:
     """The CPU the worker threads spend in ``render.render_png`` (wraps it for this process)."""
 
@@ -113,21 +136,7 @@ async def _play(
     queue = list(ids)
 
     async def one(gid: int) -> int:
-        info = await service.game_info(gid)
-        users = tuple(User(s.user_id or "", s.name or "") for s in info.seats)
-        if info.status != "active":
-            reply = await service.create_game(users[0], game_type, seated=[users[1]])
-            assert reply.game_id is not None
-            return reply.game_id
-        state = service.current_state(gid)
-        assert state is not None
-        seat = state.acting_players()[0]
-        move = state.format_move(rng.choice(state.legal_moves(seat)))
-        if state.current_player() == SIMULTANEOUS:
-            await service.setup(gid, users[seat], move)
-        else:
-            await service.play(gid, users[seat], move)
-        return gid
+        return (await play_one(service, gid, game_type, rng))[0]
 
     async def run(count: int) -> int:
         nonlocal queue
