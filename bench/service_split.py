@@ -196,6 +196,6 @@ def print_split(name: str, split: Split) -> None:
     )
     rows = sorted(split.layers.items(), key=lambda kv: -kv[1])
     rows.append(("the picture (a worker thread)", split.picture_ms))
-    rows.append(("other threads (the SQLite connection's)", threads))
+    rows.append(("other threads (SQLite's connection; executors)", threads))
     for layer, ms in rows:
         print(f"    {layer:<52} {ms:6.2f} ms  {100 * ms / split.cpu_ms:4.0f}%")

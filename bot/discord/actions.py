@@ -238,6 +238,21 @@ async def with_game_links(bot: Host, reply: Reply) -> Reply:
     return replace(reply, lines=tuple(lines))
 
 
+async def elsewhere(bot: Host, responder: Responder, reply: Reply, lang: str) -> bool:
+    """A tournament's round or final message that a command caused (a start, a withdrawal)
+    goes to the tournament's channel, wherever the command was typed (True: posted there)."""
+    home = reply.params.get("channel")
+    if reply.event not in (Event.TOURNAMENT_ROUND, Event.TOURNAMENT_ENDED) or not home:
+        return False
+    if str(home) == str(responder.interaction.channel_id):
+        return False
+    kwargs = reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
+    if reply.outbox is not None:
+        kwargs["nonce"] = reply.outbox
+    await bot.get_partial_messageable(int(str(home))).send(**kwargs)
+    return True
+
+
 async def _deliver_one(
     bot: Host,
     responder: Responder,
@@ -251,6 +266,8 @@ async def _deliver_one(
         await deliver_replay(responder, reply, public_lang, user_lang)
         return
     reply = await with_game_links(bot, reply)
+    if await elsewhere(bot, responder, reply, public_lang):
+        return
     if reply.event in PRACTICE_EVENTS:
         await deliver_practice(responder, reply, user_lang, me)
         return

@@ -3,6 +3,7 @@ posted as games end, refusals kept private."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 from typing import Any
@@ -106,3 +107,33 @@ async def test_a_post_sent_before_a_crash_is_not_posted_again(
     assert await service.pending_tournament_posts() == []  # reported this time
     rounds = [m for m in double.channel_messages(double.channel_id) if "round 1" in str(m)]
     assert len(rounds) == 1
+
+
+async def test_a_round_caused_in_a_thread_is_posted_in_the_tournament_channel(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """A withdrawal typed in a game's thread ends the round: the next round's message goes
+    to the tournament's channel, not to the thread the command came from."""
+    await double.slash(
+        double.owner, "tournament", {"create": {"game": "rokumentai", "format": "round-robin"}}
+    )
+    service = harness.service
+    assert service is not None
+    for user in (double.alice, double.carol):
+        await service.join_tournament(1, User(str(user.id), user.name))
+    await double.slash(double.owner, "tournament", {"start": {"tournament": 1}})
+    thread = (await double.wait_for(double.threads))[0]
+    board = next(b for b in await service.ctx.store.boards(1) if b.game_id)
+    people = {str(u.id): u for u in (double.owner, double.alice, double.carol)}
+    leaver = people[board.players[0]]
+    assert harness.bot is not None
+    loop: Any = harness.bot.get_cog("TournamentCog")
+    loop.task.cancel()  # only the command itself advances the tournament now
+    with contextlib.suppress(asyncio.CancelledError):
+        await loop.task
+    out = await double.slash(
+        leaver, "tournament", {"withdraw": {"tournament": 1}}, channel=int(thread["id"])
+    )
+    assert not out.ephemeral
+    await double.wait_for_message(double.channel_id, lambda m: "round 2" in str(m))
+    assert not any("round 2" in str(m) for m in double.channel_messages(int(thread["id"])))
