@@ -40,6 +40,8 @@ async def test_a_game_page_by_its_token(real: GameService, client: Client) -> No
     assert html.count('<li><a href="?ply=') == 4 and 'data-total="4"' in html
     assert f'<meta property="og:image" content="{PUBLIC}/g/{token}/4.png">' in html
     assert '<script src="/static/site.js"' in html and "<script>" not in html
+    # no media-control symbols (U+2300-23FF): a browser with plain fonts shows them as boxes
+    assert not [ch for ch in html if 0x2300 <= ord(ch) <= 0x23FF]
     # every ply's picture, the same as a spectator's replay step
     for ply in (0, 4):
         picture = await client.get(f"/g/{token}/{ply}.png")
