@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from datetime import timedelta
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 
