@@ -818,7 +818,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "✗ {move}：{why} この手は戻しました。同じ局面からもう一度どうぞ。",
     ),
     "learn.you_played": ("You played {move}.", "あなたの手：{move}"),
-    "learn.answer": ("Answer: {move}.", "応手：{move}"),
+    "learn.answer": ("The reply: {move}.", "応手：{move}"),
     "learn.done": (
         "✓ {success}\nStars: {stars} (your best: {best}).",
         "✓ {success}\n星：{stars}（自己ベスト：{best}）",

@@ -440,7 +440,7 @@ async def test_a_lesson_scripted_in_the_sandbox(tmp_path: Path) -> None:
     code, out = await _run(tmp_path, script)
     assert code == 0
     assert "▲3三1(34)\n" in out  # /legal 3d
-    assert "You played ▲3三1(34)." in out and "Answer: △2三5(32)." in out
+    assert "You played ▲3三1(34)." in out and "The reply: △2三5(32)." in out
     assert "cannot go to 2c: it steps one square FL, FR" in out  # the engine's refusal
     assert "✗ ▲1三2(24)" in out and "taken back" in out  # legal, but off the line
     assert "💡" in out and "✓" in out and "★★☆" in out  # a hint: two stars
