@@ -155,35 +155,39 @@ def _icon(owner: int, face: int, size: int) -> Image.Image:
     return img
 
 
-def _bar(
+NAME_AT = (20, 28)
+"""Where a player's name goes in their bar."""
+
+
+def _draw_bar(
+    canvas: Canvas,
+    top: int,
     owner: int,
     hand: int,
     occupy: int,
     to_move: bool,
     result: str,
-    reason: str = "",
-    player: str | None = None,
-) -> Image.Image:
-    """One player's bar: seat, cubes in hand, 占 on the board, and the turn marker (or, once
-    the game is over, ``result``: ``win``, ``loss``, ``draw`` or ``none`` (aborted), with the
-    ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it). ``player``, when
-    given, is the player's name, under the seat's: pasted on a copy of the cached bar, so the
-    cache is keyed by the counts alone (a name per game would make it grow without end and
-    miss every time)."""
-    bar = _plain_bar(owner, hand, occupy, to_move, result, reason, player is not None)
-    if player is None:
-        return bar
-    img = bar.copy()
-    tag = name_sprite(player, 14, MUTED, 180)
-    img.paste(tag, (20, 28), tag)
-    return img
+    reason: str,
+    player: str | None,
+) -> None:
+    """One player's bar at ``top``: seat, cubes in hand, 占 on the board, and the turn marker
+    (or, once the game is over, ``result``: ``win``, ``loss``, ``draw`` or ``none`` (aborted),
+    with the ``reason`` of an end the host decided, e.g. ``投了 resigned``, under it).
+    ``player``, when given, is the player's name, under the seat's. The bar is cached by its
+    counts alone and the name pasted on it in the picture: a name in the cache's key would make
+    it grow without end and miss on every game's first picture."""
+    canvas.paste(_plain_bar(owner, hand, occupy, to_move, result, reason, player is not None),
+                 (0, top))  # fmt: skip
+    if player is not None:
+        tag = name_sprite(player, 14, MUTED, 180)
+        canvas.paste(tag, (NAME_AT[0], top + NAME_AT[1]), once=True)
 
 
 @cache
 def _plain_bar(
     owner: int, hand: int, occupy: int, to_move: bool, result: str, reason: str, named: bool
 ) -> Image.Image:
-    """:func:`_bar` without the player's name (``named``: laid out to take one)."""
+    """:func:`_draw_bar`'s bar without the player's name (``named``: laid out to take one)."""
     over = bool(result)
     img = Image.new("RGB", (WIDTH, BAR - 4), PANEL)
     draw = ImageDraw.Draw(img)
@@ -312,8 +316,8 @@ def _draw(
         # The reason goes under a loss or a draw (a win needs none; 中止 aborted says it all).
         why = " ".join(reason) if reason and result in ("loss", "draw") else ""
         player = None if players is None else players[owner]
-        bar = _bar(owner, state.hands[owner], occupy, state.to_move == owner, result, why, player)
-        canvas.paste(bar, (0, top))
+        _draw_bar(canvas, top, owner, state.hands[owner], occupy, state.to_move == owner, result,
+                  why, player)  # fmt: skip
     return canvas.image
 
 
