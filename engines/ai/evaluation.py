@@ -21,12 +21,16 @@ jams both sides walked into). ``key(state)`` (optional) is the transposition-tab
 state itself by default. ``decide(turn)`` (optional): a move chosen without the search,
 tried first (given a :class:`Turn`): ツースリー's level 8 plays from its solved table,
 略式易双六 (no opponent) samples futures; ``None`` leaves the position to the search.
+``setups(view, seat)`` (optional): the seat's secret arrangements ranked best first, computed
+offline (数字将棋's table, for its default rules); a level draws among its
+``Level.setup_top`` best. ``None`` (or a ``None`` answer: rules the table was not made for)
+leaves the choice to sampling (engines.ai.setup).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,12 +73,14 @@ class Turn:
 
 Decide = Callable[[Turn], SearchResult | None]
 """A move chosen without the search; ``None`` leaves the position to it."""
+Setups = Callable[[State[Any], int], Sequence[Any] | None]
+"""A seat's secret arrangements, best first; ``None`` where the game has no ranking."""
 
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """A game's evaluation function, move priorities, tactical moves, table key and its own
-    choices without search (see the module text)."""
+    """A game's evaluation function, move priorities, tactical moves, table key, its own
+    choices without search and its ranked setups (see the module text)."""
 
     evaluate: Evaluate
     priority: Priority | None = None
@@ -87,6 +93,7 @@ class Evaluation:
     contempt: float = 0.0
     margins: tuple[float, ...] | None = None
     decide: Decide | None = None
+    setups: Setups | None = None
 
     def __post_init__(self) -> None:
         for name, table in (("depths", self.depths), ("margins", self.margins)):

@@ -1,7 +1,10 @@
 """数字将棋: material by number, and the numbers that would complete a sum of 7 in hand.
 
-The secret arrangement is chosen by :func:`engines.ai.setup.choose_setup` (sampling the enemy's
-arrangement, never reading it); this module only scores positions and orders moves.
+The secret arrangement is drawn by :func:`engines.ai.setup.choose_setup` from the top of a
+ranking made offline (engines.ai.suji_setups, by scripts/rank_suji_setups.py: every arrangement
+against every enemy one) for the default rules, and chosen by sampling the enemy's arrangement
+under other options; it never reads the real one. This module scores positions, orders moves
+and gives that ranking.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from functools import cache
 from typing import Any
 
 from engines.ai.evaluation import Evaluation
+from engines.ai.suji_setups import RANKED
 from engines.core import State
-from engines.suji_shogi import FACE_DOWN, PROMOTED, WINNING_HANDS, Move, SujiState, front
+from engines.suji_shogi import FACE_DOWN, PROMOTED, WINNING_HANDS, Move, Setup, SujiState, front
 
 BOARD_VALUE = (0, 60, 70, 90, 100, 120, 130, 0, 170)
 """A piece on the board by the face it shows (index 8: promoted)."""
@@ -73,4 +77,18 @@ def capture(state: State[Any], move: Any) -> bool:
     return isinstance(move, Move) and move.frm >= 0 and state.board[move.to] != 0
 
 
-EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority, tactical=capture)}
+@cache
+def _ranked(seat: int) -> tuple[Setup, ...]:
+    return tuple(Setup(tuple(int(c) for c in text if c != "/")) for text in RANKED[seat])
+
+
+def ranked_setups(state: State[Any], seat: int) -> tuple[Setup, ...] | None:
+    """``seat``'s 720 arrangements best first, for the rules the table was ranked under (the
+    default directions, with promotion); ``None`` under other options."""
+    assert isinstance(state, SujiState)
+    if state.rules.directions != "default" or not state.rules.promotion:
+        return None
+    return _ranked(seat)
+
+
+EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority, tactical=capture, setups=ranked_setups)}
