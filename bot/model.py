@@ -466,15 +466,21 @@ class Update:
 
     def given(self) -> dict[str, object]:
         """The fields this update sets, by name."""
-        out: dict[str, object] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is not UNCHANGED:
-                out[f.name] = value
-        return out
+        return {
+            name: value
+            for name in _UPDATE_FIELDS
+            if (value := getattr(self, name)) is not UNCHANGED
+        }
 
     def __or__(self, other: Update) -> Update:
-        return replace(self, **other.given())  # type: ignore[arg-type]
+        more = other.given()
+        if not more:  # every move's amenders mostly add nothing: no copy to make
+            return self
+        return replace(self, **more)  # type: ignore[arg-type]
+
+
+_UPDATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Update))
+"""Its column names, read once (``dataclasses.fields`` costs a call per move otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,8 +578,8 @@ def updated(row: GameRow, update: Update, seats: Sequence[SeatRow] = ()) -> Game
     for s in seats:
         new_seats[s.seat] = s
     # the names and types are GameRow's own (tests/service/test_store.py checks it)
-    changed = replace(row, **update.given())  # type: ignore[arg-type]
-    return replace(changed, seats=tuple(new_seats), version=row.version + 1)
+    columns = update.given()
+    return replace(row, **columns, seats=tuple(new_seats), version=row.version + 1)  # type: ignore[arg-type]
 
 
 def row_of_new(new: NewGame, game_id: int) -> GameRow:
