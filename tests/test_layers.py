@@ -20,7 +20,7 @@ PACKAGES = ("engines", "render", "bot")
 # layer -> (module prefixes in it, what it may import besides the standard library)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "engines": (("engines",), ("engines",)),
-    "render": (("render",), ("render", "engines", "PIL", "isal", "matplotlib")),
+    "render": (("render",), ("render", "engines", "PIL", "matplotlib")),
     "model": (("bot.model",), ("bot.model",)),
     "tournament": (("bot.tournament",), ("bot.tournament", "networkx")),
     "store": (
