@@ -25,7 +25,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.core import Outcome, State, Termination
@@ -600,15 +599,9 @@ def encode_png(
 
 BAND = 16
 """Rows per independently compressed band of a palette PNG."""
-
-
-def _deflate(piece: bytes) -> bytes:
-    """``piece`` as raw deflate ending on a sync flush (byte-aligned, not final: pieces join
-    into one stream). ISA-L's level 1 (python-isal) deflates a board picture about three times
-    as fast as zlib's level 1, and a little smaller; it is still plain deflate, and the same
-    bytes always give the same output."""
-    coder = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
-    return coder.compress(piece) + coder.flush(isal_zlib.Z_SYNC_FLUSH)
+WINDOW_BITS = 13
+"""A band's deflate window: a band is about this size, so a larger window finds nothing more
+and costs time to set up."""
 
 
 @dataclass(frozen=True)
@@ -695,8 +688,9 @@ class _BandCoder:
             band_bytes = (width + 1) * BAND
             for k in range(i, j):
                 piece = data[(k - i) * band_bytes : (k - i + 1) * band_bytes]
-                deflated = _deflate(piece)
-                bands[k] = _Band(chunks[k], deflated, isal_zlib.adler32(piece), len(piece))
+                coder = zlib.compressobj(1, zlib.DEFLATED, -WINDOW_BITS)
+                deflated = coder.compress(piece) + coder.flush(zlib.Z_SYNC_FLUSH)
+                bands[k] = _Band(chunks[k], deflated, zlib.adler32(piece), len(piece))
             i = j
         done = [b for b in bands if b is not None]
         if reuse is not None:
