@@ -50,8 +50,11 @@ class Settings:
     rules_base_url: str | None = None
     """Where the rules documents (``docs/rules/``) are published: ``/rules`` then links each
     game's page (``<url>/<game's document>.md``); unset, no link is shown (never a file path)."""
-    state_cache_size: int = 2048
-    """Games whose replayed state is kept in memory (a bounded LRU)."""
+    state_cache_size: int = 100_000
+    """The most games whose replayed state is kept in memory (a bounded LRU)."""
+    state_cache_mb: int = 256
+    """The most memory (MiB, estimated) those games may hold: the LRU drops the games least
+    recently used beyond it (0: no limit but :attr:`state_cache_size`)."""
     sqlite_synchronous: str = "FULL"
     """FULL (every acknowledged move survives a power cut) or NORMAL (a process crash only)."""
     pg_pool_size: int = 10
@@ -244,7 +247,8 @@ def load_settings(
         rules_base_url=_opt(env, "BANMEN_RULES_URL"),
         secret=_opt(env, "BANMEN_SECRET"),
         daily_reveal_hours=_positive(env, "BANMEN_DAILY_REVEAL_HOURS", 12, least=0),
-        state_cache_size=_int(env, "BANMEN_STATE_CACHE", 2048),
+        state_cache_size=_int(env, "BANMEN_STATE_CACHE", 100_000),
+        state_cache_mb=_positive(env, "BANMEN_STATE_CACHE_MB", 256, least=0),
         sqlite_synchronous=(_opt(env, "BANMEN_SQLITE_SYNC") or "FULL").upper(),
         pg_pool_size=_positive(env, "BANMEN_PG_POOL", 10),
         store_timeout=_seconds(env, "BANMEN_STORE_TIMEOUT", 5.0),

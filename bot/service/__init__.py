@@ -227,7 +227,7 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
     ) -> None:
         settings = settings or Settings()
         self.clock: Clock = clock or SystemClock()
-        games = GameCache(store, settings.state_cache_size)
+        games = GameCache(store, settings.state_cache_size, settings.state_cache_mb * 2**20 or None)
         shuffle = shuffle or context.draw_seats
         ctx = Context(store, self.clock, settings, games, Pictures(render_images), shuffle)
         self.ctx = ctx

@@ -30,6 +30,7 @@ from bot.model import (
     row_of_new,
     updated,
 )
+from bot.service.footprint import Sizer
 from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
 from bot.store import ConflictError, Store, StoreUncertain
 from engines.core import CHANCE, EngineError, Game, State
@@ -208,13 +209,22 @@ class Claims:
 class GameCache:
     """Locks, loads, replays and commits games; one instance per service."""
 
-    def __init__(self, store: Store, size: int) -> None:
+    def __init__(self, store: Store, size: int, budget: int | None = None) -> None:
         self.store = store
         self.size = size
+        """The most games kept in memory."""
+        self.budget = budget
+        """The most bytes the games kept in memory may hold, as :func:`footprint` estimates
+        them (``None``: no limit but :attr:`size`)."""
         # Weak: a game's lock lives while someone holds or awaits it, so there is never a second
         # lock for the same game, and idle games cost no memory.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._games: OrderedDict[int, Loaded] = OrderedDict()
+        self._sizer = Sizer()
+        self._sizes: dict[int, int] = {}
+        """Per cached game, its estimated bytes."""
+        self._bytes = 0
+        """The sum of the cached games' estimates."""
         self._live: dict[int, LiveGame] = {}
         self._locations: dict[int, Location] = {}
         """Where the games live that are live or in memory (a game's place is read back from
@@ -296,9 +306,18 @@ class GameCache:
         async with self.lock(game_id):
             return await self.load(game_id)
 
+    @property
+    def held(self) -> tuple[int, int]:
+        """How many games are in memory and the bytes they hold (estimated)."""
+        return len(self._games), self._bytes
+
     def _remember(self, loaded: Loaded) -> None:
         """Keep ``loaded`` in memory and the indexes in step with its row."""
         row = loaded.row
+        if self.budget is not None:
+            size = self._sizer.estimate(row.game_type, loaded, loaded.entries)
+            self._bytes += size - self._sizes.get(row.id, 0)
+            self._sizes[row.id] = size
         self._games[row.id] = loaded
         self._games.move_to_end(row.id)
         if row.status.is_live:
@@ -308,12 +327,16 @@ class GameCache:
             self._live.pop(row.id, None)
         if row.channel_id or row.thread_id or row.message_id:
             self._locations[row.id] = Location(row.channel_id, row.thread_id, row.message_id)
-        while len(self._games) > self.size:
+        while len(self._games) > self.size or (
+            self.budget is not None and self._bytes > self.budget and len(self._games) > 1
+        ):
             evicted, _ = self._games.popitem(last=False)
+            self._bytes -= self._sizes.pop(evicted, 0)
             self._drop_location(evicted)
 
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
+        self._bytes -= self._sizes.pop(game_id, 0)
         self._drop_location(game_id)
 
     def _drop_location(self, game_id: int) -> None:

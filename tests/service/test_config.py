@@ -62,3 +62,13 @@ def test_the_daily_reveal_hour_cannot_come_before_the_day_ends() -> None:
     assert load_settings(env={"BANMEN_DAILY_REVEAL_HOURS": "0"}).daily_reveal_hours == 0
     with pytest.raises(ValueError, match="BANMEN_DAILY_REVEAL_HOURS must be at least 0"):
         load_settings(env={"BANMEN_DAILY_REVEAL_HOURS": "-3"})
+
+
+def test_the_state_cache_is_sized_by_memory_and_by_games() -> None:
+    s = load_settings(env={})
+    assert (s.state_cache_mb, s.state_cache_size) == (256, 100_000)
+    s = load_settings(env={"BANMEN_STATE_CACHE_MB": "64", "BANMEN_STATE_CACHE": "500"})
+    assert (s.state_cache_mb, s.state_cache_size) == (64, 500)
+    assert load_settings(env={"BANMEN_STATE_CACHE_MB": "0"}).state_cache_mb == 0  # no limit
+    with pytest.raises(ValueError, match="BANMEN_STATE_CACHE_MB"):
+        load_settings(env={"BANMEN_STATE_CACHE_MB": "-1"})
