@@ -486,7 +486,7 @@ class Canvas:
         assert self.palette is not None
         rgb = self.image.crop(box).convert("RGB")
         rgb.paste(sprite, (0, 0), sprite)
-        mask = _solid(sprite) if keep else sprite.getchannel("A").point(lambda a: 255 if a else 0)
+        mask = _solid(sprite) if keep else sprite.getchannel("A").point(_SHOWS)
         return rgb.quantize(palette=self.palette, dither=Image.Dither.NONE), mask
 
 
@@ -535,10 +535,15 @@ def _palette_index(palette: Image.Image, colour: tuple[int, int, int]) -> int:
     return index
 
 
+_SHOWS = [0] + [255] * 255
+"""The lookup table of a paste mask: where a sprite's alpha is above zero (a table, not a
+function: ``Image.point`` would call a function 256 times a picture)."""
+
+
 def _solid(sprite: Image.Image) -> Image.Image:
     """Where ``sprite`` shows at all (its alpha above zero), as a paste mask."""
     return _derived("solid", sprite, None) or _remember(
-        "solid", sprite, None, sprite.getchannel("A").point(lambda a: 255 if a else 0)
+        "solid", sprite, None, sprite.getchannel("A").point(_SHOWS)
     )
 
 
