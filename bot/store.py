@@ -214,6 +214,7 @@ class Store(Protocol):
         boards: Sequence[BoardRow],
         now_ms: int,
         rounds: int | None = None,
+        post: tuple[str, str] | None = None,
     ) -> bool: ...
     async def record_board(self, slot: TournamentSlot, result: BoardResult) -> bool: ...
     async def end_tournament(
@@ -1223,9 +1224,11 @@ class _SqlTournaments(_SqlRatings):
         boards: Sequence[BoardRow],
         now_ms: int,
         rounds: int | None = None,
+        post: tuple[str, str] | None = None,
     ) -> bool:
         """Write round ``expected + 1``'s boards if the tournament is still at round
-        ``expected`` (the first round also starts it, with ``rounds`` in all): False when
+        ``expected`` (the first round also starts it, with ``rounds`` in all), with the
+        announcement ``post`` (name, body) if given, in the same transaction: False when
         someone else paired it first (nothing written)."""
         async with self._writing() as tx:
             await self._serialize(tx, [f"tournament:{tournament_id}"])
@@ -1252,6 +1255,8 @@ class _SqlTournaments(_SqlRatings):
                     for b in boards
                 ],
             )
+            if post is not None:
+                await self._insert_post(tx, tournament_id, post[0], post[1], now_ms)
         return True
 
     @staticmethod

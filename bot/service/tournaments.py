@@ -71,6 +71,11 @@ from engines.registry import get_game
 
 log = logging.getLogger(__name__)
 
+SIGNUP_ENDED = "round0"
+"""The post that says a sign-up deadline started the tournament: the sign-up as round 0, so
+that pending posts written in the same millisecond (ordered by time, then name) give it
+before round 1's."""
+
 TWO_PLAYER_TABLE = "sangokushi-2p"
 """What a table of two plays in a tournament of three-player tables."""
 ROUNDS = range(1, 21)
@@ -323,8 +328,11 @@ class Tournaments:
         entrants: Sequence[EntrantRow],
         boards: Sequence[BoardRow],
         expected: int,
+        started: str | None = None,
     ) -> bool:
-        """Write round ``expected + 1`` if nobody did yet (False: someone did)."""
+        """Write round ``expected + 1`` if nobody did yet (False: someone did). ``started``
+        (the first round only): the name of a post that says the tournament started, written
+        with the round (a start nobody pressed for: the sign-up deadline's)."""
         fmt = Format(t.new.format)
         everyone = [e.user_id for e in entrants]
         active = {e.user_id for e in entrants if e.withdrawn_round is None}
@@ -360,7 +368,16 @@ class Tournaments:
                     BoardResult((bye,), (1,), True),
                 )
             )
-        return await self.ctx.store.start_round(t.id, expected, rows, self.ctx.now_ms(), total)
+        now = self.ctx.now_ms()
+        post = None
+        if started is not None:
+            new = t.new if total is None else replace(t.new, rounds=total)
+            running = replace(
+                t, new=new, status=TournamentStatus.RUNNING, round=round_no, started_ms=now
+            )
+            reply = await self.replies.signup_reply(running, "tournament.started")
+            post = (started, reply.to_json())
+        return await self.ctx.store.start_round(t.id, expected, rows, now, total, post=post)
 
     async def advance(self, tournament_id: int) -> list[Reply]:
         """Do whatever is due in a tournament: start it at its sign-up deadline, record the
@@ -449,9 +466,10 @@ class Tournaments:
             ):
                 return [self.posts.claimed(t.id, "cancelled", reply)]
             return []
-        if not await self._pair(t, entrants, [], expected=0):
-            return []
-        return [await self.replies.signup_reply(await self._load(t.id), "tournament.started")]
+        if not await self._pair(t, entrants, [], expected=0, started=SIGNUP_ENDED):
+            return []  # another process started it: it posts that
+        reply = await self.replies.signup_reply(await self._load(t.id), "tournament.started")
+        return [self.posts.claimed(t.id, SIGNUP_ENDED, reply)]
 
     async def _make_game(self, t: TournamentRow, b: BoardRow) -> list[Reply]:
         """Make board ``b``'s game (as ``/play`` makes one), unless another process just did."""

@@ -280,6 +280,38 @@ async def test_the_sign_up_deadline_starts_it(real: GameService, clock: FakeCloc
     assert await status(real, tid) is TournamentStatus.RUNNING
 
 
+async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
+    clock: FakeClock, db_path: str
+) -> None:
+    """Nobody pressed Start, so nobody is told by a reply: the message that the sign-up ended
+    is written with the first round, and a process that dies before posting it leaves it to
+    the next one (before the round's message, as it was made first)."""
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    tid = await open_tournament(svc, "swiss", rounds=1, signup_hours=2)
+    clock.advance(hours=2)
+    out = await svc.settle_tournaments()
+    started = [r for r in out if r.key == "tournament.started"]
+    assert [r.outbox for r in started] == [f"t{tid}.round0"]
+    assert await svc.pending_tournament_posts() == []  # claimed by the caller posting it
+    await svc.close()  # ... which dies before posting anything
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        assert await svc.settle_tournaments() == []  # not started again
+        again = await svc.pending_tournament_posts()
+        assert [(r.key, r.outbox) for r in again] == [
+            ("tournament.started", f"t{tid}.round0"),
+            ("tournament.round", f"t{tid}.round1"),
+        ]
+        assert again[0].params == started[0].params
+        assert again[0].actions == ()  # no Join / Leave / Start on a started tournament
+        for r in again:
+            assert r.outbox is not None
+            await svc.announced(r.outbox)
+        assert await svc.pending_tournament_posts() == []
+    finally:
+        await svc.close()
+
+
 async def test_a_round_and_the_end_are_posted_after_a_crash_and_only_once(
     clock: FakeClock, db_path: str
 ) -> None:
