@@ -88,12 +88,15 @@ class TournamentPosts:
         return reply
 
     async def posted(self, key: str) -> None:
-        """The post ``key`` is in its channel: never hand it out again."""
-        self.ctx.games.claims.release(key)
-        self._attempts.pop(key, None)
+        """The post ``key`` is in its channel: never hand it out again (it stays claimed
+        until that is stored, so nobody hands it out in between)."""
         parsed = parse_tournament_post_key(key)
-        if parsed is not None:
-            await self.ctx.store.tournament_post_delivered(*parsed, self.ctx.now_ms())
+        try:
+            if parsed is not None:
+                await self.ctx.store.tournament_post_delivered(*parsed, self.ctx.now_ms())
+        finally:
+            self.ctx.games.claims.release(key)
+            self._attempts.pop(key, None)
 
     async def failed(self, key: str) -> None:
         """Posting ``key`` failed: handed out again after a while (longer each time)."""
