@@ -225,6 +225,7 @@ class Store(Protocol):
         now_ms: int,
         post: tuple[str, str] | None = None,
     ) -> bool: ...
+    async def set_tournament_message(self, tournament_id: int, message_id: str) -> None: ...
     async def tournament_of_game(self, game_id: int) -> TournamentSlot | None: ...
     async def add_tournament_post(
         self, tournament_id: int, name: str, body: str, now_ms: int
@@ -1301,6 +1302,14 @@ class _SqlTournaments(_SqlRatings):
             if rows and post is not None:
                 await self._insert_post(tx, tournament_id, post[0], post[1], now_ms)
         return bool(rows)
+
+    async def set_tournament_message(self, tournament_id: int, message_id: str) -> None:
+        """Where the sign-up message was posted (the first place kept: it is edited there)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE tournaments SET message_id = ? WHERE id = ? AND message_id IS NULL",
+                (message_id, tournament_id),
+            )
 
     @staticmethod
     async def _insert_post(

@@ -306,6 +306,8 @@ async def _deliver_one(
         await responder.send(reply_parts(reply, user_lang, ephemeral=True))
         return
     message = await responder.send(reply_parts(reply, public_lang, view=view))
+    if message is not None and reply.event is Event.TOURNAMENT_SIGNUP:
+        await signup_sent(bot, reply, message, public_lang)
     if message is not None:  # a finished game's thread sleeps sooner (bot/discord/threads.py)
         await keep_asleep_as_due(bot, reply.game_id, message.channel)
     if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
@@ -335,6 +337,17 @@ def lobby_message(
     return channel.get_partial_message(int(loc.message_id))
 
 
+async def show_on(message: discord.PartialMessage, parts: MessageParts) -> None:
+    """Replace what ``message`` shows (text, embed, files, buttons) with ``parts``."""
+    await message.edit(
+        content=parts.content,
+        embed=parts.embed,
+        attachments=parts.files,
+        view=parts.view,
+        allowed_mentions=parts.allowed_mentions,
+    )
+
+
 async def edit_lobby(bot: Host, reply: Reply, lang: str, parts: MessageParts | None = None) -> bool:
     """Show ``reply`` on the game's lobby message (buttons as the reply offers, none once the
     game is withdrawn); False when there is no such message to change."""
@@ -347,15 +360,41 @@ async def edit_lobby(bot: Host, reply: Reply, lang: str, parts: MessageParts | N
         view = None if reply.event is Event.CANCELLED else reply_view(reply, lang)
         parts = reply_parts(reply, lang, view=view)
     try:
-        await message.edit(
-            content=parts.content,
-            embed=parts.embed,
-            attachments=parts.files,
-            view=parts.view,
-            allowed_mentions=parts.allowed_mentions,
-        )
+        await show_on(message, parts)
     except discord.HTTPException:
         log.warning("could not change the lobby message of game %s", reply.game_id)
+        return False
+    return True
+
+
+async def signup_sent(bot: Host, reply: Reply, message: discord.Message, lang: str) -> None:
+    """A tournament's sign-up reply was posted as ``message``: the first one (the tournament
+    was just made) is remembered as its sign-up message; a later one (a command started it,
+    called it off, took a player out) is shown on that sign-up message as well."""
+    tournament = reply.params.get("tournament")
+    if not reply.params.get("message"):
+        if isinstance(tournament, int) and reply.key == "tournament.signup":
+            await bot.service.tournament_signup_posted(tournament, str(message.id))
+        return
+    await edit_signup(bot, reply, lang)
+
+
+async def edit_signup(bot: Host, reply: Reply, lang: str) -> bool:
+    """Show a tournament's sign-up reply on its sign-up message (``params["message"]``), with
+    the buttons it offers (none once the tournament started or was called off); False when
+    there is no such message to change."""
+    message_id, channel_id = reply.params.get("message"), reply.params.get("channel")
+    if not message_id or not channel_id:
+        return False
+    channel = bot.get_partial_messageable(int(str(channel_id)))
+    message = channel.get_partial_message(int(str(message_id)))
+    parts = reply_parts(reply, lang, view=reply_view(reply, lang))
+    try:
+        await show_on(message, parts)
+    except discord.HTTPException:
+        log.warning(
+            "could not change the sign-up message of tournament %s", reply.params.get("tournament")
+        )
         return False
     return True
 

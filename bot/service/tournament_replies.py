@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.model import BoardRow, TournamentRow, TournamentStatus
@@ -83,12 +84,20 @@ class TournamentReplies:
                 "count": len(entrants),
                 "max": t.new.max_players,
                 "players": ", ".join(e.name for e in entrants) or "-",
+                "message": t.message_id or "",
             },
             event=Event.TOURNAMENT_SIGNUP,
             actions=buttons,
             deadline=None,
             lines=lines,
         )
+
+    async def started_reply(self, t: TournamentRow, rounds: int | None, now_ms: int) -> Reply:
+        """The sign-up message of ``t`` as it reads once its first round is written (with
+        ``rounds`` in all, when the start fixes them), before that is stored."""
+        new = t.new if rounds is None else replace(t.new, rounds=rounds)
+        running = replace(t, new=new, status=TournamentStatus.RUNNING, round=1, started_ms=now_ms)
+        return await self.signup_reply(running, "tournament.started")
 
     async def round_reply(self, t: TournamentRow, boards: Sequence[BoardRow]) -> Reply:
         names = {e.user_id: e.name for e in await self.ctx.store.entrants(t.id)}

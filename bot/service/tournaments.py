@@ -371,11 +371,7 @@ class Tournaments:
         now = self.ctx.now_ms()
         post = None
         if started is not None:
-            new = t.new if total is None else replace(t.new, rounds=total)
-            running = replace(
-                t, new=new, status=TournamentStatus.RUNNING, round=round_no, started_ms=now
-            )
-            reply = await self.replies.signup_reply(running, "tournament.started")
+            reply = await self.replies.started_reply(t, total, now)
             post = (started, reply.to_json())
         return await self.ctx.store.start_round(t.id, expected, rows, now, total, post=post)
 
@@ -481,6 +477,11 @@ class Tournaments:
             log.info("tournament %s: board %s.%s has its game already", t.id, b.round, b.board)
             return []
         return [reply]
+
+    async def signup_posted(self, tournament_id: int, message_id: str) -> None:
+        """Keep where the sign-up message is (the first place reported: it is edited there)."""
+        if message_id.isdigit():
+            await self.ctx.store.set_tournament_message(tournament_id, message_id)
 
     async def standings(self, tournament_id: int) -> Reply:
         """The standings with their tie-breaks and the crosstable picture."""
@@ -639,6 +640,13 @@ class TournamentFront:
     ) -> Reply:
         """Call off a tournament that signs up (its creator or a manager)."""
         return await self.tournaments.cancel(tournament_id, user, manager=manager)
+
+    @entry
+    async def tournament_signup_posted(self, tournament_id: int, message_id: str) -> None:
+        """The adapter posted the sign-up message as ``message_id``: when the tournament
+        starts or is called off, its sign-up replies carry it (``params["message"]``) so that
+        message can say so and lose its buttons."""
+        await self.tournaments.signup_posted(tournament_id, message_id)
 
     async def pending_tournament_posts(self) -> list[Reply]:
         """A tournament's round and final messages nobody posted yet (after a crash, a failed

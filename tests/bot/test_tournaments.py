@@ -38,14 +38,16 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
 
     started = await double.slash(double.owner, "tournament", {"start": {"tournament": 1}})
     assert not started.ephemeral
+    # the sign-up message says it started, and its buttons are gone
+    signup = await double.wait_for(lambda: started_on(double, message))
+    assert not double.buttons(signup)
+    assert "Carol" in str(signup["embeds"])
     threads = await double.wait_for(double.threads)
     assert len(threads) == 1  # three players: one game a round and a bye
     round_one = await double.wait_for_message(double.channel_id, lambda m: "round 1" in str(m))
     # its game is a jump link to the game's thread, and the post carries its key
     assert f"/{threads[0]['id']})" in str(round_one["embeds"])
     assert round_one["embeds"][0]["footer"]["text"] == "t1.round1"
-    late = await double.click(double.bob, message, buttons["Join"])
-    assert late.ephemeral
 
     service = harness.service
     assert service is not None
@@ -61,6 +63,12 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     )
 
 
+def started_on(double: DiscordDouble, message: dict[str, Any]) -> dict[str, Any] | None:
+    """The sign-up message ``message`` as it is now, once it says the tournament started."""
+    shown: dict[str, Any] = double.messages[int(message["id"])]
+    return shown if "started" in str(shown["embeds"]) else None
+
+
 async def test_a_manager_calls_off_a_tournament(harness: Harness, double: DiscordDouble) -> None:
     created = await double.slash(
         double.owner,
@@ -73,12 +81,44 @@ async def test_a_manager_calls_off_a_tournament(harness: Harness, double: Discor
     assert refused.ephemeral and "manager" in str(refused.message)
     called_off = await double.slash(double.owner, "tournament", {"cancel": {"tournament": 1}})
     assert not called_off.ephemeral and "called off" in str(called_off.message)
+    message = created.message
+    signup = await double.wait_for(
+        lambda: (
+            "called off" in str(double.messages[int(message["id"])]["embeds"])
+            and double.messages[int(message["id"])]
+        )
+    )
+    assert not double.buttons(signup)
     service = harness.service
     assert service is not None
     assert await service.pending_tournament_posts() == []  # reported posted
+
+
+async def test_the_sign_up_deadline_starts_it_and_its_message_says_so(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Nobody pressed Start: when the sign-up closes the channel is told, and the sign-up
+    message itself no longer offers Join."""
+    created = await double.slash(
+        double.owner,
+        "tournament",
+        {"create": {"game": "rokumentai", "format": "swiss", "rounds": 1, "signup_hours": 2}},
+    )
+    assert created.message is not None
     buttons = double.buttons(created.message)
-    late = await double.click(double.alice, created.message, buttons["Join"])
-    assert late.ephemeral
+    for user in (double.alice, double.bob):
+        assert not (await double.click(user, created.message, buttons["Join"])).ephemeral
+    service = harness.service
+    assert service is not None
+    harness.clock.advance(hours=2)
+    service.tournament_changed.set()  # the loop looks now, not at its next tick
+    await double.wait_for_message(
+        double.channel_id, lambda m: "t1.round0" in str(m) and "started" in str(m)
+    )
+    signup = await double.wait_for(lambda: started_on(double, created.message))
+    assert not double.buttons(signup)
+    await double.wait_for(double.threads)  # round one's game
+    assert await service.pending_tournament_posts() == []  # reported posted
 
 
 async def test_a_post_sent_before_a_crash_is_not_posted_again(

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.discord.actions import (
     already_posted,
+    edit_signup,
     guild_lang,
     guild_threads,
     respond,
@@ -242,6 +243,8 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
+        if reply.event is Event.TOURNAMENT_SIGNUP:  # started or called off when it was due:
+            await edit_signup(self.bot, reply, lang)  # the sign-up message says so too
         reply = await with_game_links(self.bot, reply)
         kwargs = reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
         if reply.outbox is not None:
