@@ -85,12 +85,15 @@ class Outbox:
         return out
 
     async def delivered(self, key: str) -> None:
-        """The announcement ``key`` was posted: never hand it out again."""
-        self.claims.release(key)
-        self._attempts.pop(key, None)
+        """The announcement ``key`` was posted: never hand it out again (it stays claimed
+        until that is stored, so nobody hands it out in between)."""
         parsed = parse_outbox_key(key)
-        if parsed is not None:
-            await self.ctx.store.announcement_delivered(parsed, self.ctx.now_ms())
+        try:
+            if parsed is not None:
+                await self.ctx.store.announcement_delivered(parsed, self.ctx.now_ms())
+        finally:
+            self.claims.release(key)
+            self._attempts.pop(key, None)
 
     async def failed(self, key: str) -> None:
         """Posting ``key`` failed: hand it out again after a while (longer each time)."""

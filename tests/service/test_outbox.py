@@ -38,6 +38,16 @@ async def _move(service: GameService, gid: int) -> Reply:
     return await service.play(gid, user, state.format_move(state.legal_moves()[0]))
 
 
+async def _after_a_crash(db_path: str, clock: FakeClock) -> tuple[int, Reply, GameService]:
+    """A game, a move whose announcement its process never reported posted (it died), and
+    the next process on the same file."""
+    first = await _open(db_path, clock)
+    gid = await _game(first)
+    reply = await _move(first, gid)
+    await first.close()  # never reported delivered
+    return gid, reply, await _open(db_path, clock)
+
+
 def _outbox(db_path: str, *, starts: bool = False) -> list[tuple[Any, ...]]:
     """The outbox (``starts``: with the first messages of games created running)."""
     rows = query(
@@ -117,11 +127,7 @@ async def test_after_a_crash_the_announcement_is_handed_out_again(db_path: str) 
     """The process died after the commit, before the post: the next process hands the same
     announcement out (same text, same picture), once."""
     clock = FakeClock()
-    first = await _open(db_path, clock)
-    gid = await _game(first)
-    reply = await _move(first, gid)
-    await first.close()  # never reported delivered
-    second = await _open(db_path, clock)
+    gid, reply, second = await _after_a_crash(db_path, clock)
     try:
         await _move(second, gid)  # the game goes on meanwhile
         (again,) = await second.pending_announcements()
@@ -137,6 +143,31 @@ async def test_after_a_crash_the_announcement_is_handed_out_again(db_path: str) 
         assert [p.outbox for p in pending] != [reply.outbox]
     finally:
         await second.close()
+
+
+async def test_a_posted_announcement_is_not_handed_out_while_its_delivery_is_stored(
+    db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between "it is posted" and that being stored, another caller (the delivery loop, a
+    second process's look) must not get it: it stays claimed until the store has it."""
+    _, reply, service = await _after_a_crash(db_path, FakeClock())
+    try:
+        (again,) = await service.pending_announcements()
+        assert again.outbox == reply.outbox is not None
+        store = service.ctx.store
+        storing = store.announcement_delivered
+        seen: list[list[Reply]] = []
+
+        async def meanwhile(*args: Any) -> None:
+            seen.append(await service.pending_announcements())  # a look in between
+            await storing(*args)
+
+        monkeypatch.setattr(store, "announcement_delivered", meanwhile)
+        await service.announced(again.outbox)
+        assert seen == [[]]
+        assert await service.pending_announcements() == []
+    finally:
+        await service.close()
 
 
 async def test_a_failed_post_is_retried_later_and_later(db_path: str) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import itertools
 from collections import Counter
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -281,7 +282,7 @@ async def test_the_sign_up_deadline_starts_it(real: GameService, clock: FakeCloc
 
 
 async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
-    clock: FakeClock, db_path: str
+    clock: FakeClock, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Nobody pressed Start, so nobody is told by a reply: the message that the sign-up ended
     is written with the first round, and a process that dies before posting it leaves it to
@@ -304,9 +305,19 @@ async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
         ]
         assert again[0].params == started[0].params
         assert again[0].actions == ()  # no Join / Leave / Start on a started tournament
+        store = svc.ctx.store
+        storing = store.tournament_post_delivered
+        seen: list[list[Reply]] = []
+
+        async def meanwhile(*args: Any) -> None:  # a look while the delivery is stored
+            seen.append(await svc.pending_tournament_posts())
+            await storing(*args)
+
+        monkeypatch.setattr(store, "tournament_post_delivered", meanwhile)
         for r in again:
             assert r.outbox is not None
             await svc.announced(r.outbox)
+        assert seen == [[], []]  # still claimed until the store has it
         assert await svc.pending_tournament_posts() == []
     finally:
         await svc.close()
