@@ -92,11 +92,11 @@ class TournamentReplies:
             lines=lines,
         )
 
-    async def started_reply(self, t: TournamentRow, rounds: int | None, now_ms: int) -> Reply:
+    async def started_reply(self, t: TournamentRow, rounds: int | None) -> Reply:
         """The sign-up message of ``t`` as it reads once its first round is written (with
         ``rounds`` in all, when the start fixes them), before that is stored."""
         new = t.new if rounds is None else replace(t.new, rounds=rounds)
-        running = replace(t, new=new, status=TournamentStatus.RUNNING, round=1, started_ms=now_ms)
+        running = replace(t, new=new, status=TournamentStatus.RUNNING, round=1)
         return await self.signup_reply(running, "tournament.started")
 
     async def round_reply(self, t: TournamentRow, boards: Sequence[BoardRow]) -> Reply:

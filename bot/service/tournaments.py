@@ -132,6 +132,15 @@ def forfeit(ranks: tuple[int, ...]) -> BoardResult:
     return BoardResult(points, ranks, True)
 
 
+def rounds_in_all(t: TournamentRow, everyone: Sequence[str]) -> int | None:
+    """How many rounds ``t`` has once it starts with ``everyone``: a round-robin's from its
+    field, the others' as they were made."""
+    fmt = Format(t.new.format)
+    if fmt.is_round_robin:
+        return len(berger(everyone, fmt is Format.DOUBLE_ROUND_ROBIN))
+    return t.new.rounds
+
+
 class Tournaments:
     def __init__(self, ctx: Context, lobby: Lobby, endings: Endings) -> None:
         self.ctx = ctx
@@ -328,11 +337,11 @@ class Tournaments:
         entrants: Sequence[EntrantRow],
         boards: Sequence[BoardRow],
         expected: int,
-        started: str | None = None,
+        post: tuple[str, Reply] | None = None,
     ) -> bool:
-        """Write round ``expected + 1`` if nobody did yet (False: someone did). ``started``
-        (the first round only): the name of a post that says the tournament started, written
-        with the round (a start nobody pressed for: the sign-up deadline's)."""
+        """Write round ``expected + 1`` if nobody did yet (False: someone did), with the post
+        (name, reply) if given, in the same transaction (the first round only: what says a
+        start nobody pressed for, the sign-up deadline's)."""
         fmt = Format(t.new.format)
         everyone = [e.user_id for e in entrants]
         active = {e.user_id for e in entrants if e.withdrawn_round is None}
@@ -340,13 +349,7 @@ class Tournaments:
         order = [s.player for s in standings(fmt, everyone, results) if s.player in active]
         round_no = expected + 1
         rng = random.Random(f"{t.new.seed}:{round_no}")
-        total: int | None = None
-        if expected == 0:
-            total = (
-                len(berger(everyone, fmt is Format.DOUBLE_ROUND_ROBIN))
-                if fmt.is_round_robin
-                else t.new.rounds
-            )
+        total = rounds_in_all(t, everyone) if expected == 0 else None
         rnd = pair_round(fmt, order, results, round_no, rng, entrants=everyone)
         rows: list[BoardRow] = []
         for b in rnd.boards:
@@ -368,12 +371,14 @@ class Tournaments:
                     BoardResult((bye,), (1,), True),
                 )
             )
-        now = self.ctx.now_ms()
-        post = None
-        if started is not None:
-            reply = await self.replies.started_reply(t, total, now)
-            post = (started, reply.to_json())
-        return await self.ctx.store.start_round(t.id, expected, rows, now, total, post=post)
+        return await self.ctx.store.start_round(
+            t.id,
+            expected,
+            rows,
+            self.ctx.now_ms(),
+            total,
+            post=None if post is None else (post[0], post[1].to_json()),
+        )
 
     async def advance(self, tournament_id: int) -> list[Reply]:
         """Do whatever is due in a tournament: start it at its sign-up deadline, record the
@@ -462,9 +467,10 @@ class Tournaments:
             ):
                 return [self.posts.claimed(t.id, "cancelled", reply)]
             return []
-        if not await self._pair(t, entrants, [], expected=0, started=SIGNUP_ENDED):
+        total = rounds_in_all(t, [e.user_id for e in entrants])
+        reply = await self.replies.started_reply(t, total)
+        if not await self._pair(t, entrants, [], expected=0, post=(SIGNUP_ENDED, reply)):
             return []  # another process started it: it posts that
-        reply = await self.replies.signup_reply(await self._load(t.id), "tournament.started")
         return [self.posts.claimed(t.id, SIGNUP_ENDED, reply)]
 
     async def _make_game(self, t: TournamentRow, b: BoardRow) -> list[Reply]:

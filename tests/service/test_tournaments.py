@@ -272,6 +272,14 @@ async def test_a_round_paired_before_a_crash_gets_its_games_after_it(
         await svc.close()
 
 
+async def _died_before_posting(svc: GameService, db_path: str, clock: FakeClock) -> GameService:
+    """``svc``'s posts are claimed by the caller posting them, which dies before it posts any:
+    the next process on the same file."""
+    assert await svc.pending_tournament_posts() == []  # claimed by the caller posting them
+    await svc.close()
+    return await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+
+
 async def test_the_sign_up_deadline_starts_it(real: GameService, clock: FakeClock) -> None:
     tid = await open_tournament(real, "swiss", rounds=1, signup_hours=2)
     assert await real.settle_tournaments() == []
@@ -293,9 +301,7 @@ async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
     out = await svc.settle_tournaments()
     started = [r for r in out if r.key == "tournament.started"]
     assert [r.outbox for r in started] == [f"t{tid}.round0"]
-    assert await svc.pending_tournament_posts() == []  # claimed by the caller posting it
-    await svc.close()  # ... which dies before posting anything
-    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    svc = await _died_before_posting(svc, db_path, clock)
     try:
         assert await svc.settle_tournaments() == []  # not started again
         again = await svc.pending_tournament_posts()
@@ -333,9 +339,7 @@ async def test_a_round_and_the_end_are_posted_after_a_crash_and_only_once(
     started = await svc.start_tournament(tid, ALICE)
     posted = [r for r in started if r.key == "tournament.round"]
     assert [r.outbox for r in posted] == [f"t{tid}.round1"]
-    assert await svc.pending_tournament_posts() == []  # claimed by the caller posting it
-    await svc.close()  # ... which dies before posting it
-    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    svc = await _died_before_posting(svc, db_path, clock)
     try:
         again = await svc.pending_tournament_posts()
         assert [(r.key, r.outbox) for r in again] == [("tournament.round", f"t{tid}.round1")]
