@@ -2,8 +2,8 @@
 from their games (whose turn, what ended since the last digest, which challenges wait).
 
 The games are made in memory as the service hands them to the digest's rules
-(``bot.service.notify_rules.DigestGame``): two players a game, some waiting for one of them,
-some ended, some open challenges. Goal: all digests in at most 5 s. Prints a table; asserts
+(``bot.service.correspond.notify_rules.DigestGame``): two players a game, some waiting for one of
+them, some ended, some open challenges. Goal: all digests in at most 5 s. Prints a table; asserts
 nothing.
 """
 
@@ -14,7 +14,7 @@ import time
 
 from bench.table import print_rows
 from bot.model import NotifyPrefs
-from bot.service.notify_rules import DigestGame, next_digest_ms, select
+from bot.service.correspond.notify_rules import DigestGame, next_digest_ms, select
 
 USERS = 10_000
 GAMES_EACH = 10

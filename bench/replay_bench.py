@@ -109,7 +109,7 @@ def long_replay() -> None:
     import asyncio
     from functools import partial
 
-    from bot.service.replays import REPLAY_MAX_FRAMES, REPLAY_TAIL
+    from bot.service.review.replays import REPLAY_MAX_FRAMES, REPLAY_TAIL
     from bot.service.thinking import ProcessThinker
     from engines.registry import get_game
     from render.replay import DEFAULT_MAX_BYTES, Frame, animate, pick_frames

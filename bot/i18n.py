@@ -1292,7 +1292,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/tournament join <番号> [@ai:レベル[/N] ...]、"
         "/tournament leave|start|standings|cancel <番号>。",
     ),
-    # --- the web pages (issue 35: bot/web/, bot/service/web.py) ---
+    # --- the web pages (issue 35: bot/web/, bot/service/review/site.py) ---
     "web.not_found": (
         "There is no page here (or it is not shown).",
         "ここにはページがありません（または公開されていません）。",

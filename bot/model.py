@@ -658,7 +658,8 @@ class PuzzlePost:
 @dataclass(frozen=True, slots=True)
 class ReviewRow:
     """A stored computer review of a finished game (issue 32): its JSON ``data`` (read by
-    ``bot/service/review.py``), whether it is shown in the game's thread, and when it was made."""
+    ``bot/service/review/reviews.py``), whether it is shown in the game's thread, and when it was
+    made."""
 
     game_id: int
     data: str

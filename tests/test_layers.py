@@ -193,13 +193,125 @@ def test_the_layer_table_knows_every_module() -> None:
 MAX_CLASS_LINES = 400
 
 
+def _classes() -> dict[str, tuple[str, int, list[str]]]:
+    """Every class of ``bot/`` by name: where it stands, its own length and its bases' names
+    (a name defined twice keeps its longer definition: the check errs on the long side)."""
+    found: dict[str, tuple[str, int, list[str]]] = {}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                bases = [
+                    b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases
+                ]
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                if node.name not in found or found[node.name][1] < size:
+                    found[node.name] = (where, size, bases)
+    return found
+
+
+def _with_mixins(name: str, classes: dict[str, tuple[str, int, list[str]]]) -> int:
+    """A class's length with every base class of ours it inherits (a front and its mixins count
+    together: splitting a class into mixins only to pass the limit does not pass it)."""
+    seen: set[str] = set()
+    todo = [name]
+    total = 0
+    while todo:
+        current = todo.pop()
+        if current in seen or current not in classes:
+            continue
+        seen.add(current)
+        _, size, bases = classes[current]
+        total += size
+        todo.extend(b for b in bases if b not in ("Protocol", "Generic", "Exception"))
+    return total
+
+
 def test_no_class_in_the_host_outgrows_its_seam() -> None:
-    """A class of ``bot/`` longer than this is doing several jobs: split it along its seams."""
+    """A class of ``bot/`` longer than this is doing several jobs: split it along its seams. In
+    the service a class counts with its mixins (split a front by capability, not into mixins
+    that only pass the count); the store's query mixins are its parts, each counted alone."""
+    classes = _classes()
     long = [
-        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({size} lines)"
-        for path in sorted((ROOT / "bot").rglob("*.py"))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.ClassDef)
-        and (size := (node.end_lineno or node.lineno) - node.lineno + 1) > MAX_CLASS_LINES
+        f"{where} {name} ({total} lines{' with its bases' if service else ''})"
+        for name, (where, size, _) in sorted(classes.items())
+        if (
+            (service := where.startswith("bot/service/"))
+            and (total := _with_mixins(name, classes)) > MAX_CLASS_LINES
+        )
+        or (not service and (total := size) > MAX_CLASS_LINES)
     ]
     assert not long, long
+
+
+# -- the service by capability (docs/architecture.md) ------------------------------------------
+
+CAPABILITIES = ("play", "review", "learn", "correspond", "compete")
+"""The service's capabilities: one folder each under ``bot/service/``; the modules at its top
+are the kernel, and the root (``bot.service`` itself, which wires the fronts, and its table of
+which use case runs each button) reaches them all."""
+ROOT_MODULES = ("bot.service", "bot.service.routes")
+
+
+def _part_of_service(module: str) -> str | None:
+    """``kernel``, a capability's name, ``root``, or None (not the service's package)."""
+    if module in ROOT_MODULES:
+        return "root"
+    if not module.startswith("bot.service."):
+        return None
+    first = module.split(".")[2]
+    return first if first in CAPABILITIES else "kernel"
+
+
+def _may_use(part: str, other: str) -> bool:
+    if other == part:
+        return True
+    if part == "kernel":
+        return other == "kernel"
+    if part == "play":
+        return other == "kernel"
+    if part in CAPABILITIES:
+        return other in ("kernel", "play")
+    return part == "root"  # the root wires everything
+
+
+def _names_from_root(path: Path) -> set[str]:
+    """What ``path`` imports with ``from bot.service import ...``, as module paths."""
+    return {
+        f"bot.service.{a.name}"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == "bot.service" and not node.level
+        for a in node.names
+    }
+
+
+def test_each_capability_uses_only_the_kernel_and_play() -> None:
+    """The kernel imports no capability; ``play`` imports only the kernel; every other
+    capability imports the kernel and ``play``, never another capability."""
+    bad = []
+    for name, path in _sources():
+        part = _part_of_service(name)
+        if part is None:
+            continue
+        imported = _imports(name, path)
+        for module in sorted(imported):
+            other = _part_of_service(module)
+            if other is None or other == part:
+                continue
+            if other == "root":
+                # ``from bot.service import present`` names a kernel module, not the root;
+                # ``from bot.service import GameService`` (or routes) reaches the root
+                if module == "bot.service" and _names_from_root(path) <= OWN:
+                    continue
+                if part != "root":
+                    bad.append(f"{name} ({part}) imports the root {module}")
+            elif not _may_use(part, other):
+                bad.append(f"{name} ({part}) imports {module} ({other})")
+    assert not bad, bad
+
+
+def test_the_capability_rule_catches_a_capability_importing_another() -> None:
+    assert not _may_use("learn", "compete")
+    assert not _may_use("play", "review")
+    assert not _may_use("kernel", "play")
+    assert _may_use("compete", "play") and _may_use("review", "kernel")

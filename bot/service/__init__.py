@@ -6,16 +6,20 @@ over the use-case modules (see docs/architecture.md):
 - :mod:`~bot.service.values`: what adapters see (``User``, ``Reply``, ``Refusal``, ``Event``,
   server settings, the game catalogue);
 - :mod:`~bot.service.cache`: locks, loading, replaying and committing games;
-- :mod:`~bot.service.timers`: deadlines, reminders, timeouts, lapsing challenges;
-- :mod:`~bot.service.lobby` (lobbies and challenges, seats drawn), :mod:`~bot.service.rematch`
-  (the same game again, seats turned), :mod:`~bot.service.turns` (moves, setups,
-  resignations, aborts), :mod:`~bot.service.offers` (draws, takebacks), :mod:`~bot.service.records`
-  (board, moves, record files, import), :mod:`~bot.service.replays` (animated and step-by-step
-  replays), :mod:`~bot.service.directory` (where games are,
-  autocomplete, a user's games), :mod:`~bot.service.community` (catalogue, statistics, settings,
+- :mod:`~bot.service.play.timers`: deadlines, reminders, timeouts, lapsing challenges;
+- :mod:`~bot.service.play.lobby` (lobbies and challenges, seats drawn),
+  :mod:`~bot.service.play.rematch`
+  (the same game again, seats turned), :mod:`~bot.service.play.turns` (moves, setups,
+  resignations, aborts), :mod:`~bot.service.play.offers` (draws, takebacks),
+  :mod:`~bot.service.play.records`
+  (board, moves, record files, import), :mod:`~bot.service.review.replays` (animated and
+  step-by-step replays), :mod:`~bot.service.play.directory` (where games are,
+  autocomplete, a user's games), :mod:`~bot.service.play.community` (catalogue, statistics,
+  settings,
   the daily deal), :mod:`~bot.service.outbox` (announcements committed with their change and
   delivered at least once, recognised by their key), :mod:`~bot.service.ratings` (ratings,
-  leaderboards, the rebuild), :mod:`~bot.service.computer` (AI seats moving by themselves, hints;
+  leaderboards, the rebuild), :mod:`~bot.service.play.computer` (AI seats moving by themselves,
+  hints;
   the search runs in an injected :mod:`~bot.service.thinking` thinker, so the service starts no
   process).
 
@@ -39,51 +43,63 @@ from bot.model import (
     parse_outbox_key,
     parse_tournament_post_key,
 )
-from bot.service import actions, context
+from bot.service import context, routes
 from bot.service.actions import (
-    ACTIONS,
     ANSWERS,
     PRACTICE_GAME,
     TURN_ACTIONS,
     Action,
-    ActionSpec,
     Button,
-    Press,
     Style,
     Takes,
     play_arg,
     split_play,
 )
 from bot.service.cache import MAX_GAME_ID, GameCache
-from bot.service.community import DAILY_GAME, Community, catalogue
-from bot.service.computer import Computer
+from bot.service.compete.leaderboards import Ratings
+from bot.service.compete.tournaments import TournamentFront, TournamentOptions, Tournaments
 from bot.service.context import Context, Shuffle
-from bot.service.directory import Directory, MoveChoices
+from bot.service.correspond.notices import Notices
+from bot.service.correspond.premoves import Premoves
+from bot.service.correspond.threads import Threads
+from bot.service.correspond.vacation import Vacations
 from bot.service.endings import Endings
 from bot.service.guard import check_text, entry
-from bot.service.learning import LearnFront
-from bot.service.lessons import Lessons
-from bot.service.lobby import CreateOptions, Lobby
-from bot.service.looking_back import ReplayFront
-from bot.service.notices import Notices
-from bot.service.offers import Offers
+from bot.service.learn.front import LearnFront
+from bot.service.learn.lessons import Lessons
+from bot.service.learn.practice import Practice
+from bot.service.learn.puzzles import DailyPost, Puzzles
+from bot.service.learn.rules import RulesPages
 from bot.service.outbox import Outbox
-from bot.service.practice import Practice
-from bot.service.premoves import Premoves
+from bot.service.play.community import DAILY_GAME, Community, catalogue
+from bot.service.play.computer import Computer
+from bot.service.play.directory import Directory, MoveChoices
+from bot.service.play.lobby import CreateOptions, Lobby
+from bot.service.play.offers import Offers
+from bot.service.play.records import Records, check_record_size
+from bot.service.play.rematch import Rematches
+from bot.service.play.timers import Timers
+from bot.service.play.turns import Turns
 from bot.service.present import Pictures
-from bot.service.puzzles import DailyPost, Puzzles
-from bot.service.ratings import Ratings
-from bot.service.records import Records, check_record_size
-from bot.service.rematch import Rematches
-from bot.service.replays import REPLAY_MAX_BYTES, Replays
-from bot.service.review import Progress, Reviews
-from bot.service.rules import RulesPages
+from bot.service.review.front import ReplayFront
+from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.review.reviews import Progress, Reviews
+from bot.service.review.site import (
+    BUSY,
+    NOT_FOUND,
+    RECORD_KINDS,
+    Site,
+    WebBoard,
+    WebGame,
+    WebGuild,
+    WebListed,
+    WebPlayer,
+    WebPly,
+    WebRank,
+    WebRated,
+)
+from bot.service.routes import ACTIONS, ActionSpec
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
-from bot.service.threads import Threads
-from bot.service.timers import Timers
-from bot.service.tournaments import TournamentFront, TournamentOptions, Tournaments
-from bot.service.turns import Turns
-from bot.service.vacation import Vacations
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
     AI_LEVELS,
@@ -99,25 +115,12 @@ from bot.service.values import (
     Location,
     OptionInfo,
     Page,
+    Press,
     Refusal,
     Reply,
     RulesPage,
     Scope,
     User,
-)
-from bot.service.web import (
-    BUSY,
-    NOT_FOUND,
-    RECORD_KINDS,
-    Site,
-    WebBoard,
-    WebGame,
-    WebGuild,
-    WebListed,
-    WebPlayer,
-    WebPly,
-    WebRank,
-    WebRated,
 )
 from bot.store import SqliteStore, Store, StoreUnreachable, is_postgres_url
 from engines.core import State, Text
@@ -257,7 +260,7 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
         self.reviews = Reviews(ctx, thinker)
         self.tournaments = Tournaments(ctx, self.lobby, endings)
         self.web = Site(ctx, self.replays, self.records)
-        """The read-only web pages' use cases (a sub-front: see bot/service/web.py)."""
+        """The read-only web pages' use cases (a sub-front: see bot/service/review/site.py)."""
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -367,8 +370,8 @@ class GameService(LearnFront, ReplayFront, TournamentFront):
         return self.ctx.settings.owns(guild_id)
 
     async def act(self, action: Action, press: Press) -> Reply | Sequence[Reply]:
-        """Run what a button offers (see :data:`~bot.service.actions.ACTIONS`)."""
-        return await actions.run(self, action, press)
+        """Run what a button offers (see :data:`~bot.service.routes.ACTIONS`)."""
+        return await routes.run(self, action, press)
 
     # -- lobbies and challenges ----------------------------------------------------------------
     @entry

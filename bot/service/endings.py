@@ -1,6 +1,6 @@
 """Ending a game the host decides: resignation, abort, agreed draw, timeout.
 
-The engine's own endings arrive with a move (see :mod:`bot.service.turns`); these are the ones
+The engine's own endings arrive with a move (see :mod:`bot.service.play.turns`); these are the ones
 its state cannot know. Each is one commit that stores the outcome (with who left, in both
 languages), the players' results and, for a rated game, their rating changes
 (:meth:`Endings.commit_end`, which every end goes through).

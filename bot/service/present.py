@@ -19,7 +19,7 @@ from bot.i18n import Lang
 from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind, StoredOutcome
 from bot.service.actions import Action, Button, play_button
 from bot.service.cache import Loaded
-from bot.service.vacation_rules import paused_lines
+from bot.service.pausing import paused_lines
 from bot.service.values import Event, Line, Reply
 from engines.core import (
     SIMULTANEOUS,

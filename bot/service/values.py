@@ -45,6 +45,17 @@ class User:
     name: str
 
 
+@dataclass(frozen=True, slots=True)
+class Press:
+    """One use of an action: by whom, on which game, with what argument."""
+
+    game_id: int
+    user: User
+    arg: str | None = None
+    max_bytes: int | None = None
+    """The largest picture the adapter can post (a replay's GIF), if it has a limit."""
+
+
 class Event(enum.StrEnum):
     """What happened, for adapters: where a reply goes and what it replaces."""
 

@@ -1,5 +1,6 @@
 """Tournaments as pure logic: who plays whom (:mod:`.pairing`) and who stands where
-(:mod:`.standings`). No I/O, no store, no Discord: the use cases (``bot/service/tournaments.py``)
+(:mod:`.standings`). No I/O, no store, no Discord: the use cases
+(``bot/service/compete/tournaments.py``)
 feed them the results so far and store what they return. docs/tournaments.md writes the rules
 down."""
 

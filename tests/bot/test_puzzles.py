@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from bot.learn import puzzles as data
-from bot.service.puzzles import daily_puzzle
+from bot.service.learn.puzzles import daily_puzzle
 from tests.bot.conftest import Harness
 from tests.bot.test_game_flow import assert_png
 from tests.discord_double import DiscordDouble

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.timers import Timers
+from bot.service.play.timers import Timers
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 from tests.discord_double.server import JSON, User

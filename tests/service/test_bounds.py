@@ -17,7 +17,7 @@ from bot.config import Settings
 from bot.i18n import clean_text
 from bot.sandbox import run_sandbox
 from bot.service import GameService, Refusal, User
-from bot.service.timers import Timers
+from bot.service.play.timers import Timers
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
 from tests.service.helpers import query
 

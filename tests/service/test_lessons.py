@@ -10,7 +10,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.learn.lessons.catalogue import BY_ID, LESSONS
 from bot.service import Action, Event, GameService, Press, Refusal
-from bot.service.practice import replay
+from bot.service.learn.practice import replay
 from tests.service.conftest import ALICE, BOB
 
 

@@ -10,7 +10,7 @@ import pytest
 from bot.clock import FakeClock, to_ms
 from bot.model import NotifyPrefs
 from bot.service import Event, GameService, Refusal
-from bot.service import notify_rules as rules
+from bot.service.correspond import notify_rules as rules
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import snapshot
 

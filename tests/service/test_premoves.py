@@ -10,7 +10,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.model import Conditional, MoveRow
 from bot.service import GameService, Refusal
-from bot.service import premove_rules as rules
+from bot.service.correspond import premove_rules as rules
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import moves_of, snapshot, stored_row
 

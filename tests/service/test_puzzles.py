@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.learn import puzzles as data
 from bot.learn.puzzles import Puzzle
 from bot.service import Action, Event, GameService, Refusal, User
-from bot.service.puzzles import daily_puzzle
+from bot.service.learn.puzzles import daily_puzzle
 from tests.service.conftest import ALICE, BOB
 
 IN_ONE = next(p for p in data.load("rokumentai") if p.plies == 1)

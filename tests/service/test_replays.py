@@ -14,7 +14,7 @@ from typing import TypeVar
 import pytest
 from PIL import Image, ImageSequence
 
-import bot.service.replays
+import bot.service.review.replays
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, InlineThinker, ProcessThinker, Refusal, Reply, User
@@ -320,8 +320,8 @@ async def test_a_long_game_s_replay_is_sampled_and_drawn_in_the_pool(
 ) -> None:
     """Past REPLAY_MAX_FRAMES positions the animation shows the start, evenly spaced positions
     and the last plies one by one, and says so; the pictures are drawn by the worker pool."""
-    monkeypatch.setattr(bot.service.replays, "REPLAY_MAX_FRAMES", 10)
-    monkeypatch.setattr(bot.service.replays, "REPLAY_TAIL", 4)
+    monkeypatch.setattr(bot.service.review.replays, "REPLAY_MAX_FRAMES", 10)
+    monkeypatch.setattr(bot.service.review.replays, "REPLAY_TAIL", 4)
     spy = DrawSpy()
     real = await GameService.open(
         db_path, clock=clock, settings=Settings(db_path=db_path), thinker=spy

@@ -1,4 +1,4 @@
-"""The computer's review of a finished game through the service (bot/service/review.py): a
+"""The computer's review of a finished game through the service (bot/service/review/reviews.py): a
 planted blunder among the player's mistakes with the right better move, one chart value a ply
 and a seat, no review of a running game, nothing of a secret setup for a spectator, a review
 kept across a restart, public only by a player's choice, and the better move drawn on a ply."""
@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import bot.service.review
+import bot.service.review.reviews
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
-from bot.service.review import GameReview
+from bot.service.review.reviews import GameReview
 from render.charts import MAX_CHART_BYTES
 from tests.engines.test_review import PLANTED_SEED, planted
 from tests.service.conftest import ALICE, BOB, CAROL, DAVE
@@ -156,7 +156,7 @@ async def test_a_review_survives_a_restart(
     def no_search(*args: object, **kw: object) -> None:
         raise AssertionError("a stored review was searched again")
 
-    monkeypatch.setattr(bot.service.review, "judge", no_search)
+    monkeypatch.setattr(bot.service.review.reviews, "judge", no_search)
     again = await GameService.open(db_path, clock=clock, settings=settings(db_path))
     try:
         second = await again.review(gid, ALICE)
@@ -181,7 +181,7 @@ async def test_a_player_makes_the_review_public(svc: GameService) -> None:
 async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bot.service import ratings
+    from bot.service.compete import leaderboards as ratings
     from tests.service.test_ratings import beat
 
     drawn: list[Any] = []

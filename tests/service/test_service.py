@@ -508,9 +508,9 @@ async def test_guild_settings(service: GameService) -> None:
 async def test_daily_deal(
     service: GameService, monkeypatch: pytest.MonkeyPatch, clock: FakeClock
 ) -> None:
-    import bot.service.community
+    import bot.service.play.community
 
-    monkeypatch.setattr(bot.service.community, "DAILY_GAME", "race-test")
+    monkeypatch.setattr(bot.service.play.community, "DAILY_GAME", "race-test")
     first = await service.daily(ALICE, "g")
     other = await service.daily(BOB, "g")
     assert first.game_id is not None and other.game_id is not None

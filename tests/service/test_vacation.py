@@ -11,7 +11,7 @@ from bot.clock import FakeClock, to_ms
 from bot.config import Settings
 from bot.model import VacationRow
 from bot.service import GameService, Refusal
-from bot.service import vacation_rules as rules
+from bot.service.correspond import vacation_rules as rules
 from tests.service.conftest import ALICE, BOB, CAROL
 from tests.service.helpers import snapshot, stored_row
 

@@ -287,15 +287,15 @@ async def test_the_sandbox_prints_each_started_games_page(real: GameService, tmp
 async def test_pictures_past_the_queue_are_refused_busy(
     real: GameService, client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.service.web
+    import bot.service.review.site
 
     gid = await start(real, "rokumentai")
     token = await real.web.token(gid)
-    monkeypatch.setattr(bot.service.web, "WAITING", 0)
+    monkeypatch.setattr(bot.service.review.site, "WAITING", 0)
     busy = await client.get(f"/g/{token}/0.png")
     assert busy.status == 503 and busy.headers["Retry-After"] == "1"
     assert "try again" in await busy.text()
-    monkeypatch.setattr(bot.service.web, "WAITING", 16)
+    monkeypatch.setattr(bot.service.review.site, "WAITING", 16)
     assert (await client.get(f"/g/{token}/0.png")).status == 200
 
 

@@ -4,7 +4,8 @@
 ``/premove`` is answered privately from the first moment (the interaction is deferred
 ephemerally before anything else), so nobody in the thread can see that a player keeps lines.
 
-The use cases are the service's :class:`~bot.service.vacation.Vacations`. The answer is private;
+The use cases are the service's :class:`~bot.service.correspond.vacation.Vacations`. The answer is
+private;
 each game whose clock stopped or runs again gets a notice in its own thread, posted through the
 timers cog's :meth:`~bot.discord.cogs.timers.TimersCog.post` (which reports it to the outbox, so
 a notice whose post fails is posted again later).

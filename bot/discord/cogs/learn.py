@@ -1,4 +1,4 @@
-"""``/learn [game]``: interactive lessons, privately (see :mod:`bot.service.lessons`).
+"""``/learn [game]``: interactive lessons, privately (see :mod:`bot.service.learn.lessons`).
 
 Without a game: the menu of every game with the learner's stars per lesson; with a game: its
 next unfinished lesson. A lesson's message carries the picture, the goal and its buttons

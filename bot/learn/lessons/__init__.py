@@ -5,8 +5,8 @@ learner's seat, a :class:`Goal` the engine checks, the learner's own solution an
 side's scripted answers (the chance steps of 略式易双六 included; when the script runs out the
 computer answers), a hint, a "why" for a legal move that misses the goal and what the learner
 sees on success. :func:`judge` says what one learner move did; :func:`stars` grades a finished
-lesson by moves used and hints taken. The service (:mod:`bot.service.lessons`) stores the moves
-and draws the pictures; every rule here is the engine's.
+lesson by moves used and hints taken. The service (:mod:`bot.service.learn.lessons`) stores the
+moves and draws the pictures; every rule here is the engine's.
 """
 
 from __future__ import annotations

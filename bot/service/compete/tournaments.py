@@ -44,12 +44,8 @@ from bot.model import (
     TournamentStatus,
 )
 from bot.service import present
-from bot.service.context import Context
-from bot.service.endings import Endings
-from bot.service.guard import entry
-from bot.service.lobby import Lobby, clock_refusal
-from bot.service.tournament_posts import TournamentPosts
-from bot.service.tournament_replies import (
+from bot.service.compete.posts import TournamentPosts
+from bot.service.compete.replies import (
     FORMAT_NAMES,
     TournamentReplies,
     about,
@@ -57,6 +53,10 @@ from bot.service.tournament_replies import (
     ai_level,
     played,
 )
+from bot.service.context import Context
+from bot.service.endings import Endings
+from bot.service.guard import entry
+from bot.service.play.lobby import Lobby, clock_refusal
 from bot.service.values import AI_LEVELS, Event, Refusal, Reply, User, ai_name
 from bot.store import ConflictError
 from bot.tournament import (

@@ -30,7 +30,7 @@ from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
-from bot.service.records import check_daily_view, shown_to_everyone
+from bot.service.play.records import check_daily_view, shown_to_everyone
 from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import CHANCE, Outcome, State, Text

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from bot.learn.lessons import actor, chance_move, play
-from bot.service import turns
-from bot.service.computer import Computer
 from bot.service.context import Context
-from bot.service.directory import MoveChoices, matching, named_moves
+from bot.service.play import turns
+from bot.service.play.computer import Computer
+from bot.service.play.directory import MoveChoices, matching, named_moves
 from bot.service.present import Pictures
 from bot.service.thinking import ThinkRequest
 from bot.service.values import Lang, Reply, User

@@ -4,8 +4,8 @@ replay (an animation, or one step) and the computer's review of it (docs/review.
 from __future__ import annotations
 
 from bot.service.guard import entry
-from bot.service.replays import REPLAY_MAX_BYTES, Replays
-from bot.service.review import Progress, Reviews
+from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
+from bot.service.review.reviews import Progress, Reviews
 from bot.service.values import Reply, User
 
 

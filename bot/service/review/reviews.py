@@ -17,7 +17,7 @@ Hidden information: only a finished game is reviewed; the plies judged are those
 shows, so a secret setup is never a ply (数字将棋's play, after the reveal, is searched on the
 revealed board); 略式易双六's choices are rated by the hint's sampled estimate from the
 player's view, never the real talon. Pictures are drawn for the requester as replays are
-(:func:`bot.service.replays.seen_by`). A review is private to its asker until a player makes
+(:func:`bot.service.review.replays.seen_by`). A review is private to its asker until a player makes
 it public (shown in the game's thread). See docs/review.md.
 """
 
@@ -36,10 +36,10 @@ from bot.model import GameStatus, ReviewRow
 from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
-from bot.service.computer import ai_seed
 from bot.service.context import Context
-from bot.service.records import check_daily_view
-from bot.service.replays import Position, Replays, positions, seen_by, step_actions
+from bot.service.play.computer import ai_seed
+from bot.service.play.records import check_daily_view
+from bot.service.review.replays import Position, Replays, positions, seen_by, step_actions
 from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.ai.review import Judgement, even, judge, outcome_chances

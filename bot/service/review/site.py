@@ -25,9 +25,9 @@ from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.guard import entry
+from bot.service.play.records import Records, check_daily_view
 from bot.service.ratings import row_text, shown
-from bot.service.records import Records, check_daily_view
-from bot.service.replays import Replays, positions
+from bot.service.review.replays import Replays, positions
 from bot.service.values import File, Line, Refusal, Reply
 from engines.core import Text
 from engines.registry import all_games, get_game

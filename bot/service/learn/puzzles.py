@@ -32,8 +32,8 @@ from bot.model import OpenPuzzle, PuzzlePost
 from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.context import Context
-from bot.service.directory import MoveChoices, matching, named_moves
 from bot.service.guard import entry
+from bot.service.play.directory import MoveChoices, matching, named_moves
 from bot.service.thinking import Thinker, ThinkRequest
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.ai.proof import Budget, winning_moves

@@ -2,8 +2,8 @@
 clocks while it is their turn; ``/vacation off``, the return date or a spent allowance runs them
 again, each deadline moved on by exactly the time its clock stood still.
 
-The rules (allowance, pausing, resuming) are :mod:`bot.service.vacation_rules`; this module
-reads and writes. Every commit of every game asks :meth:`Vacations.amend` (the game cache's
+The rules (allowance, pausing, resuming) are :mod:`bot.service.correspond.vacation_rules`; this
+module reads and writes. Every commit of every game asks :meth:`Vacations.amend` (the game cache's
 hook) whether the turn it starts belongs to an absent player, so a turn that passes to one (in a
 three-player game, after the others played on) stops in the same transaction that starts it.
 The vacations that run are kept in memory (restored at start-up) with the games whose clocks
@@ -22,10 +22,10 @@ from typing import Any
 
 from bot.clock import from_ms, parse_clock, to_ms
 from bot.model import Change, GameRow, GameStatus, Update, VacationRow
-from bot.service import present
-from bot.service import vacation_rules as rules
+from bot.service import pausing, present
 from bot.service.cache import Loaded
 from bot.service.context import Context
+from bot.service.correspond import vacation_rules as rules
 from bot.service.guard import entry
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import State
@@ -72,7 +72,7 @@ class Vacations:
         if not self._away and row.paused_ms is None:
             return Update()
         update = change.update
-        return rules.amended(row, update, acting_users(row, state), self._away, self._allowed)
+        return pausing.amended(row, update, acting_users(row, state), self._away, self._allowed)
 
     def track(self, row: GameRow) -> None:
         """Keep who holds which clock in step with a committed row."""
@@ -267,7 +267,7 @@ class Vacations:
             kind = parse_clock(row.clock).kind
             if kind == "live":
                 live += 1
-            elif kind in rules.PAUSED_KINDS and not self._allowed(row):
+            elif kind in pausing.PAUSED_KINDS and not self._allowed(row):
                 forbidden += 1
         return live, forbidden
 
@@ -282,7 +282,7 @@ class Vacations:
                 loaded = await self.ctx.games.load(game_id)
                 await self.ctx.guild(loaded.row.guild_id)  # warm: commits read it synchronously
                 game = loaded.row
-                if not rules.pausable(game) or not self._allowed(game):
+                if not pausing.pausable(game) or not self._allowed(game):
                     continue
                 if user_id not in acting_users(game, loaded.state):
                     continue
@@ -292,7 +292,7 @@ class Vacations:
                 at = max(row.since_ms, game.turn_started_ms or row.since_ms)
                 if game.deadline_ms is not None and at > game.deadline_ms:
                     continue  # its time ran out before the vacation began: the timers end it
-                update = rules.pause(game, at, row.until_ms)
+                update = pausing.pause(game, at, row.until_ms)
                 out.append(await self._commit(loaded, update, "vacation.stopped"))
         return out
 
@@ -305,7 +305,7 @@ class Vacations:
                 loaded = await self.ctx.games.load(game_id)
                 if loaded.row.paused_ms is None:
                     continue
-                update = rules.resume(loaded.row, max(at_ms, loaded.row.paused_ms))
+                update = pausing.resume(loaded.row, max(at_ms, loaded.row.paused_ms))
                 out.append(await self._commit(loaded, update, key))
         row = rules.ended(row, at_ms)
         self._unsaved.discard(user_id)

@@ -1,6 +1,6 @@
 """Conditional moves as pure rules (条件付きの手): reading a line, adding it to a player's
-lines, and following the lines as moves are played. No I/O: :mod:`bot.service.premoves` reads
-and writes.
+lines, and following the lines as moves are played. No I/O: :mod:`bot.service.correspond.premoves`
+reads and writes.
 
 A line is "if they play X, I reply Y (then if Z, W ...)": moves in canonical notation, the
 opponent's first. The lines form a tree: two lines that agree on the opponent's moves must

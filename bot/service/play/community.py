@@ -11,8 +11,8 @@ from typing import Any
 from bot import i18n
 from bot.service import present
 from bot.service.context import Context
-from bot.service.lobby import Lobby
-from bot.service.records import Records
+from bot.service.play.lobby import Lobby
+from bot.service.play.records import Records
 from bot.service.values import (
     SETTING_KEYS,
     Event,

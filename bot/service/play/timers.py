@@ -29,7 +29,7 @@ from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
-from bot.service.vacation_rules import elapsed_ms
+from bot.service.pausing import elapsed_ms
 from bot.service.values import Event, Refusal, Reply
 from engines.core import SIMULTANEOUS, State
 

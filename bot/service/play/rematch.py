@@ -12,7 +12,7 @@ from bot.clock import parse_clock, with_reminders
 from bot.model import GameStatus, NewGame, SeatKind, SeatRow
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.lobby import Lobby
+from bot.service.play.lobby import Lobby
 from bot.service.values import HOST_ID, Refusal, Reply, User
 
 

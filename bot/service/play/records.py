@@ -36,7 +36,7 @@ from bot.model import (
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.timers import Timers
+from bot.service.play.timers import Timers
 from bot.service.values import Event, File, Line, Refusal, Reply, User
 from engines.core import CHANCE, Termination, Text
 from engines.record import Entry, Record

@@ -5,10 +5,10 @@ pages, and the practice board (a lesson or a puzzle) a user has open, where a ``
 from __future__ import annotations
 
 from bot.service.guard import entry
-from bot.service.lessons import Lessons
-from bot.service.practice import Practising
-from bot.service.puzzles import Puzzles
-from bot.service.rules import RulesPages
+from bot.service.learn.lessons import Lessons
+from bot.service.learn.practice import Practising
+from bot.service.learn.puzzles import Puzzles
+from bot.service.learn.rules import RulesPages
 from bot.service.values import RulesPage
 
 

@@ -16,8 +16,8 @@ from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings, finish_update, rating_lines
-from bot.service.lobby import resolve_chance
-from bot.service.timers import Timers, turn_update
+from bot.service.play.lobby import resolve_chance
+from bot.service.play.timers import Timers, turn_update
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import MAX_INPUT, SIMULTANEOUS, EngineError, State
 

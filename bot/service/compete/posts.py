@@ -15,9 +15,9 @@ from dataclasses import replace
 
 from bot.model import TournamentPost, parse_tournament_post_key, tournament_post_key
 from bot.service.cache import CLAIM_MS
+from bot.service.compete.replies import TournamentReplies
 from bot.service.context import Context
 from bot.service.outbox import BATCH, retry_delay_ms
-from bot.service.tournament_replies import TournamentReplies
 from bot.service.values import Reply
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,6 @@
 """How a player is told, as pure rules: when their daily digest is due, whether it is quiet
-where they are, and what a digest lists. No I/O: :mod:`bot.service.notices` reads and writes.
+where they are, and what a digest lists. No I/O: :mod:`bot.service.correspond.notices` reads and
+writes.
 
 Times are the user's own: an IANA time zone (``Asia/Tokyo``) picks their digest hour and quiet
 hours. A digest is due once per local day, at the hour or as soon after it as the host runs.

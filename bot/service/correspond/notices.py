@@ -2,8 +2,8 @@
 direct message (opt-in, at an hour of their own time zone), and quiet hours during which the
 messages that ping them come silently (and their turn waits in the digest).
 
-The rules are :mod:`bot.service.notify_rules`. Preferences are kept in memory (restored at
-start-up). Adapters shape every message that pings through :meth:`Notices.shape` when they
+The rules are :mod:`bot.service.correspond.notify_rules`. Preferences are kept in memory (restored
+at start-up). Adapters shape every message that pings through :meth:`Notices.shape` when they
 post it (so a preference or quiet hours apply at the moment it is sent, also to an
 announcement the outbox kept), and post the digests :meth:`due` hands them as direct messages,
 reporting a closed one with :meth:`dm_closed` (noted once: no digest is tried again until the
@@ -18,10 +18,10 @@ from datetime import datetime
 
 from bot.clock import from_ms, to_ms
 from bot.model import GameStatus, NotifyPrefs
-from bot.service import notify_rules as rules
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
+from bot.service.correspond import notify_rules as rules
 from bot.service.guard import entry
 from bot.service.values import Event, Line, Refusal, Reply, User
 

@@ -14,7 +14,7 @@ from bot.model import LIVE_STATUSES, Change, GameStatus, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
-from bot.service.vacation_rules import paused_lines
+from bot.service.pausing import paused_lines
 from bot.service.values import Event, Line, Location, Refusal, Reply, User
 from engines.core import MAX_INPUT, EngineError, State, normalise
 from engines.registry import get_game

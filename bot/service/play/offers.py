@@ -14,8 +14,8 @@ from bot.service import present
 from bot.service.cache import Loaded, replay
 from bot.service.context import Context
 from bot.service.endings import Endings
-from bot.service.timers import banks, clock_of, deadline
-from bot.service.turns import Turns, seats_of
+from bot.service.play.timers import banks, clock_of, deadline
+from bot.service.play.turns import Turns, seats_of
 from bot.service.values import Event, Refusal, Reply, User
 from engines.core import CHANCE
 

@@ -19,7 +19,7 @@ from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.endings import Endings
-from bot.service.timers import banks, clock_of, deadline
+from bot.service.play.timers import banks, clock_of, deadline
 from bot.service.values import AI_LEVELS, HOST_ID, Event, Refusal, Reply, User, ai_name
 from bot.store import ConflictError, LimitError
 from engines.core import CHANCE, EngineError, Game, State, Text, chance_pick

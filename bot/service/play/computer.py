@@ -20,12 +20,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from typing import Protocol
 
 from bot.model import GameRow, GameStatus, ai_levels
 from bot.service.context import Context
-from bot.service.premoves import Premoves, due_reply
+from bot.service.play.turns import Turns, seats_of
 from bot.service.thinking import Thinker, ThinkRequest
-from bot.service.turns import Turns, seats_of
 from bot.service.values import HOST_ID, Event, Line, Refusal, Reply, User
 from engines.ai import LEVELS
 from engines.core import SIMULTANEOUS, EngineError, State, Text
@@ -46,11 +46,29 @@ def ai_seed(row: GameRow, ply: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+class Responder(Protocol):
+    """Replies the computer player's driver plays for a person as soon as they are due (the
+    conditional moves of :mod:`bot.service.correspond`, wired in by the service's root: play
+    imports no other capability)."""
+
+    def is_due(self, row: GameRow) -> bool:
+        """May a reply be due in ``row`` now (checked again when it is played)?"""
+        ...
+
+    async def restore(self) -> list[int]:
+        """The running games where a reply may be due (after a restart)."""
+        ...
+
+    async def play_due(self, game_id: int) -> Reply | None:
+        """Play the reply due in ``game_id`` (None: none is due)."""
+        ...
+
+
 class Computer:
     """Which AI games are due, playing their turns, and hints."""
 
     def __init__(
-        self, ctx: Context, turns: Turns, thinker: Thinker, premoves: Premoves | None = None
+        self, ctx: Context, turns: Turns, thinker: Thinker, premoves: Responder | None = None
     ) -> None:
         self.ctx = ctx
         self.turns = turns
@@ -75,9 +93,12 @@ class Computer:
     def track(self, row: GameRow) -> None:
         if not self.ctx.settings.owns(row.guild_id):
             return  # another process's shards hold this guild: its AI moves are theirs
-        if row.status is GameStatus.ACTIVE and (row.ai_levels or due_reply(row)):
+        if row.status is GameStatus.ACTIVE and (row.ai_levels or self._reply_due(row)):
             self._pending.add(row.id)
             self.changed.set()
+
+    def _reply_due(self, row: GameRow) -> bool:
+        return self.premoves is not None and self.premoves.is_due(row)
 
     async def restore(self) -> None:
         """Every running game with an AI seat is due after a restart (its turn may be now)."""

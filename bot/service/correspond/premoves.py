@@ -4,9 +4,10 @@ Z, W ...)", privately.
 
 The lines live in the game's row (``GameRow.conditional``), which nobody but their owner is ever
 shown. Every commit of a move asks :meth:`Premoves.amend` (the game cache's hook) what the moves
-it appends do to them (:func:`~bot.service.premove_rules.after_moves`): in the very transaction
+it appends do to them (:func:`~bot.service.correspond.premove_rules.after_moves`): in the very
+transaction
 of the opponent's move, a matching line makes its reply *due*, and any other move clears them.
-The due reply is then played by the computer player's driver (:class:`~bot.service.computer.
+The due reply is then played by the computer player's driver (:class:`~bot.service.play.computer.
 Computer` marks such a game due, as it marks an AI's turn) through the one move use case,
 ``Turns.play``, guarded by the log length: a process killed between the two finds the reply
 still due at its next start (:meth:`restore`) and plays it once; a reply that lost its race
@@ -19,12 +20,12 @@ import logging
 from typing import Any
 
 from bot.model import UNCHANGED, Change, Conditional, GameRow, GameStatus, Update
-from bot.service import premove_rules as rules
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
+from bot.service.correspond import premove_rules as rules
 from bot.service.guard import entry
-from bot.service.turns import Turns, check_length, seats_of
+from bot.service.play.turns import Turns, check_length, seats_of
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import State
 
@@ -48,6 +49,10 @@ class Premoves:
         self.ctx = ctx
         self.turns = turns
         ctx.games.amend_with(self.amend)
+
+    def is_due(self, row: GameRow) -> bool:
+        """Is a conditional reply due in ``row`` (the computer player's driver plays it)?"""
+        return due_reply(row) is not None
 
     # -- the game cache's hook ------------------------------------------------------------
     def amend(self, row: GameRow, state: State[Any], change: Change) -> Update:

@@ -1,6 +1,6 @@
 """``/learn``: interactive lessons on a private practice board (see :mod:`bot.learn.lessons`).
 
-A learner has at most one board open (:mod:`bot.service.practice`); their moves come in as in
+A learner has at most one board open (:mod:`bot.service.learn.practice`); their moves come in as in
 a game (``/move``, the move buttons, the modal) and are judged by the lesson's goal, which the
 engine checks. A legal move that misses is answered with the lesson's why and taken back; an
 illegal one with the engine's own refusal. Finishing earns 1-3 stars by moves used and hints
@@ -23,9 +23,9 @@ from bot.model import PracticeRow
 from bot.service import present
 from bot.service.actions import Action, Button, play_arg
 from bot.service.context import Context
-from bot.service.directory import MoveChoices
 from bot.service.guard import entry
-from bot.service.practice import Board, Practice, replay
+from bot.service.learn.practice import Board, Practice, replay
+from bot.service.play.directory import MoveChoices
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.core import SIMULTANEOUS, EngineError, State, Text
 from engines.registry import get_game
