@@ -58,12 +58,14 @@ async def _computers(service: GameService, channel: int, stop: asyncio.Event) ->
     host = User("bench-host", "bench")
     started = 0
     while not stop.is_set():
-        reply = await service.create_game(
+        reply = await service.play.create_game(
             host, "rokumentai", creator_plays=False, ai=[8, 8], channel_id=str(channel)
         )
         assert reply.game_id is not None
         started += 1
-        while not stop.is_set() and (await service.game_info(reply.game_id)).status == "active":
+        while (
+            not stop.is_set() and (await service.play.game_info(reply.game_id)).status == "active"
+        ):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), 1.0)
     return started
@@ -78,7 +80,7 @@ async def _lessons(
     for _ in range(count):
         learned.append(await double.slash(double.alice, "learn"))
         learned.append(await double.slash(double.alice, "learn", {"game": "rokumentai"}))
-        await service.lessons.learn(alice, "rokumentai-3")
+        await service.learn.lesson(alice, "rokumentai-3")
         for move in ("弓四04-七04", "弓七04-七07"):
             learned.append(await double.slash(double.alice, "move", {"notation": move}))
 
@@ -115,7 +117,7 @@ async def _run(
             await double.wait_connected()
             await asyncio.wait_for(bot.wait_until_ready(), 10)
             if with_ai:
-                await service.warm_up_ai()
+                await service.play.warm_up_ai()
                 computers = asyncio.create_task(_computers(service, double.channel_id, stop))
                 first = len(double.channel_messages(double.channel_id))
                 # measure only once the computers are at it

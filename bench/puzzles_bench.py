@@ -78,12 +78,12 @@ async def _latencies() -> dict[str, list[float]]:
         try:
             await double.wait_connected()
             await asyncio.wait_for(bot.wait_until_ready(), 10)
-            await service.warm_up_ai()
+            await service.play.warm_up_ai()
             for n in range(ROUNDS):
                 game = data.PUZZLE_GAMES[n % len(data.PUZZLE_GAMES)]
                 shown = await double.slash(double.alice, "puzzle", {"game": game})
                 out["/puzzle"].append(took(shown))
-                pid = await service.puzzle_of(str(double.alice.id))
+                pid = await service.learn.puzzle_of(str(double.alice.id))
                 assert pid is not None
                 puzzle = data.by_id()[pid]
                 wrong = await double.slash(double.alice, "move", {"notation": _wrong(puzzle)})

@@ -94,7 +94,7 @@ async def _fill(db: str) -> tuple[float, float]:
     service = await _service(db)
     try:
         t0 = time.perf_counter()
-        reply = await service.rebuild_ratings()
+        reply = await service.compete.rebuild_ratings()
         rebuilt = time.perf_counter() - t0
         assert reply.params["games"] == GAMES, reply.params
     finally:
@@ -114,7 +114,7 @@ async def _boards(db: str) -> list[tuple[str, str]]:
     try:
         for scope in (Scope.GLOBAL, Scope.SERVER):
             for game in (DUEL, TRIO):
-                first = await service.leaderboard(game, "g0", scope)
+                first = await service.compete.leaderboard(game, "g0", scope)
                 assert first.page is not None
                 pages, players = first.page.count, first.params["players"]
                 latencies = []
@@ -122,17 +122,19 @@ async def _boards(db: str) -> list[tuple[str, str]]:
                     page = 1 if rng.random() < 0.5 else rng.randint(1, pages)
                     guild = f"g{rng.randrange(GUILDS)}"
                     t0 = time.perf_counter()
-                    await service.leaderboard(game, guild, scope, page)
+                    await service.compete.leaderboard(game, guild, scope, page)
                     latencies.append(time.perf_counter() - t0)
                 label = f"/leaderboard {game} {scope.value} ({players} players, {pages} pages)"
                 rows.append((label + ": p50 / p99", p50_p99(latencies, 2)))
         latencies = []
         for _ in range(ENDS):
             a, b = rng.sample(range(PLAYERS), 2)
-            reply = await service.create_game(User(f"u{a}", "a"), DUEL, seated=[User(f"u{b}", "b")])
+            reply = await service.play.create_game(
+                User(f"u{a}", "a"), DUEL, seated=[User(f"u{b}", "b")]
+            )
             assert reply.game_id is not None
             t0 = time.perf_counter()
-            await service.resign(reply.game_id, User(f"u{b}", "b"))
+            await service.play.resign(reply.game_id, User(f"u{b}", "b"))
             latencies.append(time.perf_counter() - t0)
         rows.append(("a rated end (resign, no picture): p50 / p99", p50_p99(latencies, 2)))
     finally:

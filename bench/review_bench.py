@@ -100,17 +100,17 @@ async def _moves_while_reviewing() -> tuple[list[float], list[float], int]:
             game = next(g for g in all_games() if g.id == "rokumentai")
             finished = []
             for seed in range(4):  # finished 60-ply games to review
-                reply = await service.create_game(people[0], game.id, seated=[people[1]],
+                reply = await service.play.create_game(people[0], game.id, seated=[people[1]],
                                                   seating="listed")  # fmt: skip
                 assert reply.game_id is not None
                 for state, move in game_plies(game, seed):
-                    await service.play(reply.game_id, people[state.current_player()],
+                    await service.play.move(reply.game_id, people[state.current_player()],
                                        state.format_move(move))  # fmt: skip
-                await service.resign(reply.game_id, people[0])
+                await service.play.resign(reply.game_id, people[0])
                 finished.append(reply.game_id)
             running = []
             for _ in range(MOVE_GAMES):
-                reply = await service.create_game(people[0], game.id, seated=[people[1]],
+                reply = await service.play.create_game(people[0], game.id, seated=[people[1]],
                                                   seating="listed")  # fmt: skip
                 assert reply.game_id is not None
                 running.append(reply.game_id)
@@ -120,14 +120,14 @@ async def _moves_while_reviewing() -> tuple[list[float], list[float], int]:
                 out = []
                 for k in range(count):
                     gid = running[k % len(running)]
-                    state = service.current_state(gid)
+                    state = service.play.current_state(gid)
                     if state is None or state.is_over():
                         continue
                     moves = [m for m in state.legal_moves() if not state.apply(m).is_over()]
                     move = rng.choice(moves or list(state.legal_moves()))
                     user = people[state.current_player()]
                     t0 = time.perf_counter()
-                    await service.play(gid, user, state.format_move(move))
+                    await service.play.move(gid, user, state.format_move(move))
                     out.append(time.perf_counter() - t0)
                 return out
 
@@ -137,7 +137,7 @@ async def _moves_while_reviewing() -> tuple[list[float], list[float], int]:
             async def review_all() -> None:
                 nonlocal reviewed
                 for gid in finished:
-                    await service.review(gid, people[0])
+                    await service.review.game(gid, people[0])
                     reviewed += 1
 
             task = asyncio.create_task(review_all())

@@ -74,7 +74,7 @@ async def _setup(db: str, game_type: str, games: int) -> list[int]:
 
     async def create(i: int) -> int:
         black, white = _pair(i)
-        reply = await service.create_game(black, game_type, seated=[white], clock="corr:3")
+        reply = await service.play.create_game(black, game_type, seated=[white], clock="corr:3")
         assert reply.game_id is not None
         return reply.game_id
 
@@ -188,7 +188,7 @@ async def _rebuild(db: str, game_type: str) -> tuple[float, int]:
         db, clock=FakeClock(), settings=_settings(db), render_images=False
     )
     try:
-        reply = await service.import_record(USERS[0], record.to_json(), seats=USERS)
+        reply = await service.play.import_record(USERS[0], record.to_json(), seats=USERS)
         assert reply.game_id is not None
         times = []
         for _ in range(5):

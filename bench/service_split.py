@@ -87,20 +87,20 @@ async def play_one(
     """A random legal move in game ``gid`` (loaded and replayed if it is not cached); a game
     that is over is replaced by a new one between the same players. Returns the game to play
     next and whether a move was played."""
-    info = await service.game_info(gid)
+    info = await service.play.game_info(gid)
     users = tuple(User(s.user_id or "", s.name or "") for s in info.seats)
     if info.status != "active":
-        reply = await service.create_game(users[0], game_type, seated=[users[1]])
+        reply = await service.play.create_game(users[0], game_type, seated=[users[1]])
         assert reply.game_id is not None
         return reply.game_id, False
-    state = service.current_state(gid)
+    state = service.play.current_state(gid)
     assert state is not None
     seat = state.acting_players()[0]
     move = state.format_move(rng.choice(state.legal_moves(seat)))
     if state.current_player() == SIMULTANEOUS:
-        await service.setup(gid, users[seat], move)
+        await service.play.setup(gid, users[seat], move)
     else:
-        await service.play(gid, users[seat], move)
+        await service.play.move(gid, users[seat], move)
     return gid, True
 
 

@@ -47,9 +47,9 @@ async def _filled(service: GameService, games: int) -> list[tuple[int, str]]:
 
         async def one(i: int) -> tuple[int, str]:
             black, white = User(f"b{i}", f"black{i}"), User(f"w{i}", f"white{i}")
-            reply = await service.create_game(black, "rokumentai", seated=[white])
+            reply = await service.play.create_game(black, "rokumentai", seated=[white])
             assert reply.game_id is not None
-            return reply.game_id, await service.web.token(reply.game_id)
+            return reply.game_id, await service.review.page_token(reply.game_id)
 
         out += await asyncio.gather(*(one(i) for i in range(start_at, min(games, start_at + 32))))
     rng = random.Random(1)
@@ -62,16 +62,16 @@ async def _moves(service: GameService, gid: int, count: int, rng: random.Random)
     """``count`` random moves in ``gid``, each timed (``/move`` as the service answers it)."""
     took = []
     for _ in range(count):
-        info = await service.game_info(gid)
+        info = await service.play.game_info(gid)
         if info.status != "active":
             break
-        state = service.current_state(gid)
+        state = service.play.current_state(gid)
         assert state is not None
         seat = state.acting_players()[0]
         user = User(info.seats[seat].user_id or "", info.seats[seat].name or "")
         move = state.format_move(rng.choice(state.legal_moves(seat)))
         t0 = time.perf_counter()
-        await service.play(gid, user, move)
+        await service.play.move(gid, user, move)
         took.append(time.perf_counter() - t0)
     return took
 
@@ -126,7 +126,7 @@ async def bench(count: int) -> None:
         service = await GameService.open(db, clock=FakeClock(), settings=settings, thinker=thinker)
         try:
             await service.warm_up_pictures()
-            await service.warm_up_ai()
+            await service.play.warm_up_ai()
             site = await start(service, "127.0.0.1", 0, limit=RateLimit(rate=1e6, burst=1e6))
             try:
                 rng = random.Random(2)

@@ -117,7 +117,7 @@ def ratings(settings: Settings, args: argparse.Namespace) -> int:
     async def rebuild() -> int:
         service = await GameService.open(settings.db_path, settings=settings, render_images=False)
         try:
-            reply = await service.rebuild_ratings()
+            reply = await service.compete.rebuild_ratings()
         except Refusal as exc:
             print(f"banmen: {exc.text()}", file=sys.stderr)
             return 1

@@ -51,8 +51,8 @@ _PICTURE = re.compile(r"game-[0-9]+-([0-9]{4,9})-.*\.[a-z]{3,4}")
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
-    "/abort": lambda s, gid, me: s.abort(gid, me),
-    "/hint": GameService.hint,
+    "/abort": lambda s, gid, me: s.play.abort(gid, me),
+    "/hint": lambda s, gid, me: s.play.hint(gid, me),
 }
 """Commands that are one use case of a game and no button: ``/hint [id]`` and the like."""
 BUTTONS = {
@@ -188,7 +188,7 @@ class Sandbox:
             return self.target, args[1:]
         gid = self.current.get(self.user.id)
         if to_play:
-            waiting = await self.service.games_to_play(self.user.id)
+            waiting = await self.service.play.games_to_play(self.user.id)
             if gid not in waiting and len(waiting) == 1:
                 gid = waiting[0]
             elif gid not in waiting and len(waiting) > 1:
@@ -197,7 +197,7 @@ class Sandbox:
         if gid is None:
             raise Refusal("sandbox.no_game")
         self.target = gid
-        if len(self.service.game_choices(self.user.id, limit=2)) > 1:
+        if len(self.service.play.game_choices(self.user.id, limit=2)) > 1:
             self.say(self.t("sandbox.to_game", id=gid))
         return gid, args
 
@@ -230,8 +230,8 @@ class Sandbox:
         """The computer players' turns, and whatever that does to tournaments (a computer-only
         round plays through to the next, and on to the end)."""
         while True:
-            replies = await self.service.settle_ai()
-            replies += await self.service.settle_tournaments()
+            replies = await self.service.play.settle_ai()
+            replies += await self.service.compete.settle_tournaments()
             if not replies:
                 return
             self.show_all(replies)
@@ -246,7 +246,7 @@ class Sandbox:
         """Print what an earlier session committed but never printed (it was killed)."""
         for reply in await self.service.pending_announcements():
             self.show(reply)
-        for reply in await self.service.pending_tournament_posts():
+        for reply in await self.service.compete.pending_tournament_posts():
             self.show(reply)
         await self.report()
 
@@ -277,10 +277,10 @@ class Sandbox:
             await self._button(BUTTONS[command], args)
         elif command == "/legal":
             # a lone number is a game of yours, else the start of a move (/legal 12)
-            mine = {g for g, _ in s.game_choices(me.id, limit=1000)}
+            mine = {g for g, _ in s.play.game_choices(me.id, limit=1000)}
             lone = len(args) == 1 and args[0].isdigit() and int(args[0]) not in mine
             gid, rest = await self._game_and_rest(args, 1 if lone else 0, to_play=True)
-            found = await s.legal_moves(gid, me.id, " ".join(rest), LEGAL_SHOWN, self.lang)
+            found = await s.play.legal_moves(gid, me.id, " ".join(rest), LEGAL_SHOWN, self.lang)
             self.say(", ".join(found.moves) or "-")
             if found.total > len(found.moves):
                 self.say(self.t("sandbox.legal_more", shown=len(found.moves), total=found.total))
@@ -290,7 +290,7 @@ class Sandbox:
             action = answers.get(rest[0].lower() if rest else None, answers[None])
             self.show_all(await s.act(action, Press(gid, me)))
         elif command == "/games":
-            self.show(await s.list_games(me))
+            self.show(await s.play.list_games(me))
         elif command == "/stats":
             await self._stats(args)
         elif command == "/rating":
@@ -342,13 +342,13 @@ class Sandbox:
         at = [a for a in args if a.startswith("at=")]
         gid, _ = await self._game_and_rest([a for a in args if not a.startswith("at=")])
         if not at:
-            self.show(await self.service.replay(gid, self.user))
+            self.show(await self.service.review.replay(gid, self.user))
             return
         ply = at[-1].removeprefix("at=")
         if not re.fullmatch(r"[0-9]{1,6}", ply):
             self.say(self.t("sandbox.usage", usage="/replay [id] [at=<move number>]"))
             return
-        self.show(await self.service.replay_step(gid, self.user, int(ply)))
+        self.show(await self.service.review.replay_step(gid, self.user, int(ply)))
 
     async def _stats(self, args: list[str], *, rating: bool = False) -> None:
         """``/stats [game] [user]`` and ``/rating [user] [game]``: a registered game id narrows
@@ -358,9 +358,9 @@ class Sandbox:
         who = [a for a in args if a != game_type]
         user = self._user(who[0]) if who else self.user
         if rating:
-            self.show(await self.service.rating(user, game_type))
+            self.show(await self.service.compete.rating(user, game_type))
         else:
-            self.show(await self.service.stats(user, game_type, self.user))
+            self.show(await self.service.play.stats(user, game_type, self.user))
 
     async def _leaderboard(self, args: list[str]) -> None:
         """``/leaderboard <game> [server|global] [page] [provisional]`` (the sandbox is one
@@ -382,7 +382,9 @@ class Sandbox:
                 self.say(self.t("sandbox.usage", usage=usage))
                 return
         self.show(
-            await self.service.leaderboard(args[0], None, scope, page, provisional=provisional)
+            await self.service.compete.leaderboard(
+                args[0], None, scope, page, provisional=provisional
+            )
         )
 
     async def _rules(self, args: list[str]) -> None:
@@ -393,7 +395,7 @@ class Sandbox:
             self.say(self.t("sandbox.usage", usage=usage))
             return
         number = int(args[1]) if len(args) == 2 and len(args[1]) <= 6 else 1
-        page = await self.service.rules_page(args[0], max(number, 1) - 1)
+        page = await self.service.learn.rules_page(args[0], max(number, 1) - 1)
         lang = self.lang
         self.say(f"{page.title.get(lang)} · {page.sections[page.section][1].get(lang)}")
         self.say(f"{page.heading.get(lang)}\n{page.body.get(lang)}")
@@ -415,10 +417,12 @@ class Sandbox:
             self.say(self.t("sandbox.usage", usage="/play <game> [@user ...] [key=value ...]"))
             return
         if args[1:] in (["daily"], ["daily=on"]):  # /play yosuko daily: today's deal
-            if args[0] != self.service.daily_game:
-                self.say(self.t("sandbox.usage", usage=f"/play {self.service.daily_game} daily"))
+            if args[0] != self.service.play.daily_game:
+                self.say(
+                    self.t("sandbox.usage", usage=f"/play {self.service.play.daily_game} daily")
+                )
                 return
-            self.show(await self.service.daily(self.user))
+            self.show(await self.service.play.daily(self.user))
             return
         game_type, invite, options = args[0], [], {}
         kw: dict[str, Any] = {}
@@ -451,7 +455,7 @@ class Sandbox:
                     options[k] = v
             else:
                 invite.append(self._user(a))
-        reply = await self.service.create_game(
+        reply = await self.service.play.create_game(
             self.user, game_type, invite=invite, options=options, ai=ai, **kw
         )
         self.show(reply)
@@ -483,9 +487,9 @@ class Sandbox:
         if self.site is None:
             return
         for game_id in sorted(set(self.current.values()) - self.linked):
-            if (await self.service.game_info(game_id)).started_ms is not None:
+            if (await self.service.play.game_info(game_id)).started_ms is not None:
                 self.linked.add(game_id)
-                url = await self.service.web.link(game_id, self.site)
+                url = await self.service.review.page_link(game_id, self.site)
                 self.say(self.t("web.link", url=url))
 
 
@@ -493,9 +497,9 @@ async def daily_command(sb: Sandbox, args: list[str]) -> None:
     """``/daily [play | board [YYYY-MM-DD]]``: today's deal, or a day's results board."""
     what = args[0].lower() if args else "play"
     if what == "board":
-        sb.show(await sb.service.daily_board(None, args[1] if len(args) > 1 else None))
+        sb.show(await sb.service.play.daily_board(None, args[1] if len(args) > 1 else None))
     elif what == "play":
-        sb.show(await sb.service.daily(sb.user))
+        sb.show(await sb.service.play.daily(sb.user))
     else:
         sb.say(sb.t("sandbox.usage", usage="/daily [play | board [YYYY-MM-DD]]"))
 
@@ -512,51 +516,51 @@ async def import_command(sb: Sandbox, args: list[str]) -> None:
         sb.say("✗ " + sb.t("sandbox.cannot_read", path=args[0], reason=reason))
         return
     seats = [sb._user(a) for a in args[1:]]
-    sb.show(await sb.service.import_record(sb.user, data, seats=seats))
+    sb.show(await sb.service.play.import_record(sb.user, data, seats=seats))
 
 
 async def review_command(sb: Sandbox, args: list[str]) -> None:
     """``/review [id]``: the computer's review, its chart and the mistakes' pictures."""
     gid, _ = await sb._game_and_rest(args)
-    review = await sb.service.review(gid, sb.user)
+    review = await sb.service.review.game(gid, sb.user)
     sb.show(review)
     for b in review.actions:
         if b.action is Action.BETTER and b.arg is not None:
-            sb.show(await sb.service.review_better(gid, sb.user, int(b.arg)))
+            sb.show(await sb.service.review.better(gid, sb.user, int(b.arg)))
 
 
 async def learn_command(sb: Sandbox, args: list[str]) -> None:
     """``/learn``: the menu; ``/learn <game|lesson>``: a game's next lesson or that lesson;
     ``/learn restart|next|stop``: the open lesson again, the one after it, or close it."""
-    lessons, me = sb.service.lessons, sb.user
+    learn, me = sb.service.learn, sb.user
     word = args[0] if args else None
     if len(args) > 1:
         sb.say(sb.t("sandbox.usage", usage="/learn [game | lesson | restart | next | stop]"))
     elif word == "restart":
-        sb.show(await lessons.restart(me, None))
+        sb.show(await learn.restart_lesson(me, None))
     elif word == "next":
-        sb.show(await lessons.next(me, None))
+        sb.show(await learn.next_lesson(me, None))
     elif word == "stop":
-        sb.show(await lessons.stop(me))
+        sb.show(await learn.stop_lesson(me))
     else:
-        sb.show(await lessons.learn(me, word))
+        sb.show(await learn.lesson(me, word))
 
 
 async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
     """``/puzzle [game | id]``, ``/puzzle daily [YYYY-MM-DD]``, ``/puzzle solution``,
     ``/puzzle quit``."""
-    puzzles, me = sb.service.puzzles, sb.user
+    learn, me = sb.service.learn, sb.user
     what = args[0].lower() if args else None
     if what == "daily":
-        sb.show(await puzzles.solve_daily(me, args[1] if len(args) > 1 else None))
+        sb.show(await learn.solve_daily(me, args[1] if len(args) > 1 else None))
     elif what == "solution":
-        sb.show(await puzzles.solution(me))
+        sb.show(await learn.puzzle_solution(me))
     elif what == "quit":
-        sb.show(await puzzles.give_up(me))
+        sb.show(await learn.give_up_puzzle(me))
     elif args and args[0].rsplit("-", 1)[-1].isdigit():  # a puzzle's id: rokumentai-004
-        sb.show(await puzzles.open(me, args[0]))
+        sb.show(await learn.open_puzzle(me, args[0]))
     else:
-        sb.show(await puzzles.start(me, args[0] if args else None))
+        sb.show(await learn.puzzle(me, args[0] if args else None))
 
 
 # --- the practice board (a lesson or a puzzle takes /move, /legal and /hint that name no game) --
@@ -570,11 +574,11 @@ async def practising(sb: Sandbox, args: list[str]) -> str | None:
     numbered = bool(args) and args[0].isdigit() and len(args) > 1
     if named or numbered:
         return None
-    return await sb.service.practice_of(sb.user.id)
+    return await sb.service.learn.practice_of(sb.user.id)
 
 
 async def practice_command(sb: Sandbox, kind: str, command: str, args: list[str]) -> None:
-    board, me = sb.service.practice_board(kind), sb.user
+    board, me = sb.service.learn.practice_board(kind), sb.user
     if command == "/hint":
         sb.show(await board.hint(me))
     elif command == "/legal":
@@ -594,26 +598,26 @@ async def correspondence(sandbox: Sandbox, command: str, args: list[str]) -> Non
     if command == "/vacation":
         what = args[0].lower() if args else "status"
         if what == "on":
-            sandbox.show_all(await s.vacations.start(me, " ".join(args[1:]) or None))
+            sandbox.show_all(await s.correspond.start_vacation(me, " ".join(args[1:]) or None))
         elif what == "off":
-            sandbox.show_all(await s.vacations.stop(me))
+            sandbox.show_all(await s.correspond.end_vacation(me))
         else:
-            sandbox.show(await s.vacations.status(me))
+            sandbox.show(await s.correspond.vacation_status(me))
     elif command == "/premove":
         gid, rest = await sandbox._game_and_rest(args, 1)
         what = rest[0].lower() if rest else "list"
         if what == "add":
-            sandbox.show(await s.premoves.add(gid, me, " ".join(rest[1:])))
+            sandbox.show(await s.correspond.add_premove(gid, me, " ".join(rest[1:])))
         elif what == "clear":
-            sandbox.show(await s.premoves.clear(gid, me))
+            sandbox.show(await s.correspond.clear_premoves(gid, me))
         else:
-            sandbox.show(await s.premoves.show(gid, me))
+            sandbox.show(await s.correspond.premove_lines(gid, me))
     else:
         given = dict(a.split("=", 1) for a in args if "=" in a)
         on = {"on": True, "off": False}
         hour = given.get("hour")
         sandbox.show(
-            await s.notices.configure(
+            await s.correspond.configure_notices(
                 me,
                 ping=on.get(given.get("ping", "").lower()),
                 digest=on.get(given.get("digest", "").lower()),
@@ -643,7 +647,7 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
             max_players=number.get("players"),
             join=named.get("play", "true").lower() != "false",
         )
-        sandbox.show(await s.create_tournament(me, how, manager=True))
+        sandbox.show(await s.compete.create_tournament(me, how, manager=True))
         return
     if what not in ("join", "leave", "start", "standings", "cancel") or len(args) < 2:
         sandbox.say(sandbox.t("sandbox.usage", usage=sandbox.t("sandbox.help_tournament")))
@@ -652,15 +656,15 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
     if what == "join":
         ai = [User(a.lower(), a) for a in args[2:] if a.lower().startswith("@ai:")]
         for user in ai or [me]:
-            sandbox.show(await s.join_tournament(tid, user))
+            sandbox.show(await s.compete.join_tournament(tid, user))
     elif what == "leave":
-        sandbox.show_all(await s.leave_tournament(tid, me))
+        sandbox.show_all(await s.compete.leave_tournament(tid, me))
     elif what == "start":
-        sandbox.show_all(await s.start_tournament(tid, me, manager=True))
+        sandbox.show_all(await s.compete.start_tournament(tid, me, manager=True))
     elif what == "cancel":
-        sandbox.show(await s.cancel_tournament(tid, me, manager=True))
+        sandbox.show(await s.compete.cancel_tournament(tid, me, manager=True))
     else:
-        sandbox.show(await s.tournament_standings(tid))
+        sandbox.show(await s.compete.tournament_standings(tid))
 
 
 COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {

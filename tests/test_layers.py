@@ -315,3 +315,9 @@ def test_the_capability_rule_catches_a_capability_importing_another() -> None:
     assert not _may_use("play", "review")
     assert not _may_use("kernel", "play")
     assert _may_use("compete", "play") and _may_use("review", "kernel")
+
+
+def test_every_capability_has_one_front() -> None:
+    for capability in CAPABILITIES:
+        folder = ROOT / "bot" / "service" / capability
+        assert (folder / "front.py").is_file(), f"{capability} has no front.py"

@@ -58,13 +58,13 @@ async def guild_lang(bot: Host, guild_id: int | None) -> str:
     """The server's language for public messages (its setting; English by default)."""
     if guild_id is None:
         return "en"
-    return (await bot.service.guild_settings(str(guild_id))).lang.value
+    return (await bot.service.play.guild_settings(str(guild_id))).lang.value
 
 
 async def guild_threads(bot: Host, guild_id: int | None) -> bool:
     if guild_id is None:
         return False
-    return (await bot.service.guild_settings(str(guild_id))).threads
+    return (await bot.service.play.guild_settings(str(guild_id))).threads
 
 
 class Responder:
@@ -189,7 +189,7 @@ async def deliver(
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
-    for reply in map(bot.service.notices.shape, replies):  # pings as their users want them now
+    for reply in map(bot.service.correspond.shape, replies):  # pings as their users want them now
         try:
             await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
         except BaseException:
@@ -229,7 +229,7 @@ async def with_game_links(bot: Host, reply: Reply) -> Reply:
     lines = []
     for line in reply.lines:
         game_id = line.params.get("game_id")
-        loc = await bot.service.place(game_id) if isinstance(game_id, int) else None
+        loc = await bot.service.play.place(game_id) if isinstance(game_id, int) else None
         where = None if loc is None else (loc.thread_id or loc.channel_id)
         if where is not None:
             link = f"[#{game_id}]({JUMP.format(guild=guild, place=where)})"
@@ -320,7 +320,7 @@ def on_lobby(bot: Host, responder: Responder, game_id: int | None) -> bool:
     message = responder.interaction.message
     if not responder.is_component or message is None or game_id is None:
         return False
-    loc = bot.service.location(game_id)
+    loc = bot.service.play.location(game_id)
     return loc is not None and loc.message_id == str(message.id)
 
 
@@ -329,7 +329,7 @@ def lobby_message(
 ) -> discord.PartialMessage | None:
     """The message a lobby or challenge was posted as (until the game starts, the game's
     place is that message, in a channel or a thread), or None."""
-    loc = bot.service.location(game_id)
+    loc = bot.service.play.location(game_id)
     where = None if loc is None else (loc.thread_id or loc.channel_id)
     if loc is None or where is None or not loc.message_id:
         return None
@@ -374,7 +374,7 @@ async def signup_sent(bot: Host, reply: Reply, message: discord.Message, lang: s
     tournament = reply.params.get("tournament")
     if not reply.params.get("message"):
         if isinstance(tournament, int) and reply.key == "tournament.signup":
-            await bot.service.tournament_signup_posted(tournament, str(message.id))
+            await bot.service.compete.tournament_signup_posted(tournament, str(message.id))
         return
     await edit_signup(bot, reply, lang)
 
@@ -455,9 +455,9 @@ async def place_created(bot: Host, game_id: int, message: discord.Message) -> No
     channel = message.channel
     if isinstance(channel, discord.Thread):
         parent = str(channel.parent_id) if channel.parent_id else str(channel.id)
-        await bot.service.set_game_location(game_id, parent, str(channel.id), str(message.id))
+        await bot.service.play.set_game_location(game_id, parent, str(channel.id), str(message.id))
     else:
-        await bot.service.set_game_location(game_id, str(channel.id), None, str(message.id))
+        await bot.service.play.set_game_location(game_id, str(channel.id), None, str(message.id))
 
 
 async def start_game_message(
@@ -466,12 +466,12 @@ async def start_game_message(
     """A game just started: its lobby or challenge message (if any) becomes the announcement,
     without buttons, and the game opens its thread from it (unless the server keeps games in
     the channel, or the lobby was in a thread: then the game lives there)."""
-    reply = await bot.service.web.linked(reply)  # the game's page, when the site is public
+    reply = await bot.service.review.linked(reply)  # the game's page, when the site is public
     assert reply.game_id is not None
     inter = responder.interaction
     turn = reply_parts(reply, lang, view=reply_view(reply, lang))
     announce = announcement_parts(reply, lang)
-    lobby_place = bot.service.location(reply.game_id)  # before the game's place moves
+    lobby_place = bot.service.play.location(reply.game_id)  # before the game's place moves
     here = on_lobby(bot, responder, reply.game_id)
     lobby = None if here else lobby_message(bot, reply.game_id, inter.guild_id)
     if here:
@@ -494,9 +494,11 @@ async def start_game_message(
             message = await responder.send(turn)
         if message is not None:
             place = str(message.channel.id)
-            await bot.service.set_game_location(reply.game_id, place, thread_id, str(message.id))
+            await bot.service.play.set_game_location(
+                reply.game_id, place, thread_id, str(message.id)
+            )
         return
-    if await bot.service.private_place(reply.game_id):
+    if await bot.service.play.private_place(reply.game_id):
         await start_private_thread(bot, responder, reply, lang, turn)
         return
     if not await guild_threads(bot, inter.guild_id):
@@ -507,7 +509,7 @@ async def start_game_message(
             if sent_or_none is None:
                 return
             sent = sent_or_none
-        await bot.service.set_game_location(reply.game_id, str(channel.id), None, str(sent.id))
+        await bot.service.play.set_game_location(reply.game_id, str(channel.id), None, str(sent.id))
         return
     # The announcement in the channel (text only); the board and buttons go to the thread.
     starter: discord.Message | discord.PartialMessage | None = lobby
@@ -550,14 +552,14 @@ async def open_game_thread(
     except discord.HTTPException:
         log.warning("could not open a thread for game %s; using the channel", game_id)
         sent = await channel.send(**turn.send_kwargs())
-        await bot.service.set_game_location(game_id, str(channel.id), None, str(sent.id))
+        await bot.service.play.set_game_location(game_id, str(channel.id), None, str(sent.id))
         return
     # The game lives in its thread from now on: recorded before its first post there, so
     # whatever the game posts next (a reminder, the computer's move, an announcement) finds
     # the thread even if it comes before this handler records the turn message.
-    await bot.service.set_game_location(game_id, str(channel.id), str(thread.id), None)
+    await bot.service.play.set_game_location(game_id, str(channel.id), str(thread.id), None)
     sent = await thread.send(**turn.send_kwargs())
-    await bot.service.set_game_location(game_id, str(channel.id), str(thread.id), str(sent.id))
+    await bot.service.play.set_game_location(game_id, str(channel.id), str(thread.id), str(sent.id))
 
 
 async def start_private_thread(
@@ -573,7 +575,7 @@ async def start_private_thread(
     if not isinstance(channel, discord.TextChannel):  # a direct message: private already
         sent = await responder.send(turn)
         where = str(channel.id) if channel is not None else None
-        await bot.service.set_game_location(
+        await bot.service.play.set_game_location(
             reply.game_id, where, None, str(sent.id) if sent else None
         )
         return
@@ -647,7 +649,7 @@ async def play_daily(interaction: discord.Interaction[Any]) -> None:
         lang = Lang.of(interaction.locale)
         await interaction.response.send_message(t("daily.needs_private", lang), ephemeral=True)
         return
-    await respond(interaction, lambda: service.daily(user, guild))
+    await respond(interaction, lambda: service.play.daily(user, guild))
 
 
 async def show_leaderboard(
@@ -662,7 +664,7 @@ async def show_leaderboard(
     guild = str(interaction.guild_id) if interaction.guild_id else None
     await respond(
         interaction,
-        lambda: service.leaderboard(game_type, guild, scope, page, provisional=provisional),
+        lambda: service.compete.leaderboard(game_type, guild, scope, page, provisional=provisional),
     )
 
 

@@ -119,7 +119,7 @@ class BanmenBot(commands.AutoShardedBot):
         # Build every game's picture caches off the event loop while the bot connects.
         self._warm_ups = [
             asyncio.create_task(self.service.warm_up_pictures(), name="banmen-warm-up-pictures"),
-            asyncio.create_task(self.service.warm_up_ai(), name="banmen-warm-up-ai"),
+            asyncio.create_task(self.service.play.warm_up_ai(), name="banmen-warm-up-ai"),
         ]
         await self.sync_commands()
 

@@ -25,7 +25,7 @@ async def game_here(interaction: discord.Interaction[Any], game: int | None) -> 
     in_thread = isinstance(channel, discord.Thread)
     here = str(interaction.channel_id)
     parent = str(channel.parent_id) if in_thread and isinstance(channel, discord.Thread) else here
-    found = await host_of(interaction).service.game_at(
+    found = await host_of(interaction).service.play.game_at(
         str(interaction.user.id), parent, here if in_thread else None
     )
     if found is not None:
@@ -42,7 +42,7 @@ async def target_here(interaction: discord.Interaction[Any], game: int | None) -
     try:
         return await game_here(interaction, game)
     except NoGameHere:
-        kind = await host_of(interaction).service.practice_of(str(interaction.user.id))
+        kind = await host_of(interaction).service.learn.practice_of(str(interaction.user.id))
         if kind is None:
             raise
         return kind
@@ -55,7 +55,7 @@ async def game_autocomplete(
     service = host_of(interaction).service
     return [
         app_commands.Choice(name=label[:100], value=gid)
-        for gid, label in service.game_choices(str(interaction.user.id), current, limit=25)
+        for gid, label in service.play.game_choices(str(interaction.user.id), current, limit=25)
     ]
 
 

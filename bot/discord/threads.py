@@ -19,7 +19,7 @@ async def keep_asleep_as_due(bot: Host, game_id: int | None, channel: object) ->
     """Set the idle time of ``channel`` (a game's thread) to what its game wants now."""
     if game_id is None or not isinstance(channel, discord.Thread):
         return
-    minutes = await bot.service.threads.archive_minutes(game_id)
+    minutes = await bot.service.correspond.archive_minutes(game_id)
     if channel.auto_archive_duration == minutes:
         return
     try:

@@ -40,26 +40,26 @@ def _ply(arg: str | None) -> int:
 
 async def _play(s: GameService, p: Press) -> Reply:
     ply, text = split_play(p.arg)
-    return await s.play(p.game_id, p.user, text, ply=ply)
+    return await s.play.move(p.game_id, p.user, text, ply=ply)
 
 
 async def _replay(s: GameService, p: Press) -> Reply:
     if p.max_bytes is None:
-        return await s.replay(p.game_id, p.user)
-    return await s.replay(p.game_id, p.user, max_bytes=p.max_bytes)
+        return await s.review.replay(p.game_id, p.user)
+    return await s.review.replay(p.game_id, p.user, max_bytes=p.max_bytes)
 
 
 async def _step(s: GameService, p: Press) -> Reply:
-    return await s.replay_step(p.game_id, p.user, _ply(p.arg))
+    return await s.review.replay_step(p.game_id, p.user, _ply(p.arg))
 
 
 async def _learn_play(s: GameService, p: Press) -> Reply:
     ply, text = split_play(p.arg)
-    return await s.lessons.move(p.user, text, ply)
+    return await s.learn.lesson_move(p.user, text, ply)
 
 
 async def _better(s: GameService, p: Press) -> Reply:
-    return await s.review_better(p.game_id, p.user, _ply(p.arg))
+    return await s.review.better(p.game_id, p.user, _ply(p.arg))
 
 
 def _tournament(p: Press) -> int:
@@ -70,43 +70,43 @@ def _tournament(p: Press) -> int:
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
 
 ACTIONS: Mapping[Action, ActionSpec] = {
-    Action.JOIN: ActionSpec(lambda s, p: s.join(p.game_id, p.user), "button.join", OK),
-    Action.ACCEPT: ActionSpec(lambda s, p: s.join(p.game_id, p.user), "button.accept", OK),
-    Action.DECLINE: ActionSpec(lambda s, p: s.decline(p.game_id, p.user), "button.decline", S),
-    Action.LEAVE: ActionSpec(lambda s, p: s.leave(p.game_id, p.user), "button.leave", S),
-    Action.START: ActionSpec(lambda s, p: s.start(p.game_id, p.user), "button.start", P),
-    Action.CANCEL: ActionSpec(lambda s, p: s.cancel(p.game_id, p.user), "button.cancel", S),
+    Action.JOIN: ActionSpec(lambda s, p: s.play.join(p.game_id, p.user), "button.join", OK),
+    Action.ACCEPT: ActionSpec(lambda s, p: s.play.join(p.game_id, p.user), "button.accept", OK),
+    Action.DECLINE: ActionSpec(lambda s, p: s.play.decline(p.game_id, p.user), "button.decline", S),
+    Action.LEAVE: ActionSpec(lambda s, p: s.play.leave(p.game_id, p.user), "button.leave", S),
+    Action.START: ActionSpec(lambda s, p: s.play.start(p.game_id, p.user), "button.start", P),
+    Action.CANCEL: ActionSpec(lambda s, p: s.play.cancel(p.game_id, p.user), "button.cancel", S),
     Action.MOVE: ActionSpec(
-        lambda s, p: s.play(p.game_id, p.user, p.arg or ""), "button.move", P, Takes.TEXT
+        lambda s, p: s.play.move(p.game_id, p.user, p.arg or ""), "button.move", P, Takes.TEXT
     ),
     Action.SETUP: ActionSpec(
-        lambda s, p: s.setup(p.game_id, p.user, p.arg or ""), "button.setup", P, Takes.TEXT
+        lambda s, p: s.play.setup(p.game_id, p.user, p.arg or ""), "button.setup", P, Takes.TEXT
     ),
     Action.PLAY: ActionSpec(_play, "button.play", P, Takes.MOVE),
-    Action.PASS: ActionSpec(lambda s, p: s.play(p.game_id, p.user, "pass"), "button.pass", P),
-    Action.RESIGN: ActionSpec(lambda s, p: s.resign(p.game_id, p.user), "button.resign", NO),
+    Action.PASS: ActionSpec(lambda s, p: s.play.move(p.game_id, p.user, "pass"), "button.pass", P),
+    Action.RESIGN: ActionSpec(lambda s, p: s.play.resign(p.game_id, p.user), "button.resign", NO),
     Action.OFFER_DRAW: ActionSpec(
-        lambda s, p: s.offer_draw(p.game_id, p.user), "button.offer_draw", S
+        lambda s, p: s.play.offer_draw(p.game_id, p.user), "button.offer_draw", S
     ),
     Action.ACCEPT_DRAW: ActionSpec(
-        lambda s, p: s.accept_draw(p.game_id, p.user), "button.accept_draw", OK
+        lambda s, p: s.play.accept_draw(p.game_id, p.user), "button.accept_draw", OK
     ),
     Action.DECLINE_DRAW: ActionSpec(
-        lambda s, p: s.decline_draw(p.game_id, p.user), "button.decline_draw", S
+        lambda s, p: s.play.decline_draw(p.game_id, p.user), "button.decline_draw", S
     ),
     Action.TAKEBACK: ActionSpec(
-        lambda s, p: s.request_takeback(p.game_id, p.user), "button.takeback", S
+        lambda s, p: s.play.request_takeback(p.game_id, p.user), "button.takeback", S
     ),
     Action.ACCEPT_TAKEBACK: ActionSpec(
-        lambda s, p: s.accept_takeback(p.game_id, p.user), "button.accept_takeback", OK
+        lambda s, p: s.play.accept_takeback(p.game_id, p.user), "button.accept_takeback", OK
     ),
     Action.DECLINE_TAKEBACK: ActionSpec(
-        lambda s, p: s.decline_takeback(p.game_id, p.user), "button.decline_takeback", S
+        lambda s, p: s.play.decline_takeback(p.game_id, p.user), "button.decline_takeback", S
     ),
-    Action.BOARD: ActionSpec(lambda s, p: s.board(p.game_id, p.user), "button.board", S),
-    Action.MOVES: ActionSpec(lambda s, p: s.moves(p.game_id, p.user), "button.moves", S),
-    Action.RECORD: ActionSpec(lambda s, p: s.record(p.game_id, p.user), "button.record", S),
-    Action.REMATCH: ActionSpec(lambda s, p: s.rematch(p.game_id, p.user), "button.rematch", P),
+    Action.BOARD: ActionSpec(lambda s, p: s.play.board(p.game_id, p.user), "button.board", S),
+    Action.MOVES: ActionSpec(lambda s, p: s.play.moves(p.game_id, p.user), "button.moves", S),
+    Action.RECORD: ActionSpec(lambda s, p: s.play.record(p.game_id, p.user), "button.record", S),
+    Action.REMATCH: ActionSpec(lambda s, p: s.play.rematch(p.game_id, p.user), "button.rematch", P),
     Action.REPLAY: ActionSpec(_replay, "button.replay", S),
     Action.STEP_FIRST: ActionSpec(_step, "button.step_first", S, Takes.PLY),
     Action.STEP_PREV: ActionSpec(_step, "button.step_prev", S, Takes.PLY),
@@ -114,45 +114,47 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.STEP_LAST: ActionSpec(_step, "button.step_last", S, Takes.PLY),
     Action.GOTO: ActionSpec(_step, "select.goto", S, Takes.PLY),
     # lessons (issue 31): a practice board has no game id (a press carries 0)
-    Action.LEARN: ActionSpec(lambda s, p: s.lessons.learn(p.user, p.arg), "learn.button.open", P),
+    Action.LEARN: ActionSpec(lambda s, p: s.learn.lesson(p.user, p.arg), "learn.button.open", P),
     Action.LEARN_MOVE: ActionSpec(
-        lambda s, p: s.lessons.move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
+        lambda s, p: s.learn.lesson_move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
     ),
     Action.LEARN_PLAY: ActionSpec(_learn_play, "button.play", P, Takes.MOVE),
-    Action.LEARN_HINT: ActionSpec(lambda s, p: s.lessons.hint(p.user), "learn.button.hint", S),
+    Action.LEARN_HINT: ActionSpec(lambda s, p: s.learn.lesson_hint(p.user), "learn.button.hint", S),
     Action.LEARN_RESTART: ActionSpec(
-        lambda s, p: s.lessons.restart(p.user, p.arg), "learn.button.restart", S
+        lambda s, p: s.learn.restart_lesson(p.user, p.arg), "learn.button.restart", S
     ),
     Action.LEARN_NEXT: ActionSpec(
-        lambda s, p: s.lessons.next(p.user, p.arg), "learn.button.next", OK
+        lambda s, p: s.learn.next_lesson(p.user, p.arg), "learn.button.next", OK
     ),
-    Action.LEARN_MENU: ActionSpec(lambda s, p: s.lessons.learn(p.user), "learn.button.menu", S),
-    Action.LEARN_STOP: ActionSpec(lambda s, p: s.lessons.stop(p.user), "learn.button.stop", S),
+    Action.LEARN_MENU: ActionSpec(lambda s, p: s.learn.lesson(p.user), "learn.button.menu", S),
+    Action.LEARN_STOP: ActionSpec(lambda s, p: s.learn.stop_lesson(p.user), "learn.button.stop", S),
     # puzzles: the user's own open puzzle, whatever ``game_id`` says (0 on their buttons)
     Action.PUZZLE_SOLVE: ActionSpec(
-        lambda s, p: s.puzzles.solve_daily(p.user, p.arg), "button.puzzle_solve", OK
+        lambda s, p: s.learn.solve_daily(p.user, p.arg), "button.puzzle_solve", OK
     ),
     Action.PUZZLE_MOVE: ActionSpec(
-        lambda s, p: s.puzzles.move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
+        lambda s, p: s.learn.puzzle_move(p.user, p.arg or ""), "button.move", P, Takes.TEXT
     ),
-    Action.PUZZLE_HINT: ActionSpec(lambda s, p: s.puzzles.hint(p.user), "button.puzzle_hint", S),
+    Action.PUZZLE_HINT: ActionSpec(
+        lambda s, p: s.learn.puzzle_hint(p.user), "button.puzzle_hint", S
+    ),
     Action.PUZZLE_SOLUTION: ActionSpec(
-        lambda s, p: s.puzzles.solution(p.user), "button.puzzle_solution", S
+        lambda s, p: s.learn.puzzle_solution(p.user), "button.puzzle_solution", S
     ),
-    Action.PUZZLE_NEXT: ActionSpec(lambda s, p: s.puzzles.start(p.user), "button.puzzle_next", P),
-    Action.REVIEW: ActionSpec(lambda s, p: s.review(p.game_id, p.user), "button.review", S),
+    Action.PUZZLE_NEXT: ActionSpec(lambda s, p: s.learn.puzzle(p.user), "button.puzzle_next", P),
+    Action.REVIEW: ActionSpec(lambda s, p: s.review.game(p.game_id, p.user), "button.review", S),
     Action.REVIEW_PUBLIC: ActionSpec(
-        lambda s, p: s.review(p.game_id, p.user, publish=True), "button.review_public", S
+        lambda s, p: s.review.game(p.game_id, p.user, publish=True), "button.review_public", S
     ),
     Action.BETTER: ActionSpec(_better, "button.better", S, Takes.PLY),
     Action.TOURNAMENT_JOIN: ActionSpec(
-        lambda s, p: s.join_tournament(_tournament(p), p.user), "button.t_join", OK
+        lambda s, p: s.compete.join_tournament(_tournament(p), p.user), "button.t_join", OK
     ),
     Action.TOURNAMENT_LEAVE: ActionSpec(
-        lambda s, p: s.leave_tournament(_tournament(p), p.user), "button.t_leave", S
+        lambda s, p: s.compete.leave_tournament(_tournament(p), p.user), "button.t_leave", S
     ),
     Action.TOURNAMENT_START: ActionSpec(
-        lambda s, p: s.start_tournament(_tournament(p), p.user), "button.t_start", P
+        lambda s, p: s.compete.start_tournament(_tournament(p), p.user), "button.t_start", P
     ),
 }
 """Every action: its use case, the key of its label, its style and its argument."""

@@ -173,7 +173,7 @@ async def rules(request: web.Request) -> web.StreamResponse:
     game_id = request.match_info["game"]
     if game_id not in {g.id for g in service.catalogue()}:
         raise Refusal(NOT_FOUND)
-    page = await service.rules_page(game_id, _int(request.query.get("page"), 0))
+    page = await service.learn.rules_page(game_id, _int(request.query.get("page"), 0))
     return render(request, "rules", page=page)
 
 
@@ -183,7 +183,7 @@ async def rules_picture(request: web.Request) -> web.StreamResponse:
     if game_id not in {g.id for g in service.catalogue()}:
         raise Refusal(NOT_FOUND)
     index = _int(request.match_info["index"], -1)
-    page = await service.rules_page(game_id, index)
+    page = await service.learn.rules_page(game_id, index)
     if page.png is None or page.index != index:
         raise Refusal(NOT_FOUND)
     return _png(page.png)
@@ -205,7 +205,7 @@ def game_data(game: WebGame, lang: Lang) -> dict[str, Any]:
 
 async def game_page(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
-    game = await service.web.game(request.match_info["token"])
+    game = await service.review.game_page(request.match_info["token"])
     ply = min(_int(request.query.get("ply"), game.total), game.total)
     return render(request, "game", game=game, ply=ply)
 
@@ -215,12 +215,12 @@ async def game_picture(request: web.Request) -> web.StreamResponse:
     ply = _int(request.match_info["ply"], -1)
     if ply < 0:
         raise Refusal(NOT_FOUND)
-    return _png(await service.web.picture(request.match_info["token"], ply))
+    return _png(await service.review.game_picture(request.match_info["token"], ply))
 
 
 async def game_record(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
-    found = await service.web.record(request.match_info["token"], request.match_info["kind"])
+    found = await service.review.game_file(request.match_info["token"], request.match_info["kind"])
     kind = found.name.rsplit(".", 1)[-1]
     types = {"json": "application/json", "kifu": "text/plain", "kif": "text/plain"}
     charset = "shift_jis" if kind == "kif" else "utf-8"
@@ -238,7 +238,7 @@ async def game_events(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
     token = request.match_info["token"]
     lang = lang_of(request)
-    game = await service.web.game(token)
+    game = await service.review.game_page(token)
     version = _int(request.query.get("v"), -1)
     response = web.StreamResponse(
         headers={
@@ -256,24 +256,26 @@ async def game_events(request: web.Request) -> web.StreamResponse:
         if not game.live:
             break
         try:
-            await asyncio.wait_for(service.web.changed(token, version), KEEPALIVE)
+            await asyncio.wait_for(service.review.game_changed(token, version), KEEPALIVE)
         except TimeoutError:
             await response.write(b": idle\n\n")
             continue
-        game = await service.web.game(token)
+        game = await service.review.game_page(token)
     await response.write_eof()
     return response
 
 
 async def guild_page(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
-    found = await service.web.guild(request.match_info["guild"])
+    found = await service.review.server_page(request.match_info["guild"])
     return render(request, "guild", guild=found)
 
 
 async def player_page(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
-    found = await service.web.player(request.match_info["guild"], request.match_info["user"])
+    found = await service.review.player_page(
+        request.match_info["guild"], request.match_info["user"]
+    )
     return render(request, "player", player=found, chart=chart_points(found.chart))
 
 

@@ -82,7 +82,7 @@ async def test_close_as_the_timers_wake(harness: Harness, double: DiscordDouble)
         await asyncio.sleep(0)
     assert waits_for_the_deadline(cog.task), awaiting(cog.task)
     harness.service.timer_changed.set()
-    harness.service.ai_changed.set()
+    harness.service.play.ai_changed.set()
     await stop_within_bound(harness)
 
 
@@ -137,5 +137,5 @@ async def test_close_with_everything_in_flight(harness: Harness, double: Discord
             lambda m: "Banmen AI Lv.4: △" in str(m["embeds"]),
             after=int(moved.message["id"]),
         )
-        assert len(await harness.service.entries(ai_game)) == 2
-        assert len(await harness.service.entries(game)) in (0, 1)
+        assert len(await harness.service.play.entries(ai_game)) == 2
+        assert len(await harness.service.play.entries(game)) in (0, 1)

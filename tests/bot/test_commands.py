@@ -105,7 +105,7 @@ async def test_unexpected_error_is_logged_and_answered(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the database caught fire")
 
-    harness.service.resign = broken  # type: ignore[method-assign,assignment]
+    harness.service.play.resign = broken  # type: ignore[method-assign,assignment]
     with caplog.at_level(logging.ERROR, logger="banmen"):
         slash = await double.slash(double.alice, "resign", {}, channel=thread_id)
         click = await double.click(double.alice, turn, double.buttons(turn)["Resign"])

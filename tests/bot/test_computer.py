@@ -115,7 +115,7 @@ async def test_a_pending_ai_turn_is_played_after_a_restart(
     )
     assert answer["content"] == double.alice.mention
     assert harness.service is not None
-    assert len(await harness.service.entries(1)) == 2
+    assert len(await harness.service.play.entries(1)) == 2
 
 
 async def test_hint_for_the_solitaire(harness: Harness, double: DiscordDouble) -> None:

@@ -121,7 +121,7 @@ async def test_quiet_hours_and_the_digest_through_discord(
     assert harness.bot is not None
     delivered = getattr(harness.bot.get_cog("TimersCog"), "delivered", None)
     assert isinstance(delivered, asyncio.Event)  # set after each round of deliveries
-    notices = harness.service.notices
+    notices = harness.service.correspond.notices
     harness.clock.advance(days=1)
     await _rounds(harness, delivered, lambda: notices.prefs(str(other.id)).dm_closed)
     assert notices.prefs(str(other.id)).dm_closed

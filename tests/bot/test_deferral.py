@@ -14,17 +14,17 @@ from tests.discord_double import DiscordDouble
 
 
 def gate_play(harness: Harness) -> asyncio.Event:
-    """Make ``service.play`` wait for the returned event (a render that takes its time)."""
+    """Make ``service.play.move`` wait for the returned event (a render that takes its time)."""
     service = harness.service
     assert service is not None
     gate = asyncio.Event()
-    original = service.play
+    original = service.play.move
 
     async def slow_play(*args: Any, **kwargs: Any) -> Any:
         await gate.wait()
         return await original(*args, **kwargs)
 
-    service.play = slow_play  # type: ignore[method-assign]
+    service.play.move = slow_play  # type: ignore[method-assign]
     return gate
 
 
@@ -77,13 +77,13 @@ async def test_slow_join_from_a_button_is_deferred(
     service = harness.service
     assert service is not None
     gate = asyncio.Event()
-    original = service.join
+    original = service.play.join
 
     async def slow_join(*args: Any, **kwargs: Any) -> Any:
         await gate.wait()
         return await original(*args, **kwargs)
 
-    service.join = slow_join  # type: ignore[method-assign]
+    service.play.join = slow_join  # type: ignore[method-assign]
     monkeypatch.setattr(actions, "BUDGET", 0.01)
     pressed = await double.click(
         double.bob, lobby.message, double.buttons(lobby.message)["Join"], wait="responded"

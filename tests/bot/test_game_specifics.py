@@ -223,7 +223,7 @@ async def test_a_daily_needs_a_private_thread(harness: Harness, double: DiscordD
     refused = await double.slash(double.alice, "daily", {"play": {}})
     assert refused.ephemeral and "Create Private Threads" in refused.text
     assert double.threads() == [] and harness.service is not None
-    assert harness.service.game_choices(str(double.alice.id), "", limit=5) == []
+    assert harness.service.play.game_choices(str(double.alice.id), "", limit=5) == []
     double.app_permissions = ALL_PERMISSIONS
     bob = await double.slash(double.bob, "play", {"yosuko": {}})  # an ordinary game's thread
     thread = await thread_of(double, game_of(bob))

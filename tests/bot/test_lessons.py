@@ -65,7 +65,7 @@ async def test_a_lesson_with_a_wrong_move_and_a_restart_in_the_middle(
     # Never a game: no statistics, no games of alice's.
     assert harness.service is not None
     assert await harness.service.ctx.store.stats(str(double.alice.id), None) == []
-    assert harness.service.game_choices(str(double.alice.id)) == []
+    assert harness.service.play.game_choices(str(double.alice.id)) == []
     assert not double.unhandled
     assert not [r for r in double.requests if r.status >= 400]
 

@@ -149,12 +149,12 @@ async def test_challenge_seat_is_kept_for_the_invited_player(
     assert by_command.ephemeral and "invited" in by_command.text
     by_button = await double.click(double.carol, message, double.buttons(message)["Accept"])
     assert by_button.ephemeral
-    assert (await harness.service.game_info(game_id)).status == "open"
+    assert (await harness.service.play.game_info(game_id)).status == "open"
     await double.click(double.bob, message, double.buttons(message)["Accept"])
     thread = (await double.wait_for(double.threads))[0]
     turn = await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
     assert double.alice.mention in turn["content"]
-    seats = (await harness.service.game_info(game_id)).seats
+    seats = (await harness.service.play.game_info(game_id)).seats
     assert [s.user_id for s in seats] == [str(double.alice.id), str(double.bob.id)]
 
 
@@ -172,7 +172,7 @@ async def test_the_game_knows_its_thread_before_its_first_turn_is_posted(
             return
         if rec.path == f"/channels/{thread['id']}/messages":
             assert harness.service is not None
-            loc = harness.service.location(1)
+            loc = harness.service.play.location(1)
             seen.append(loc.thread_id if loc is not None else None)
 
     double.after_request = at_turn_post

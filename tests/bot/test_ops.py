@@ -243,8 +243,8 @@ async def test_sigterm_mid_move_closes_in_time_and_keeps_what_was_committed(
     assert "Traceback" not in bot.stderr, bot.stderr
     service = await GameService.open(str(tmp_path / "banmen.db"))
     try:
-        assert [e.move for e in await service.entries(game_id)] == committed
-        assert service.due_ai_games() == [game_id]
+        assert [e.move for e in await service.play.entries(game_id)] == committed
+        assert service.play.due_ai_games() == [game_id]
     finally:
         await service.close()
 

@@ -22,14 +22,14 @@ async def test_a_puzzle_answered_as_a_game_is(harness: Harness, double: DiscordD
     assert shown.message is not None
     assert set(double.buttons(shown.message)) == {"Move", "Hint", "Solution"}
     assert harness.service is not None
-    puzzle_id = await harness.service.puzzle_of(str(double.alice.id))
+    puzzle_id = await harness.service.learn.puzzle_of(str(double.alice.id))
     assert puzzle_id is not None
     puzzle = data.by_id()[puzzle_id]
 
     # /move in the channel (no game here) goes to the puzzle: a wrong one is refuted
     wrong = await double.slash(double.alice, "move", {"notation": a_wrong_move(puzzle)})
     assert wrong.ephemeral and "Not this one" in wrong.text
-    assert await harness.service.puzzle_of(str(double.alice.id)) == puzzle_id
+    assert await harness.service.learn.puzzle_of(str(double.alice.id)) == puzzle_id
 
     # autocomplete offers the puzzle's legal moves
     state = puzzle.start()
@@ -49,7 +49,7 @@ async def test_a_puzzle_answered_as_a_game_is(harness: Harness, double: DiscordD
     assert set(double.buttons(answered.message)) == {"Next puzzle"}
     for said in (shown, wrong, answered):
         assert "docs/" not in json.dumps(said.data, ensure_ascii=False)
-    assert await harness.service.puzzle_of(str(double.alice.id)) is None
+    assert await harness.service.learn.puzzle_of(str(double.alice.id)) is None
     # bob has no puzzle: his /move is answered as before (no game here)
     refused = await double.slash(double.bob, "move", {"notation": moves[0]})
     assert refused.ephemeral and "Not this one" not in refused.text
@@ -79,5 +79,5 @@ async def test_the_daily_post_survives_restarts(harness: Harness, double: Discor
     assert solve.ephemeral and "の今日のパズル" in solve.text  # bob reads Japanese
     assert harness.service is not None
     day = harness.clock.now().date().isoformat()
-    assert await harness.service.puzzle_of(str(double.bob.id)) == daily_puzzle(day).id
+    assert await harness.service.learn.puzzle_of(str(double.bob.id)) == daily_puzzle(day).id
     assert not double.unhandled

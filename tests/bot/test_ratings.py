@@ -20,9 +20,9 @@ async def rated_games(service: GameService, guild: str, pairs: int) -> None:
     for i in range(pairs):
         a = User(str(9000 + 2 * i), f"player{2 * i:02d}")
         b = User(str(9001 + 2 * i), f"player{2 * i + 1:02d}")
-        reply = await service.create_game(a, "rokumentai", seated=[b], guild_id=guild)
+        reply = await service.play.create_game(a, "rokumentai", seated=[b], guild_id=guild)
         assert reply.game_id is not None
-        await service.resign(reply.game_id, b)
+        await service.play.resign(reply.game_id, b)
 
 
 async def test_end_message_and_profile(harness: Harness, double: DiscordDouble) -> None:

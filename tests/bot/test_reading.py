@@ -92,13 +92,13 @@ async def test_the_end_names_the_winner_and_pictures_name_the_players(
     assert not reply.ephemeral, reply.text
     service = harness.service
     assert service is not None
-    state = service.current_state(gid)
+    state = service.play.current_state(gid)
     assert state is not None
     win = next(m for m in state.legal_moves() if (o := state.apply(m).outcome()) and o.winners)
     end = await double.slash(alice, "move", {"notation": state.display_move(win)}, channel=thread)
     # The rules' words name seats ("Black wins: ..."); the next line names the person.
     assert "Result: Black wins" in end.text and "Winner: Alice (Black)" in end.text
-    final = service.current_state(gid)
+    final = service.play.current_state(gid)
     assert final is not None and final.is_over()
     shown = pixels(end.files[0].data)
     assert shown == pixels(render_png(final, None, win, None, ("Alice", "Bob")))
@@ -250,8 +250,8 @@ async def test_rematch_from_the_end_message_after_a_restart(
     assert bob.mention in turn["content"]  # seats swapped: bob (was second) moves first
     assert double.messages[int(challenge["id"])]["components"] == []
     assert harness.service is not None
-    old = await harness.service.game_info(gid)
-    new = await harness.service.game_info(new_id)
+    old = await harness.service.play.game_info(gid)
+    new = await harness.service.play.game_info(new_id)
     assert [s.user_id for s in new.seats] == [str(bob.id), str(alice.id)]
     assert (new.clock, new.options) == (old.clock, old.options)
     # commands in the thread now mean the new game
@@ -324,6 +324,6 @@ async def test_seats_are_drawn_not_given_to_the_creator(
         gid, thread = await accepted(double, "sangokushi-2p", double.alice, double.bob)
         turn = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
         firsts.append(double.bob if double.bob.mention in turn["content"] else double.alice)
-        seats = (await harness.service.game_info(gid)).seats
+        seats = (await harness.service.play.game_info(gid)).seats
         assert seats[0].user_id == str(firsts[-1].id)
     assert firsts == [double.bob, double.alice]

@@ -125,8 +125,8 @@ async def test_import_an_attachment_then_replay_it(harness: Harness, double: Dis
     assert "Imported as game #" in imported.text and "unrated" in imported.text
     new_game = game_of(imported)
     assert harness.service is not None
-    original = await harness.service.export_record(game_of(record))
-    assert await harness.service.export_record(new_game) == original
+    original = await harness.service.play.export_record(game_of(record))
+    assert await harness.service.play.export_record(new_game) == original
     replay = await double.slash(double.carol, "replay", {"game": new_game})
     assert replay.files and gif_frames(replay.files[0].data) == 4
 

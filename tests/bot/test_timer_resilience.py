@@ -32,7 +32,7 @@ async def _live_game(double: DiscordDouble, challenger: User, opponent: User) ->
 def _game_of(harness: Harness, thread_id: int) -> int:
     assert harness.service is not None
     for gid in range(1, 10):
-        loc = harness.service.location(gid)
+        loc = harness.service.play.location(gid)
         if loc is not None and loc.thread_id == str(thread_id):
             return gid
     raise AssertionError(f"no game in thread {thread_id}")

@@ -54,9 +54,9 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     boards = await service.ctx.store.boards(1)
     game_id = boards[0].game_id
     assert game_id is not None
-    row = await service.game_info(game_id)
+    row = await service.play.game_info(game_id)
     seat = row.seats[0]
-    await service.resign(game_id, User(seat.user_id or "", seat.name or ""))
+    await service.play.resign(game_id, User(seat.user_id or "", seat.name or ""))
     await double.wait_for(lambda: len(double.threads()) == 2)  # round two's game
     await double.wait_for(
         lambda: any("round 2" in str(m) for m in double.channel_messages(double.channel_id))
@@ -91,7 +91,7 @@ async def test_a_manager_calls_off_a_tournament(harness: Harness, double: Discor
     assert not double.buttons(signup)
     service = harness.service
     assert service is not None
-    assert await service.pending_tournament_posts() == []  # reported posted
+    assert await service.compete.pending_tournament_posts() == []  # reported posted
 
 
 async def test_the_sign_up_deadline_starts_it_and_its_message_says_so(
@@ -111,14 +111,14 @@ async def test_the_sign_up_deadline_starts_it_and_its_message_says_so(
     service = harness.service
     assert service is not None
     harness.clock.advance(hours=2)
-    service.tournament_changed.set()  # the loop looks now, not at its next tick
+    service.compete.tournament_changed.set()  # the loop looks now, not at its next tick
     await double.wait_for_message(
         double.channel_id, lambda m: "t1.round0" in str(m) and "started" in str(m)
     )
     signup = await double.wait_for(lambda: started_on(double, created.message))
     assert not double.buttons(signup)
     await double.wait_for(double.threads)  # round one's game
-    assert await service.pending_tournament_posts() == []  # reported posted
+    assert await service.compete.pending_tournament_posts() == []  # reported posted
 
 
 async def test_a_post_sent_before_a_crash_is_not_posted_again(
@@ -131,7 +131,7 @@ async def test_a_post_sent_before_a_crash_is_not_posted_again(
     )
     service = harness.service
     assert service is not None
-    await service.join_tournament(1, User(str(double.alice.id), "Alice"))
+    await service.compete.join_tournament(1, User(str(double.alice.id), "Alice"))
     await double.slash(double.owner, "tournament", {"start": {"tournament": 1}})
     posted = await double.wait_for_message(double.channel_id, lambda m: "round 1" in str(m))
     posted.pop("nonce", None)  # long ago: Discord no longer holds its nonce
@@ -144,7 +144,7 @@ async def test_a_post_sent_before_a_crash_is_not_posted_again(
     await cog.settled.wait()  # a round of the loop: the pending post looked at
     service = harness.service
     assert service is not None
-    assert await service.pending_tournament_posts() == []  # reported this time
+    assert await service.compete.pending_tournament_posts() == []  # reported this time
     rounds = [m for m in double.channel_messages(double.channel_id) if "round 1" in str(m)]
     assert len(rounds) == 1
 
@@ -160,7 +160,7 @@ async def test_a_round_caused_in_a_thread_is_posted_in_the_tournament_channel(
     service = harness.service
     assert service is not None
     for user in (double.alice, double.carol):
-        await service.join_tournament(1, User(str(user.id), user.name))
+        await service.compete.join_tournament(1, User(str(user.id), user.name))
     await double.slash(double.owner, "tournament", {"start": {"tournament": 1}})
     thread = (await double.wait_for(double.threads))[0]
     board = next(b for b in await service.ctx.store.boards(1) if b.game_id)

@@ -27,21 +27,23 @@ async def main(db_path: str, seed: int) -> None:
     )
     game_id: int | None = None
     while True:
-        if game_id is None or (await service.game_info(game_id)).status != "active":
+        if game_id is None or (await service.play.game_info(game_id)).status != "active":
             kind = rng.choice(("ttt-test", "race-test"))
-            reply = await service.create_game(USERS[0], kind, seated=[USERS[1]], clock="corr:3")
+            reply = await service.play.create_game(
+                USERS[0], kind, seated=[USERS[1]], clock="corr:3"
+            )
             game_id = reply.game_id
             assert game_id is not None
-        state = service.current_state(game_id)
+        state = service.play.current_state(game_id)
         assert state is not None
         seat = state.acting_players()[0]
         user = USERS[seat]
-        move = rng.choice(await service.legal_move_choices(game_id, user.id, "", 100))
-        index = len(await service.entries(game_id))
+        move = rng.choice(await service.play.legal_move_choices(game_id, user.id, "", 100))
+        index = len(await service.play.entries(game_id))
         if state.current_player() == SIMULTANEOUS:
-            await service.setup(game_id, user, move)
+            await service.play.setup(game_id, user, move)
         else:
-            await service.play(game_id, user, move)
+            await service.play.move(game_id, user, move)
         print(f"ACK {game_id} {index} {move}", flush=True)
 
 

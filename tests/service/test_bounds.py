@@ -77,18 +77,18 @@ async def test_service_refuses_out_of_range_clocks(
     """The refusal names the part out of range and its range, and nothing else: not the
     ranges of the other kinds of clock, nor the whole text typed."""
     with pytest.raises(Refusal) as caught:
-        await service.create_game(ALICE, "ttt-test", seated=[BOB], clock=clock)
+        await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock=clock)
     assert caught.value.key == "refuse.clock_range"
     assert en in caught.value.text("en") and ja in caught.value.text("ja")
     assert clock not in caught.value.text("en")
     assert "1 minute to 60 days" not in caught.value.text("en")
     # nothing was created, and /games works
-    assert "no open" in (await service.list_games(ALICE)).text()
+    assert "no open" in (await service.play.list_games(ALICE)).text()
 
 
 async def test_service_refuses_what_is_no_clock(service: GameService) -> None:
     with pytest.raises(Refusal) as caught:
-        await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="quickly please")
+        await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="quickly please")
     assert caught.value.key == "refuse.bad_clock"
     assert "live:5" in caught.value.text("en") and "quickly" not in caught.value.text("en")
 
@@ -97,8 +97,8 @@ async def test_service_refuses_what_is_no_clock(service: GameService) -> None:
 
 
 async def _two_timed_games(service: GameService) -> tuple[int, int]:
-    first = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
-    second = await service.create_game(CAROL, "ttt-test", seated=[DAVE], clock="corr:2")
+    first = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
+    second = await service.play.create_game(CAROL, "ttt-test", seated=[DAVE], clock="corr:2")
     assert first.game_id is not None and second.game_id is not None
     return first.game_id, second.game_id
 
@@ -131,7 +131,7 @@ async def test_a_failing_game_leaves_other_reminders_and_timeouts(
     assert [(r.game_id, r.key) for r in due] == [(good, "game.timeout")] or [
         r.game_id for r in due
     ] == [good]
-    assert (await service.game_info(good)).status.value != "active"
+    assert (await service.play.game_info(good)).status.value != "active"
 
 
 async def test_a_stored_clock_that_no_longer_parses_is_set_aside(
@@ -156,8 +156,8 @@ async def test_a_stored_clock_that_no_longer_parses_is_set_aside(
             far = svc.next_timer_at()
             assert far is not None and far.year == 9999
         assert await svc.process_due() == []
-        assert "#1" in (await svc.list_games(ALICE)).text()
-        assert (await svc.board(bad, ALICE)).deadline is not None
+        assert "#1" in (await svc.play.list_games(ALICE)).text()
+        assert (await svc.play.board(bad, ALICE)).deadline is not None
     finally:
         await svc.close()
 
@@ -167,12 +167,12 @@ async def test_a_stored_clock_that_no_longer_parses_is_set_aside(
 
 @pytest.mark.parametrize("gid", [99999999999999999999999, 2**63, -1, 0])
 async def test_impossible_game_ids_are_unknown_games(service: GameService, gid: int) -> None:
-    for use in (service.board, service.moves):
+    for use in (service.play.board, service.play.moves):
         with pytest.raises(Refusal) as caught:
             await use(gid, ALICE)
         assert caught.value.key == "refuse.unknown_game"
     with pytest.raises(Refusal):
-        await service.play(gid, ALICE, "a1")
+        await service.play.move(gid, ALICE, "a1")
 
 
 # -- lone surrogates ----------------------------------------------------------------------------
@@ -186,27 +186,27 @@ def test_clean_text() -> None:
 
 async def test_names_with_lone_surrogates_are_cleaned(service: GameService) -> None:
     bad = User("500", "bad\ud800name")
-    reply = await service.create_game(bad, "ttt-test", seated=[BOB])
+    reply = await service.play.create_game(bad, "ttt-test", seated=[BOB])
     assert reply.game_id is not None
     reply.text().encode("utf-8")
     assert "bad\ufffdname" in reply.text()
-    assert (await service.game_info(reply.game_id)).seats[0].name == "bad\ufffdname"
-    (await service.list_games(bad)).text().encode("utf-8")
-    (await service.board(reply.game_id, bad)).text().encode("utf-8")
-    challenge = await service.create_game(ALICE, "ttt-test", invite=[User("600", "x\udfffy")])
+    assert (await service.play.game_info(reply.game_id)).seats[0].name == "bad\ufffdname"
+    (await service.play.list_games(bad)).text().encode("utf-8")
+    (await service.play.board(reply.game_id, bad)).text().encode("utf-8")
+    challenge = await service.play.create_game(ALICE, "ttt-test", invite=[User("600", "x\udfffy")])
     assert challenge.game_id is not None
 
 
 async def test_a_move_with_a_lone_surrogate_is_refused(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     assert reply.game_id is not None
     for text in ("\ud800", "a\ud8001"):
         with pytest.raises(Refusal) as caught:
-            await service.play(reply.game_id, ALICE, text)
+            await service.play.move(reply.game_id, ALICE, text)
         assert caught.value.key == "refuse.bad_text"  # as at every entry point
         caught.value.text("en").encode("utf-8")
         caught.value.text("ja").encode("utf-8")
-    assert await service.entries(reply.game_id) == []
+    assert await service.play.entries(reply.game_id) == []
 
 
 async def test_a_real_engine_refuses_a_surrogate_move(tmp_path: Path) -> None:
@@ -215,11 +215,11 @@ async def test_a_real_engine_refuses_a_surrogate_move(tmp_path: Path) -> None:
         db, clock=FakeClock(), settings=Settings(db_path=db), render_images=False
     )
     try:
-        reply = await svc.create_game(ALICE, "rokumentai", seated=[BOB])
+        reply = await svc.play.create_game(ALICE, "rokumentai", seated=[BOB])
         assert reply.game_id is not None and reply.to_move
         mover = ALICE if reply.to_move[0] == ALICE.id else BOB
         with pytest.raises(Refusal) as caught:
-            await svc.play(reply.game_id, mover, "四04\ud800")
+            await svc.play.move(reply.game_id, mover, "四04\ud800")
         assert caught.value.key == "refuse.bad_text"
         caught.value.text("en").encode("utf-8")
     finally:
@@ -318,16 +318,16 @@ def test_bad_clock_message_in_both_languages() -> None:
 
 async def test_nul_in_names_and_records_is_stored_cleaned(service: GameService) -> None:
     nul = User("700", "nul\x00name")
-    reply = await service.create_game(nul, "ttt-test", seated=[BOB])
+    reply = await service.play.create_game(nul, "ttt-test", seated=[BOB])
     assert reply.game_id is not None
-    await service.play(reply.game_id, nul, "a1")
-    assert (await service.game_info(reply.game_id)).seats[0].name == "nul\ufffdname"
+    await service.play.move(reply.game_id, nul, "a1")
+    assert (await service.play.game_info(reply.game_id)).seats[0].name == "nul\ufffdname"
     record = json.loads(
         next(
-            f for f in (await service.record(reply.game_id)).files if f.name.endswith(".json")
+            f for f in (await service.play.record(reply.game_id)).files if f.name.endswith(".json")
         ).data.decode()
     )
     record["seed"] = "seed\x00with a nul"
-    imported = await service.import_record(ALICE, json.dumps(record), seats=[ALICE, BOB])
+    imported = await service.play.import_record(ALICE, json.dumps(record), seats=[ALICE, BOB])
     assert imported.game_id is not None
-    assert "\x00" not in (await service.game_info(imported.game_id)).seed
+    assert "\x00" not in (await service.play.game_info(imported.game_id)).seed

@@ -39,7 +39,7 @@ async def roomy(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
 
 
 async def rokumentai(service: GameService) -> int:
-    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB])
     assert reply.game_id is not None
     return reply.game_id
 
@@ -48,14 +48,14 @@ async def play_randomly(service: GameService, gid: int, plies: int, seed: int) -
     rng = random.Random(seed)
     users = {0: ALICE, 1: BOB}
     for _ in range(plies):
-        await service.game_info(gid)  # read back from the store if it left memory
-        state = service.current_state(gid)
+        await service.play.game_info(gid)  # read back from the store if it left memory
+        state = service.play.current_state(gid)
         assert state is not None
         if state.is_over():
             return
         seat = state.acting_players()[0]
         move = state.format_move(rng.choice(state.legal_moves(seat)))
-        await service.play(gid, users[seat], move)  # a refusal would raise
+        await service.play.move(gid, users[seat], move)  # a refusal would raise
 
 
 async def test_the_estimate_follows_the_games_footprints(roomy: GameService) -> None:
@@ -67,7 +67,7 @@ async def test_the_estimate_follows_the_games_footprints(roomy: GameService) -> 
         loaded = [cache.cached(g) for g in games]
         measured = sum(footprint(x) for x in loaded if x is not None)
         assert cache.held == (3, pytest.approx(measured, rel=0.25))
-    assert cache.held[1] > 3 * footprint(roomy.current_state(games[0]))  # the logs count too
+    assert cache.held[1] > 3 * footprint(roomy.play.current_state(games[0]))  # the logs count too
 
 
 def test_a_sizer_fits_a_base_and_a_size_per_entry() -> None:

@@ -96,9 +96,9 @@ async def _human_turn(service: GameService, gid: int, user: User, rng: random.Ra
         return
     move = state.format_move(rng.choice(state.legal_moves(seats[0])))
     if state.current_player() == SIMULTANEOUS:
-        await service.setup(gid, user, move)
+        await service.play.setup(gid, user, move)
     else:
-        await service.play(gid, user, move)
+        await service.play.move(gid, user, move)
 
 
 @pytest.mark.parametrize(
@@ -119,11 +119,11 @@ async def test_the_ai_plays_legal_moves_seeing_only_its_seat(
     ai: GameService, spy: SpyThinker, game: str, levels: list[int]
 ) -> None:
     rng = random.Random(game)
-    reply = await ai.create_game(ALICE, game, ai=levels, seed="fixed")
+    reply = await ai.play.create_game(ALICE, game, ai=levels, seed="fixed")
     assert reply.key == "game.started"
     gid = reply.game_id
     assert gid is not None
-    info = await ai.game_info(gid)
+    info = await ai.play.game_info(gid)
     assert info.ai_levels == tuple(levels)
     assert not info.rated  # a game with the computer is never rated
     assert [s.kind for s in info.seats] == [SeatKind.HUMAN] + [SeatKind.HOST] * len(levels)
@@ -133,21 +133,21 @@ async def test_the_ai_plays_legal_moves_seeing_only_its_seat(
     if game == "suji-shogi":  # alice's arrangement first: the AI must choose without it
         await _human_turn(ai, gid, ALICE, rng)
     for _ in range(15):
-        for answer in await ai.settle_ai():
+        for answer in await ai.play.settle_ai():
             assert answer.public and answer.game_id == gid
             assert answer.event in ("moved", "setup_waiting", "revealed")
             assert ALICE.id not in answer.notify or answer.to_move == (ALICE.id,)
             played += answer.event == "moved"
-        if (await ai.game_info(gid)).status != "active":
+        if (await ai.play.game_info(gid)).status != "active":
             break
         await _human_turn(ai, gid, ALICE, rng)
     assert played > 0
     # Every AI move went through the move use case: it is in the log as the host's, and the
     # whole log replays through the engine.
-    entries = await ai.entries(gid)
+    entries = await ai.play.entries(gid)
     ai_seats = {s.seat for s in info.seats if s.is_ai}
     assert {e.user_id for e in entries if e.actor in ai_seats} == {"host"}
-    (await ai.export_record(gid)).replay()
+    (await ai.play.export_record(gid)).replay()
     if game == "suji-shogi":
         assert spy.masked >= 1  # the AI's setup was chosen without seeing alice's
 
@@ -155,11 +155,11 @@ async def test_the_ai_plays_legal_moves_seeing_only_its_seat(
 async def test_an_ai_game_plays_to_the_end_and_says_it_was_against_the_computer(
     ai: GameService, db_path: str
 ) -> None:
-    reply = await ai.create_game(ALICE, "socrates-twothree", ai=[1, 8], creator_plays=False)
+    reply = await ai.play.create_game(ALICE, "socrates-twothree", ai=[1, 8], creator_plays=False)
     gid = reply.game_id
     assert gid is not None
-    replies = await ai.settle_ai()
-    info = await ai.game_info(gid)
+    replies = await ai.play.settle_ai()
+    info = await ai.play.game_info(gid)
     assert info.status == "finished"
     last = replies[-1]
     keys = [line.key for line in last.lines]
@@ -174,35 +174,35 @@ async def test_the_ai_moves_after_a_restart(
     db_path: str, clock: FakeClock, step: StepClock
 ) -> None:
     first = await _open(db_path, clock, InlineThinker(step))
-    rok = (await first.create_game(ALICE, "rokumentai", ai=[2])).game_id
-    suji = (await first.create_game(BOB, "suji-shogi", ai=[5])).game_id
+    rok = (await first.play.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    suji = (await first.play.create_game(BOB, "suji-shogi", ai=[5])).game_id
     assert rok is not None and suji is not None
-    await first.play(rok, ALICE, "一01占")
+    await first.play.move(rok, ALICE, "一01占")
     # the host stops before the AI answered either game
     await first.close()
     assert len([r for r in snapshot(db_path)["moves"] if r[0] == suji]) == 0
 
     second = await _open(db_path, clock, InlineThinker(step))
     try:
-        assert second.ai_changed.is_set()
-        replies = await second.settle_ai()
+        assert second.play.ai_changed.is_set()
+        replies = await second.play.settle_ai()
         assert [(r.game_id, r.key) for r in replies] == [
             (rok, "move.played"),
             (suji, "setup.waiting"),
         ]
         assert replies[0].notify == (ALICE.id,)
         assert replies[1].notify == (BOB.id,)
-        assert len(await second.entries(rok)) == 2
-        assert await second.settle_ai() == []  # nothing more is due: it is the humans' turn
+        assert len(await second.play.entries(rok)) == 2
+        assert await second.play.settle_ai() == []  # nothing more is due: it is the humans' turn
     finally:
         await second.close()
 
 
 async def test_an_ai_move_is_an_outbox_announcement(ai: GameService, clock: FakeClock) -> None:
-    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    gid = (await ai.play.create_game(ALICE, "rokumentai", ai=[2])).game_id
     assert gid is not None
-    await ai.play(gid, ALICE, "一01占")
-    [answer] = await ai.settle_ai()
+    await ai.play.move(gid, ALICE, "一01占")
+    [answer] = await ai.play.settle_ai()
     assert answer.outbox is not None  # committed with the move, claimed by the driver
     # A driver that dies before posting it: the outbox hands it out again once the claim ends.
     clock.advance(minutes=3)
@@ -218,12 +218,12 @@ async def test_the_ai_respects_its_deadline(
 ) -> None:
     service = await _open(db_path, clock, InlineThinker(step))
     try:
-        reply = await service.create_game(ALICE, "rokumentai", ai=[8])
+        reply = await service.play.create_game(ALICE, "rokumentai", ai=[8])
         gid = reply.game_id
         assert gid is not None
-        await service.play(gid, ALICE, "一01占")
+        await service.play.move(gid, ALICE, "一01占")
         began = step.now
-        assert [r.key for r in await service.settle_ai()] == ["move.played"]
+        assert [r.key for r in await service.play.settle_ai()] == ["move.played"]
         # The search read the clock past its deadline at most once (it reads it every 64 nodes).
         assert began < step.now <= began + SECONDS + 2 * step.step
     finally:
@@ -250,20 +250,20 @@ async def test_others_play_while_the_ai_thinks_and_a_stale_answer_is_dropped(
     gate = GateThinker(step)
     service = await _open(db_path, clock, gate)
     try:
-        gid = (await service.create_game(ALICE, "rokumentai", ai=[3])).game_id
-        other = (await service.create_game(BOB, "rokumentai", seated=[CAROL])).game_id
+        gid = (await service.play.create_game(ALICE, "rokumentai", ai=[3])).game_id
+        other = (await service.play.create_game(BOB, "rokumentai", seated=[CAROL])).game_id
         assert gid is not None and other is not None
-        await service.play(gid, ALICE, "一01占")
-        [due] = service.due_ai_games()
-        turn = asyncio.ensure_future(service.play_ai(due))
+        await service.play.move(gid, ALICE, "一01占")
+        [due] = service.play.due_ai_games()
+        turn = asyncio.ensure_future(service.play.play_ai(due))
         await gate.thinking.wait()
         # While the AI thinks: other games go on, and this game answers its human at once.
-        assert (await service.play(other, BOB, "一01占")).key == "move.played"
-        assert (await service.board(gid, ALICE)).game_id == gid
-        assert (await service.resign(gid, ALICE)).key == "game.resigned"
+        assert (await service.play.move(other, BOB, "一01占")).key == "move.played"
+        assert (await service.play.board(gid, ALICE)).game_id == gid
+        assert (await service.play.resign(gid, ALICE)).key == "game.resigned"
         gate.go.set()
         assert await turn == []  # the answer came too late: dropped, nothing written
-        assert len(await service.entries(gid)) == 1
+        assert len(await service.play.entries(gid)) == 1
     finally:
         await service.close()
 
@@ -278,11 +278,11 @@ async def test_a_failing_search_is_logged_and_changes_nothing(
 ) -> None:
     service = await _open(db_path, clock, Broken())
     try:
-        gid = (await service.create_game(ALICE, "rokumentai", ai=[3])).game_id
+        gid = (await service.play.create_game(ALICE, "rokumentai", ai=[3])).game_id
         assert gid is not None
-        await service.play(gid, ALICE, "一01占")
+        await service.play.move(gid, ALICE, "一01占")
         before = snapshot(db_path)
-        assert await service.settle_ai() == []
+        assert await service.play.settle_ai() == []
         assert snapshot(db_path) == before
         assert f"the AI could not think in game {gid}" in caplog.text
     finally:
@@ -290,55 +290,55 @@ async def test_a_failing_search_is_logged_and_changes_nothing(
 
 
 async def test_a_takeback_against_the_computer_needs_no_consent(ai: GameService) -> None:
-    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    gid = (await ai.play.create_game(ALICE, "rokumentai", ai=[2])).game_id
     assert gid is not None
-    await ai.play(gid, ALICE, "一01占")
-    assert [r.key for r in await ai.settle_ai()] == ["move.played"]
-    done = await ai.request_takeback(gid, ALICE)
+    await ai.play.move(gid, ALICE, "一01占")
+    assert [r.key for r in await ai.play.settle_ai()] == ["move.played"]
+    done = await ai.play.request_takeback(gid, ALICE)
     assert done.key == "takeback.done"
-    assert await ai.entries(gid) == []
-    assert await ai.settle_ai() == []  # alice's turn again: the AI waits
+    assert await ai.play.entries(gid) == []
+    assert await ai.play.settle_ai() == []  # alice's turn again: the AI waits
 
 
 async def test_a_draw_offered_to_the_computer_is_refused_at_once(
     ai: GameService, db_path: str
 ) -> None:
-    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2])).game_id
+    gid = (await ai.play.create_game(ALICE, "rokumentai", ai=[2])).game_id
     assert gid is not None
     before = snapshot(db_path)
     with pytest.raises(Refusal) as refused:
-        await ai.offer_draw(gid, ALICE)
+        await ai.play.offer_draw(gid, ALICE)
     assert refused.value.key == "refuse.computer_plays_on"
     assert snapshot(db_path) == before  # nothing stored, nothing announced
 
 
 async def test_the_computer_is_never_reminded(ai: GameService, clock: FakeClock) -> None:
-    gid = (await ai.create_game(ALICE, "rokumentai", ai=[2], clock="corr:2")).game_id
+    gid = (await ai.play.create_game(ALICE, "rokumentai", ai=[2], clock="corr:2")).game_id
     assert gid is not None
-    deadline = (await ai.play(gid, ALICE, "一01占")).deadline
+    deadline = (await ai.play.move(gid, ALICE, "一01占")).deadline
     assert deadline is not None
     clock.set(deadline - timedelta(minutes=30))  # the computer is slow: both points passed
     assert await ai.process_due() == []
     assert ai.next_timer_at() == deadline + timedelta(milliseconds=1)
-    assert [r.key for r in await ai.settle_ai()] == ["move.played"]
+    assert [r.key for r in await ai.play.settle_ai()] == ["move.played"]
 
 
 async def test_a_three_player_lobby_with_a_computer_seat(ai: GameService) -> None:
-    lobby = await ai.create_game(ALICE, "sangokushi", ai=[4], open_seats=1)
+    lobby = await ai.play.create_game(ALICE, "sangokushi", ai=[4], open_seats=1)
     gid = lobby.game_id
     assert lobby.key == "game.created" and gid is not None
-    assert await ai.settle_ai() == []  # not started: nothing to play
-    started = await ai.join(gid, BOB)
+    assert await ai.play.settle_ai() == []  # not started: nothing to play
+    started = await ai.play.join(gid, BOB)
     assert started.key == "game.started"
     assert "Banmen AI Lv.4" in started.text()
-    assert [s.kind for s in (await ai.game_info(gid)).seats] == ["human", "host", "human"]
+    assert [s.kind for s in (await ai.play.game_info(gid)).seats] == ["human", "host", "human"]
 
 
 async def test_hint_shows_each_choice_with_its_win_chance(ai: GameService, db_path: str) -> None:
-    gid = (await ai.create_game(ALICE, "yosuko", seed="hint")).game_id
+    gid = (await ai.play.create_game(ALICE, "yosuko", seed="hint")).game_id
     assert gid is not None
     before = snapshot(db_path)
-    hint = await ai.hint(gid, ALICE)
+    hint = await ai.play.hint(gid, ALICE)
     assert snapshot(db_path) == before  # a hint changes nothing
     assert (hint.key, hint.event, hint.public, hint.audience) == (
         "hint.show",
@@ -346,7 +346,7 @@ async def test_hint_shows_each_choice_with_its_win_chance(ai: GameService, db_pa
         False,
         ALICE.id,
     )
-    state = ai.current_state(gid, 0)
+    state = ai.play.current_state(gid, 0)
     assert state is not None
     assert len(hint.lines) == len(state.legal_moves())
     chances = [line.params["chance"] for line in hint.lines]
@@ -374,15 +374,15 @@ async def test_computer_seats_refused(
 ) -> None:
     before = snapshot(db_path)
     with pytest.raises(Refusal) as exc:
-        await ai.create_game(ALICE, **how)
+        await ai.play.create_game(ALICE, **how)
     assert exc.value.key == key
     assert exc.value.text("en") and exc.value.text("ja")
     assert snapshot(db_path) == before
 
 
 async def test_hint_refusals(ai: GameService) -> None:
-    rok = (await ai.create_game(ALICE, "rokumentai", seated=[BOB])).game_id
-    solo = (await ai.create_game(ALICE, "yosuko")).game_id
+    rok = (await ai.play.create_game(ALICE, "rokumentai", seated=[BOB])).game_id
+    solo = (await ai.play.create_game(ALICE, "yosuko")).game_id
     assert rok is not None and solo is not None
     for gid, who, key in (
         (rok, ALICE, "refuse.no_hint"),
@@ -390,5 +390,5 @@ async def test_hint_refusals(ai: GameService) -> None:
         (999, ALICE, "refuse.unknown_game"),
     ):
         with pytest.raises(Refusal) as exc:
-            await ai.hint(gid, who)
+            await ai.play.hint(gid, who)
         assert exc.value.key == key

@@ -71,10 +71,10 @@ async def test_sigkill_at_random_moments(fakes: None, db_path: str) -> None:
         )
         try:
             for gid in {g for g, _ in stored}:
-                entries = await service.entries(gid)
+                entries = await service.play.entries(gid)
                 assert len(entries) == max(p for (g, p) in stored if g == gid) + 1
                 # a move and the chance outcome it led to are written together, or not at all
-                state = service.current_state(gid)
+                state = service.play.current_state(gid)
                 assert state is not None and state.current_player() != CHANCE
         finally:
             await service.close()

@@ -62,7 +62,7 @@ def test_mutated_moves_through_the_service(
     service = _open(loop, path)
     try:
         created = loop.run_until_complete(
-            service.create_game(USERS[0], game.id, seated=USERS[1:players])
+            service.play.create_game(USERS[0], game.id, seated=USERS[1:players])
         )
         gid = created.game_id
         assert gid is not None
@@ -71,7 +71,7 @@ def test_mutated_moves_through_the_service(
         @given(text=_mutated(moves), who=st.integers(0, players - 1), setup=st.booleans())
         def check(text: str, who: int, setup: bool) -> None:
             before = snapshot(path)
-            use = service.setup if setup else service.play
+            use = service.play.setup if setup else service.play.move
             try:
                 loop.run_until_complete(use(gid, USERS[who], text))
             except Refusal as refusal:
@@ -92,11 +92,11 @@ def test_mutated_records_through_import(
     service = _open(loop, path)
     try:
         created = loop.run_until_complete(
-            service.create_game(USERS[0], game.id, seated=USERS[1:players])
+            service.play.create_game(USERS[0], game.id, seated=USERS[1:players])
         )
         assert created.game_id is not None
-        record = loop.run_until_complete(service.export_record(created.game_id)).to_json()
-        files = loop.run_until_complete(service.record(created.game_id)).files
+        record = loop.run_until_complete(service.play.export_record(created.game_id)).to_json()
+        files = loop.run_until_complete(service.play.record(created.game_id)).files
         kifu = next(f.data.decode("utf-8") for f in files if f.name.endswith(".kifu"))
 
         @_fuzz
@@ -104,7 +104,7 @@ def test_mutated_records_through_import(
         def check(text: str) -> None:
             before = snapshot(path)
             try:
-                loop.run_until_complete(service.import_record(USERS[0], text))
+                loop.run_until_complete(service.play.import_record(USERS[0], text))
             except Refusal as refusal:
                 assert refusal.text("en") and refusal.text("ja")
                 assert snapshot(path) == before
@@ -149,15 +149,15 @@ def test_a_record_with_a_lone_surrogate_is_refused(
     service = _open(loop, path)
     try:
         created = loop.run_until_complete(
-            service.create_game(USERS[0], "rokumentai", seated=USERS[1:2])
+            service.play.create_game(USERS[0], "rokumentai", seated=USERS[1:2])
         )
         assert created.game_id is not None
-        record = loop.run_until_complete(service.export_record(created.game_id)).to_json()
+        record = loop.run_until_complete(service.play.export_record(created.game_id)).to_json()
         bad = record.replace('"seed": "', '"seed": "\\ud800', 1)
         assert bad != record
         before = snapshot(path)
         with pytest.raises(Refusal) as refused:
-            loop.run_until_complete(service.import_record(USERS[0], bad))
+            loop.run_until_complete(service.play.import_record(USERS[0], bad))
         assert "not text" in refused.value.text("en")
         assert snapshot(path) == before
     finally:

@@ -17,28 +17,31 @@ from tests.service.conftest import ALICE, BOB
 async def test_a_lesson_survives_a_restart_and_keeps_the_best_stars(
     real: GameService, clock: FakeClock, db_path: str
 ) -> None:
-    lessons = real.lessons
+    lessons = real.learn.lessons
     opened = await lessons.learn(ALICE, "rokumentai-3")
     assert opened.event is Event.LESSON and not opened.public and opened.audience == ALICE.id
-    assert await real.practice_of(ALICE.id) == "lesson" and await real.practice_of(BOB.id) is None
+    assert (
+        await real.learn.practice_of(ALICE.id) == "lesson"
+        and await real.learn.practice_of(BOB.id) is None
+    )
     first = await lessons.move(ALICE, "弓四04-七04")
     assert [line.key for line in first.lines] == ["learn.you_played", "learn.answer"]
     await real.close()
 
     again = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
     try:
-        assert await again.practice_of(ALICE.id) == "lesson"
+        assert await again.learn.practice_of(ALICE.id) == "lesson"
         with pytest.raises(Refusal) as stale:  # a move button of the first position
             await again.act(Action.LEARN_PLAY, Press(0, ALICE, "0|弓四04-七04"))
         assert stale.value.key == "learn.refuse.stale"
-        done = await again.lessons.move(ALICE, "弓七04-七07")
+        done = await again.learn.lessons.move(ALICE, "弓七04-七07")
         assert done.lines[-1].key == "learn.done" and done.lines[-1].params["stars"] == "★★★"
-        assert await again.practice_of(ALICE.id) is None  # finished: the board is closed
+        assert await again.learn.practice_of(ALICE.id) is None  # finished: the board is closed
         # a worse second run keeps the best
-        await again.lessons.restart(ALICE, "rokumentai-3")
-        await again.lessons.hint(ALICE)
-        await again.lessons.move(ALICE, "弓四04-七04")
-        worse = await again.lessons.move(ALICE, "弓七04-七07")
+        await again.learn.lessons.restart(ALICE, "rokumentai-3")
+        await again.learn.lessons.hint(ALICE)
+        await again.learn.lessons.move(ALICE, "弓四04-七04")
+        worse = await again.learn.lessons.move(ALICE, "弓七04-七07")
         assert worse.lines[-1].params["stars"] == "★★☆"
         assert worse.lines[-1].params["best"] == "★★★"
         assert await again.ctx.store.lesson_stars(ALICE.id) == {"rokumentai-3": 3}
@@ -52,35 +55,35 @@ async def test_a_lesson_survives_a_restart_and_keeps_the_best_stars(
 
 async def test_refusals_change_nothing(real: GameService) -> None:
     with pytest.raises(Refusal) as none:
-        await real.lessons.move(ALICE, "anything")
+        await real.learn.lessons.move(ALICE, "anything")
     assert none.value.key == "learn.refuse.none"
     with pytest.raises(Refusal) as unknown:
-        await real.lessons.learn(ALICE, "no-such-game")
+        await real.learn.lesson(ALICE, "no-such-game")
     assert unknown.value.key == "refuse.unknown_game_type"
-    await real.lessons.learn(ALICE, "suji-shogi")
+    await real.learn.lesson(ALICE, "suji-shogi")
     with pytest.raises(Refusal) as bad:
-        await real.lessons.move(ALICE, "465/12x")
+        await real.learn.lessons.move(ALICE, "465/12x")
     assert bad.value.key == "refuse.bad_move"
     row = await real.ctx.store.practice(ALICE.id)
     assert row is not None and row.moves == () and row.tries == 0
     with pytest.raises(Refusal) as nul:
-        await real.lessons.move(ALICE, "465\x00")
+        await real.learn.lessons.move(ALICE, "465\x00")
     assert nul.value.key == "refuse.bad_text"
-    stopped = await real.lessons.stop(ALICE)
-    assert stopped.key == "learn.stopped" and await real.practice_of(ALICE.id) is None
+    stopped = await real.learn.lessons.stop(ALICE)
+    assert stopped.key == "learn.stopped" and await real.learn.practice_of(ALICE.id) is None
 
 
 async def test_the_menu_counts_a_shared_socrates_lesson_in_each_game(real: GameService) -> None:
-    await real.lessons.learn(ALICE, "socrates-board-1")
-    await real.lessons.move(ALICE, "M@e5")
-    menu = await real.lessons.learn(ALICE)
+    await real.learn.lesson(ALICE, "socrates-board-1")
+    await real.learn.lessons.move(ALICE, "M@e5")
+    menu = await real.learn.lesson(ALICE)
     assert menu.event is Event.LESSON_MENU and len(menu.actions) == len(LESSONS)
     lines = {str(line.params["game"]): line.params for line in menu.lines}
     for title, params in lines.items():
         if title.startswith("Socrates"):
             assert params["stars"].startswith("★★★") and params["done"] == 1, title
     # the next unfinished lesson of a game skips the finished one
-    nxt = await real.lessons.learn(ALICE, "socrates-uchu")
+    nxt = await real.learn.lesson(ALICE, "socrates-uchu")
     assert nxt.params["title"] == BY_ID["socrates-board-2"].title
 
 
@@ -88,7 +91,7 @@ async def test_the_computer_answers_when_the_script_runs_out(real: GameService) 
     lesson = BY_ID["sangokushi-2p-1"]  # no script: White's answer is the computer's
     state = lesson.start()
     after = state.apply(state.parse_move("PB3-C4"))
-    answered, text = await real.lessons.practice.answer(after, lesson.seat, lesson.id)
+    answered, text = await real.learn.lessons.practice.answer(after, lesson.seat, lesson.id)
     assert text in {after.format_move(m) for m in after.legal_moves()}
     assert answered.current_player() == lesson.seat
     board = replay(state, lesson.seat, ("PB3-C4", text))
@@ -97,8 +100,8 @@ async def test_the_computer_answers_when_the_script_runs_out(real: GameService) 
 
 async def test_a_lesson_the_computer_answers(real: GameService) -> None:
     """``socrates-shinken-3`` has no script: White's answer is the computer's (level 1)."""
-    await real.lessons.learn(ALICE, "socrates-shinken-3")
-    done = await real.lessons.move(ALICE, "a1-a9")
+    await real.learn.lesson(ALICE, "socrates-shinken-3")
+    done = await real.learn.lessons.move(ALICE, "a1-a9")
     keys = [line.key for line in done.lines]
     assert keys == ["learn.you_played", "learn.answer", "learn.done"]
     assert done.lines[-1].params["stars"] == "★★★"
@@ -107,15 +110,18 @@ async def test_a_lesson_the_computer_answers(real: GameService) -> None:
 async def test_one_practice_board_at_a_time(real: GameService) -> None:
     """A lesson and a puzzle share the practice board: opening one closes the other, so a
     /move that names no game always goes to the one the learner opened last."""
-    await real.lessons.learn(ALICE, "rokumentai-3")
-    assert await real.practice_of(ALICE.id) == "lesson"
-    puzzle = await real.puzzles.start(ALICE, "rokumentai")
+    await real.learn.lesson(ALICE, "rokumentai-3")
+    assert await real.learn.practice_of(ALICE.id) == "lesson"
+    puzzle = await real.learn.puzzle(ALICE, "rokumentai")
     assert puzzle.event is Event.PUZZLE
-    assert await real.practice_of(ALICE.id) == "puzzle"
-    assert real.practice_board("puzzle") is real.puzzles
+    assert await real.learn.practice_of(ALICE.id) == "puzzle"
+    assert real.learn.practice_board("puzzle") is real.learn.puzzles
     with pytest.raises(Refusal):
-        await real.lessons.move(ALICE, "弓四04-七04")  # the lesson was closed
-    await real.lessons.learn(ALICE, "rokumentai-3")
-    assert await real.practice_of(ALICE.id) == "lesson" and await real.puzzle_of(ALICE.id) is None
-    legal = await real.practice_board("lesson").legal(ALICE, "", 100)
+        await real.learn.lessons.move(ALICE, "弓四04-七04")  # the lesson was closed
+    await real.learn.lesson(ALICE, "rokumentai-3")
+    assert (
+        await real.learn.practice_of(ALICE.id) == "lesson"
+        and await real.learn.puzzle_of(ALICE.id) is None
+    )
+    legal = await real.learn.practice_board("lesson").legal(ALICE, "", 100)
     assert "弓四04-七04" in legal.moves or legal.total > 0

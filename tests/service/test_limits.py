@@ -24,7 +24,7 @@ async def limited(fakes: None, clock: FakeClock, db_path: str) -> GameService:
 async def test_sixty_concurrent_creates_make_twenty_games(limited: GameService) -> None:
     try:
         results = await asyncio.gather(
-            *(limited.create_game(ALICE, "ttt-test", open_seats=1) for _ in range(60)),
+            *(limited.play.create_game(ALICE, "ttt-test", open_seats=1) for _ in range(60)),
             return_exceptions=True,
         )
         made = [r for r in results if not isinstance(r, BaseException)]
@@ -42,18 +42,18 @@ async def test_thirty_concurrent_joins_take_twenty_seats(
         lobbies = []
         for i in range(30):
             host = User(f"host{i}", f"host{i}")
-            reply = await limited.create_game(host, "ttt-test", open_seats=1, guild_id=f"g{i}")
+            reply = await limited.play.create_game(host, "ttt-test", open_seats=1, guild_id=f"g{i}")
             assert reply.game_id is not None
             lobbies.append(reply.game_id)
         results = await asyncio.gather(
-            *(limited.join(gid, ALICE) for gid in lobbies), return_exceptions=True
+            *(limited.play.join(gid, ALICE) for gid in lobbies), return_exceptions=True
         )
         joined = [r for r in results if not isinstance(r, BaseException)]
         assert len(joined) == 20
         assert all(isinstance(r, Refusal) for r in results if r not in joined)
         before = snapshot(db_path)
         with pytest.raises(Refusal) as exc:
-            await limited.create_game(ALICE, "ttt-test", open_seats=1)
+            await limited.play.create_game(ALICE, "ttt-test", open_seats=1)
         assert exc.value.key == "refuse.limit_user"
         assert snapshot(db_path) == before
     finally:
@@ -64,7 +64,7 @@ async def test_server_limit_holds_concurrently(limited: GameService) -> None:
     try:
         users = [User(f"u{i}", f"u{i}") for i in range(40)]
         results = await asyncio.gather(
-            *(limited.create_game(u, "ttt-test", open_seats=1, guild_id="g") for u in users),
+            *(limited.play.create_game(u, "ttt-test", open_seats=1, guild_id="g") for u in users),
             return_exceptions=True,
         )
         made = [r for r in results if not isinstance(r, BaseException)]
@@ -76,14 +76,14 @@ async def test_server_limit_holds_concurrently(limited: GameService) -> None:
 
 
 async def test_abort_only_in_the_games_own_server(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", open_seats=1, guild_id="ours")
+    reply = await service.play.create_game(ALICE, "ttt-test", open_seats=1, guild_id="ours")
     gid = reply.game_id
     assert gid is not None
     with pytest.raises(Refusal) as exc:
-        await service.abort(gid, User("mod", "mod"), "theirs")
+        await service.play.abort(gid, User("mod", "mod"), "theirs")
     assert exc.value.key == "refuse.other_server"
-    assert (await service.game_info(gid)).status == "open"
-    aborted = await service.abort(gid, User("mod", "mod"), "ours")
+    assert (await service.play.game_info(gid)).status == "open"
+    aborted = await service.play.abort(gid, User("mod", "mod"), "ours")
     assert aborted.key == "game.aborted"
 
 
@@ -99,18 +99,18 @@ async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
 
 
 async def _rokumentai(service: GameService) -> int:
-    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB])
     assert reply.game_id is not None
     return reply.game_id
 
 
 async def _move(service: GameService, gid: int) -> User:
     """The player to move plays the first legal move; returns who moved."""
-    await service.moves(gid)
-    state = service.current_state(gid)
+    await service.play.moves(gid)
+    state = service.play.current_state(gid)
     assert state is not None
     user = (ALICE, BOB)[state.current_player()]
-    await service.play(gid, user, state.format_move(state.legal_moves()[0]))
+    await service.play.move(gid, user, state.format_move(state.legal_moves()[0]))
     return user
 
 
@@ -120,11 +120,11 @@ async def test_a_move_takeback_loop_stops_at_the_limit(real: GameService, db_pat
     limit = service.settings.takeback_limit
     for _ in range(limit):
         mover = await _move(service, gid)
-        await service.request_takeback(gid, mover)
+        await service.play.request_takeback(gid, mover)
     mover = await _move(service, gid)
     before = snapshot(db_path)
     with pytest.raises(Refusal) as refused:
-        await service.request_takeback(gid, mover)
+        await service.play.request_takeback(gid, mover)
     assert refused.value.key == "refuse.takeback_limit"
     assert f"at most {limit} a game" in refused.value.text("en")
     assert "待ったは使い切りました" in refused.value.text("ja")
@@ -132,7 +132,7 @@ async def test_a_move_takeback_loop_stops_at_the_limit(real: GameService, db_pat
     # the other player still has theirs
     other = await _move(service, gid)
     assert other != mover
-    assert (await service.request_takeback(gid, other)).key == "takeback.done"
+    assert (await service.play.request_takeback(gid, other)).key == "takeback.done"
 
 
 async def test_a_declined_draw_is_not_offered_again_at_once(
@@ -140,16 +140,16 @@ async def test_a_declined_draw_is_not_offered_again_at_once(
 ) -> None:
     service = real
     gid = await _rokumentai(service)
-    await service.offer_draw(gid, ALICE)
-    await service.decline_draw(gid, BOB)
+    await service.play.offer_draw(gid, ALICE)
+    await service.play.decline_draw(gid, BOB)
     before = snapshot(db_path)
     with pytest.raises(Refusal) as refused:
-        await service.offer_draw(gid, ALICE)
+        await service.play.offer_draw(gid, ALICE)
     assert refused.value.key == "refuse.draw_again"
     assert "from move 11" in refused.value.text("en")
     assert snapshot(db_path) == before
-    assert (await service.offer_draw(gid, BOB)).key == "draw.offered"  # Bob has not offered
-    await service.decline_draw(gid, ALICE)
+    assert (await service.play.offer_draw(gid, BOB)).key == "draw.offered"  # Bob has not offered
+    await service.play.decline_draw(gid, ALICE)
     for _ in range(service.settings.draw_reoffer):
         await _move(service, gid)
-    assert (await service.offer_draw(gid, ALICE)).key == "draw.offered"
+    assert (await service.play.offer_draw(gid, ALICE)).key == "draw.offered"

@@ -70,25 +70,27 @@ async def test_bad_preferences_change_nothing(service: GameService, db_path: str
         ({"hour": 24}, "refuse.notify_hour"),
     ):
         with pytest.raises(Refusal) as refused:
-            await service.notices.configure(ALICE, **kwargs)  # type: ignore[arg-type]
+            await service.correspond.configure_notices(ALICE, **kwargs)  # type: ignore[arg-type]
         assert refused.value.key == key and refused.value.text("ja")
     assert snapshot(db_path) == before
-    shown = await service.notices.configure(ALICE)
+    shown = await service.correspond.configure_notices(ALICE)
     assert shown.key == "notify.show" and "on" in shown.text("en") and not shown.public
 
 
 async def test_the_daily_digest(service: GameService, clock: FakeClock) -> None:
     clock.set(datetime(2026, 1, 1, 12, tzinfo=UTC))  # 21:00 in Tokyo: today's 09:00 has passed
-    saved = await service.notices.configure(ALICE, digest=True, hour=9, timezone="Asia/Tokyo")
+    saved = await service.correspond.configure_notices(
+        ALICE, digest=True, hour=9, timezone="Asia/Tokyo"
+    )
     assert saved.key == "notify.saved"
     clock.advance(minutes=1)
-    mine = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
-    theirs = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
-    ended = await service.create_game(ALICE, "ttt-test", seated=[BOB])
+    mine = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
+    theirs = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
+    ended = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     assert mine.game_id and theirs.game_id and ended.game_id
-    await service.play(theirs.game_id, ALICE, "a1")
-    await service.resign(ended.game_id, BOB)
-    challenge = await service.create_game(CAROL, "ttt-test", invite=[ALICE])
+    await service.play.move(theirs.game_id, ALICE, "a1")
+    await service.play.resign(ended.game_id, BOB)
+    challenge = await service.play.create_game(CAROL, "ttt-test", invite=[ALICE])
     assert challenge.game_id
     assert not [r for r in await service.process_due() if r.event is Event.DIGEST]
     nine = datetime(2026, 1, 2, 0, tzinfo=UTC)  # 09:00 in Tokyo
@@ -115,30 +117,32 @@ async def test_the_daily_digest(service: GameService, clock: FakeClock) -> None:
 async def test_closed_direct_messages_are_noted_once(
     service: GameService, clock: FakeClock
 ) -> None:
-    await service.notices.configure(ALICE, digest=True, hour=0)
-    await service.create_game(ALICE, "ttt-test", seated=[BOB])
+    await service.correspond.configure_notices(ALICE, digest=True, hour=0)
+    await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     clock.advance(days=1)
     assert [r for r in await service.process_due() if r.event is Event.DIGEST]
-    await service.notices.dm_closed(ALICE.id)
+    await service.correspond.dm_closed(ALICE.id)
     clock.advance(days=1)
     assert not [r for r in await service.process_due() if r.event is Event.DIGEST]
-    shown = await service.notices.configure(ALICE)
+    shown = await service.correspond.configure_notices(ALICE)
     assert [line.key for line in shown.lines] == ["notify.dm_closed"]
-    await service.notices.configure(ALICE, hour=1)  # a change tries direct messages again
+    await service.correspond.configure_notices(
+        ALICE, hour=1
+    )  # a change tries direct messages again
     clock.advance(hours=1)
     assert [r for r in await service.process_due() if r.event is Event.DIGEST]
 
 
 async def test_pings_follow_the_preferences(service: GameService, clock: FakeClock) -> None:
-    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     assert reply.game_id
-    moved = await service.play(reply.game_id, ALICE, "a1")
+    moved = await service.play.move(reply.game_id, ALICE, "a1")
     assert moved.notify == (BOB.id,)
-    assert service.notices.shape(moved) == moved  # defaults: a ping, never silent
-    await service.notices.configure(BOB, quiet="0-6")  # 00:00-06:00 UTC
-    quiet = service.notices.shape(moved)
+    assert service.correspond.shape(moved) == moved  # defaults: a ping, never silent
+    await service.correspond.configure_notices(BOB, quiet="0-6")  # 00:00-06:00 UTC
+    quiet = service.correspond.shape(moved)
     assert quiet.notify == (BOB.id,) and quiet.silent
     clock.advance(hours=7)
-    assert not service.notices.shape(moved).silent
-    await service.notices.configure(BOB, ping=False)
-    assert service.notices.shape(moved).notify == ()
+    assert not service.correspond.shape(moved).silent
+    await service.correspond.configure_notices(BOB, ping=False)
+    assert service.correspond.shape(moved).notify == ()

@@ -42,11 +42,11 @@ async def _service(cluster: Cluster) -> GameService:
 
 async def _first_move(service: GameService) -> tuple[int, User, str]:
     """A new rokumentai game of Alice and Bob: its id, who moves first, and a legal move."""
-    created = await service.create_game(ALICE, "rokumentai", seated=[BOB])
+    created = await service.play.create_game(ALICE, "rokumentai", seated=[BOB])
     gid = created.game_id
     assert gid is not None and created.to_move
     mover = ALICE if created.to_move[0] == ALICE.id else BOB
-    return gid, mover, (await service.legal_move_choices(gid, mover.id, ""))[0]
+    return gid, mover, (await service.play.legal_move_choices(gid, mover.id, ""))[0]
 
 
 async def test_a_command_without_the_database_is_refused_privately(cluster: Cluster) -> None:
@@ -55,10 +55,10 @@ async def test_a_command_without_the_database_is_refused_privately(cluster: Clus
         gid, mover, move = await _first_move(service)
         cluster.stop()  # PostgreSQL goes away mid-game
         for attempt in (
-            lambda: service.play(gid, mover, move),
-            lambda: service.list_games(ALICE),
-            lambda: service.create_game(BOB, "rokumentai", seated=[ALICE]),
-            lambda: service.daily_board(None),
+            lambda: service.play.move(gid, mover, move),
+            lambda: service.play.list_games(ALICE),
+            lambda: service.play.create_game(BOB, "rokumentai", seated=[ALICE]),
+            lambda: service.play.daily_board(None),
         ):
             with pytest.raises(Refusal) as refused:
                 await attempt()
@@ -121,17 +121,17 @@ async def test_a_commit_whose_answer_is_lost_is_not_called_unchanged(
 
         monkeypatch.setattr(psycopg.AsyncPipeline, "__aexit__", answer_lost)
         with pytest.raises(Refusal) as refused:
-            await service.play(gid, mover, move)
+            await service.play.move(gid, mover, move)
         assert refused.value.key == "refuse.store_uncertain"
         assert "nothing was changed" not in refused.value.text("en")
         assert "may or may not" in refused.value.text("en")
         assert "分かりません" in refused.value.text("ja")
         assert not armed
-        assert len(await service.entries(gid)) == 1  # written; the cache kept no stale game
+        assert len(await service.play.entries(gid)) == 1  # written; the cache kept no stale game
         assert [r.game_id for r in await service.pending_announcements()] == [gid]
         other = BOB if mover is ALICE else ALICE
-        reply = await service.play(
-            gid, other, (await service.legal_move_choices(gid, other.id, ""))[0]
+        reply = await service.play.move(
+            gid, other, (await service.play.legal_move_choices(gid, other.id, ""))[0]
         )
         assert reply.game_id == gid
     finally:

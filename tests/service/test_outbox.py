@@ -24,18 +24,18 @@ async def _open(db_path: str, clock: FakeClock) -> GameService:
 
 async def _game(service: GameService, **kw: Any) -> int:
     """A running game whose first message was posted."""
-    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], **kw)
+    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB], **kw)
     assert reply.game_id is not None and reply.outbox is not None
     await service.announced(reply.outbox)
     return reply.game_id
 
 
 async def _move(service: GameService, gid: int) -> Reply:
-    await service.moves(gid)  # loads the game (after a restart)
-    state = service.current_state(gid)
+    await service.play.moves(gid)  # loads the game (after a restart)
+    state = service.play.current_state(gid)
     assert state is not None
     user = (ALICE, BOB)[state.current_player()]
-    return await service.play(gid, user, state.format_move(state.legal_moves()[0]))
+    return await service.play.move(gid, user, state.format_move(state.legal_moves()[0]))
 
 
 async def _after_a_crash(db_path: str, clock: FakeClock) -> tuple[int, Reply, GameService]:
@@ -113,7 +113,7 @@ async def test_a_move_and_its_announcement_are_one_commit(db_path: str) -> None:
         assert reply.outbox == f"{gid}.{rows[0][1]}.0"
         # an illegal move is refused and announces nothing
         with pytest.raises(Refusal):
-            await service.play(gid, BOB, "zz99")
+            await service.play.move(gid, BOB, "zz99")
         assert len(_outbox(db_path)) == 1
         # this process is still delivering it: the loop does not take it meanwhile
         assert await service.pending_announcements() == []
@@ -224,7 +224,7 @@ async def test_results_reminders_and_offers_are_announced_through_the_outbox(
     first = await _open(db_path, clock)
     gid = await _game(first, clock="corr:2")
     await _move(first, gid)
-    offer = await first.offer_draw(gid, ALICE)
+    offer = await first.play.offer_draw(gid, ALICE)
     clock.advance(days=1, seconds=1)
     (reminder,) = await first.process_due()
     assert reminder.event is Event.REMINDER and reminder.outbox is not None
@@ -256,9 +256,9 @@ async def test_a_game_that_starts_on_a_join_is_announced_through_the_outbox(
     """The first ping of a game (the challenge accepted, the lobby full) is not lost either."""
     clock = FakeClock()
     first = await _open(db_path, clock)
-    created = await first.create_game(ALICE, "rokumentai", invite=[BOB])
+    created = await first.play.create_game(ALICE, "rokumentai", invite=[BOB])
     assert created.game_id is not None
-    started = await first.join(created.game_id, BOB)
+    started = await first.play.join(created.game_id, BOB)
     assert started.event is Event.STARTED and started.outbox is not None
     assert started.image is not None and started.notify
     await first.close()
@@ -277,7 +277,7 @@ async def test_a_game_created_running_is_announced_with_its_creation(db_path: st
     the post the next process hands it out."""
     clock = FakeClock()
     first = await _open(db_path, clock)
-    created = await first.create_game(ALICE, "rokumentai", seated=[BOB])
+    created = await first.play.create_game(ALICE, "rokumentai", seated=[BOB])
     gid = created.game_id
     assert gid is not None and created.event is Event.STARTED
     assert created.outbox == f"{gid}.0.0" and created.image is not None
@@ -293,7 +293,7 @@ async def test_a_game_created_running_is_announced_with_its_creation(db_path: st
         await second.announced(created.outbox)
         assert _outbox(db_path, starts=True)[0][5] is not None
         # a lobby that waits for players announces nothing yet
-        lobby = await second.create_game(ALICE, "rokumentai", open_seats=1)
+        lobby = await second.play.create_game(ALICE, "rokumentai", open_seats=1)
         assert lobby.outbox is None and len(_outbox(db_path, starts=True)) == 1
     finally:
         await second.close()

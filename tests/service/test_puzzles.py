@@ -42,12 +42,12 @@ def a_wrong_move(puzzle: Puzzle) -> str:
 async def solve(service: GameService, user: User, puzzle: Puzzle) -> str:
     key = ""
     for move in solver_moves(puzzle):
-        key = (await service.puzzles.move(user, move)).key
+        key = (await service.learn.puzzles.move(user, move)).key
     return key
 
 
 async def test_a_wrong_answer_is_refuted_and_the_right_one_solves(real: GameService) -> None:
-    shown = await real.puzzles.open(ALICE, IN_ONE.id)
+    shown = await real.learn.puzzles.open(ALICE, IN_ONE.id)
     assert shown.event is Event.PUZZLE and not shown.public and shown.audience == ALICE.id
     assert "to play and win in 1" in shown.text("en") and "1手で勝って" in shown.text("ja")
     assert {b.action for b in shown.actions} == {
@@ -55,18 +55,18 @@ async def test_a_wrong_answer_is_refuted_and_the_right_one_solves(real: GameServ
         Action.PUZZLE_HINT,
         Action.PUZZLE_SOLUTION,
     }
-    assert await real.puzzle_of(ALICE.id) == IN_ONE.id
-    assert await real.puzzle_of(BOB.id) is None
+    assert await real.learn.puzzle_of(ALICE.id) == IN_ONE.id
+    assert await real.learn.puzzle_of(BOB.id) is None
 
-    wrong = await real.puzzles.move(ALICE, a_wrong_move(IN_ONE))
+    wrong = await real.learn.puzzles.move(ALICE, a_wrong_move(IN_ONE))
     assert wrong.key in ("puzzle.wrong", "puzzle.wrong_lost")
     assert "Not this one" in wrong.text("en")
-    assert await real.puzzle_of(ALICE.id) == IN_ONE.id  # still open: try again
+    assert await real.learn.puzzle_of(ALICE.id) == IN_ONE.id  # still open: try again
 
-    solved = await real.puzzles.move(ALICE, IN_ONE.solution[0])
+    solved = await real.learn.puzzles.move(ALICE, IN_ONE.solution[0])
     assert solved.key == "puzzle.solved" and not solved.public
     assert [b.action for b in solved.actions] == [Action.PUZZLE_NEXT]
-    assert await real.puzzle_of(ALICE.id) is None
+    assert await real.learn.puzzle_of(ALICE.id) is None
     assert (await real.ctx.store.puzzle_progress(ALICE.id))[IN_ONE.id] == (1, True)
     # nothing of a game: no statistics, no games
     assert await real.ctx.store.stats(ALICE.id, None) == []
@@ -79,8 +79,8 @@ async def test_the_reply_is_played_and_an_open_puzzle_survives_a_restart(
     settings = Settings(db_path=db_path)
     service = await GameService.open(db_path, clock=clock, settings=settings)
     try:
-        await service.puzzles.open(ALICE, IN_THREE.id)
-        first = await service.puzzles.move(ALICE, IN_THREE.solution[0])
+        await service.learn.puzzles.open(ALICE, IN_THREE.id)
+        first = await service.learn.puzzles.move(ALICE, IN_THREE.solution[0])
         assert first.key == "puzzle.right"
         reply = IN_THREE.start().apply(IN_THREE.start().parse_move(IN_THREE.solution[0]))
         shown = reply.display_move(reply.parse_move(IN_THREE.solution[1]), "en")
@@ -89,68 +89,68 @@ async def test_the_reply_is_played_and_an_open_puzzle_survives_a_restart(
         await service.close()
     service = await GameService.open(db_path, clock=clock, settings=settings)
     try:
-        opened = await service.puzzles.open_of(ALICE.id)
+        opened = await service.learn.puzzles.open_of(ALICE.id)
         assert opened is not None and opened.moves == IN_THREE.solution[:2]
-        last = await service.puzzles.move(ALICE, IN_THREE.solution[2])
+        last = await service.learn.puzzles.move(ALICE, IN_THREE.solution[2])
         assert last.key == "puzzle.solved"
     finally:
         await service.close()
 
 
 async def test_legal_moves_hint_and_solution(real: GameService) -> None:
-    await real.puzzles.open(ALICE, IN_ONE.id)
+    await real.learn.puzzles.open(ALICE, IN_ONE.id)
     state = IN_ONE.start()
     answer = state.display_move(state.parse_move(IN_ONE.solution[0]), "en")
-    found = await real.puzzles.legal(ALICE, "", 500)
+    found = await real.learn.puzzles.legal(ALICE, "", 500)
     assert found.total == len(state.legal_moves()) and answer in found.moves
-    hint = await real.puzzles.hint(ALICE)
+    hint = await real.learn.puzzles.hint(ALICE)
     assert hint.key == "puzzle.hint" and answer in hint.text("en")
-    solution = await real.puzzles.solution(ALICE)
+    solution = await real.learn.puzzles.solution(ALICE)
     assert answer in solution.text("en")
-    assert await real.puzzle_of(ALICE.id) is None  # shown, closed, not solved
+    assert await real.learn.puzzle_of(ALICE.id) is None  # shown, closed, not solved
     assert (await real.ctx.store.puzzle_progress(ALICE.id))[IN_ONE.id] == (1, False)
-    assert (await real.puzzles.legal(ALICE, "")).total == 0
+    assert (await real.learn.puzzles.legal(ALICE, "")).total == 0
 
 
 async def test_refusals_change_nothing(real: GameService) -> None:
     with pytest.raises(Refusal) as no_puzzle:
-        await real.puzzles.move(ALICE, "anything")
+        await real.learn.puzzles.move(ALICE, "anything")
     assert no_puzzle.value.key == "refuse.puzzle_not_open"
     with pytest.raises(Refusal) as solitaire:
-        await real.puzzles.start(ALICE, "yosuko")
+        await real.learn.puzzle(ALICE, "yosuko")
     assert solitaire.value.key == "refuse.puzzle_no_game"
     with pytest.raises(Refusal) as unknown:
-        await real.puzzles.start(ALICE, "chess")
+        await real.learn.puzzle(ALICE, "chess")
     assert unknown.value.key == "refuse.unknown_game_type"
     with pytest.raises(Refusal) as no_id:
-        await real.puzzles.open(ALICE, "rokumentai-999")
+        await real.learn.puzzles.open(ALICE, "rokumentai-999")
     assert no_id.value.key == "refuse.puzzle_unknown"
-    await real.puzzles.open(ALICE, IN_ONE.id)
+    await real.learn.puzzles.open(ALICE, IN_ONE.id)
     with pytest.raises(Refusal) as bad:
-        await real.puzzles.move(ALICE, "not a move")
+        await real.learn.puzzles.move(ALICE, "not a move")
     assert bad.value.key == "refuse.bad_move"
     assert IN_ONE.id not in await real.ctx.store.puzzle_progress(ALICE.id)
-    assert await real.puzzle_of(ALICE.id) == IN_ONE.id
+    assert await real.learn.puzzle_of(ALICE.id) == IN_ONE.id
 
 
 async def test_a_new_puzzle_is_one_not_solved_yet(real: GameService) -> None:
-    await real.puzzles.open(ALICE, IN_ONE.id)
-    await real.puzzles.move(ALICE, IN_ONE.solution[0])
+    await real.learn.puzzles.open(ALICE, IN_ONE.id)
+    await real.learn.puzzles.move(ALICE, IN_ONE.solution[0])
     seen = {IN_ONE.id}
     for _ in range(3):
-        reply = await real.puzzles.start(ALICE, "rokumentai")
+        reply = await real.learn.puzzle(ALICE, "rokumentai")
         assert reply.params["id"] not in seen
         seen.add(str(reply.params["id"]))
-        await real.puzzles.solution(ALICE)
-    any_game = await real.puzzles.start(BOB)
+        await real.learn.puzzles.solution(ALICE)
+    any_game = await real.learn.puzzle(BOB)
     assert any_game.params["id"] in data.by_id()
 
 
 async def test_the_daily_post_once_a_server_and_day(real: GameService, clock: FakeClock) -> None:
-    assert await real.puzzles.due_posts() == []  # opt-in: no channel, no post
-    await real.set_guild_setting("g1", "puzzle_channel", "<#555>")
-    await real.set_guild_setting("g2", "puzzle_channel", "off")
-    (post,) = await real.puzzles.due_posts()
+    assert await real.learn.due_daily_posts() == []  # opt-in: no channel, no post
+    await real.play.set_guild_setting("g1", "puzzle_channel", "<#555>")
+    await real.play.set_guild_setting("g2", "puzzle_channel", "off")
+    (post,) = await real.learn.due_daily_posts()
     today = clock.now().date().isoformat()
     assert (post.guild_id, post.channel_id, post.day) == ("g1", "555", today)
     reply = post.reply
@@ -158,18 +158,18 @@ async def test_the_daily_post_once_a_server_and_day(real: GameService, clock: Fa
     assert [(b.action, b.arg) for b in reply.actions] == [(Action.PUZZLE_SOLVE, today)]
     assert daily_puzzle(today).id in {p.id for p in data.every()}
     # not reported posted: handed out again, still one
-    assert [p.day for p in await real.puzzles.due_posts()] == [today]
-    await real.puzzles.posted("g1", today)
-    assert await real.puzzles.due_posts() == []
+    assert [p.day for p in await real.learn.due_daily_posts()] == [today]
+    await real.learn.daily_posted("g1", today)
+    assert await real.learn.due_daily_posts() == []
     clock.advance(timedelta(days=1))
-    (tomorrow,) = await real.puzzles.due_posts()
+    (tomorrow,) = await real.learn.due_daily_posts()
     assert tomorrow.day == clock.now().date().isoformat()
 
 
 async def test_the_streak_counts_days_in_a_row(real: GameService, clock: FakeClock) -> None:
     for expected in (1, 2):
         day = clock.now().date().isoformat()
-        shown = await real.puzzles.solve_daily(ALICE, day)
+        shown = await real.learn.puzzles.solve_daily(ALICE, day)
         assert shown.params["id"] == daily_puzzle(day).id
         assert await solve(real, ALICE, daily_puzzle(day)) == "puzzle.solved"
         streak = await real.ctx.store.puzzle_streak(ALICE.id)
@@ -177,12 +177,12 @@ async def test_the_streak_counts_days_in_a_row(real: GameService, clock: FakeClo
         clock.advance(timedelta(days=1))
     clock.advance(timedelta(days=1))  # a day missed
     day = clock.now().date().isoformat()
-    shown = await real.puzzles.solve_daily(ALICE, day)
+    shown = await real.learn.puzzles.solve_daily(ALICE, day)
     assert "streak" not in shown.text("en")
     await solve(real, ALICE, daily_puzzle(day))
     streak = await real.ctx.store.puzzle_streak(ALICE.id)
     assert streak is not None and (streak.streak, streak.best) == (1, 2)
     # an old day's puzzle (a post's button pressed late) counts for no streak
-    await real.puzzles.solve_daily(BOB, "2020-01-01")
+    await real.learn.puzzles.solve_daily(BOB, "2020-01-01")
     await solve(real, BOB, daily_puzzle("2020-01-01"))
     assert await real.ctx.store.puzzle_streak(BOB.id) is None

@@ -53,7 +53,7 @@ def history(db_path: str, game_id: int) -> list[tuple[str, int, str]]:
 
 
 async def ttt(service: GameService, a: User = ALICE, b: User = BOB, **kw: Any) -> int:
-    reply = await service.create_game(a, "ttt-test", seated=[b], **kw)
+    reply = await service.play.create_game(a, "ttt-test", seated=[b], **kw)
     assert reply.game_id is not None
     return reply.game_id
 
@@ -61,12 +61,12 @@ async def ttt(service: GameService, a: User = ALICE, b: User = BOB, **kw: Any) -
 async def beat(service: GameService, winner: User, loser: User, **kw: Any) -> int:
     """A rated game of noughts and crosses that ``loser`` resigns."""
     gid = await ttt(service, winner, loser, **kw)
-    await service.resign(gid, loser)
+    await service.play.resign(gid, loser)
     return gid
 
 
 async def race3(service: GameService, **kw: Any) -> int:
-    reply = await service.create_game(ALICE, "race-test", seated=[BOB, CAROL], **kw)
+    reply = await service.play.create_game(ALICE, "race-test", seated=[BOB, CAROL], **kw)
     assert reply.game_id is not None
     return reply.game_id
 
@@ -77,7 +77,7 @@ async def race3(service: GameService, **kw: Any) -> int:
 async def test_two_player_win_is_rated_with_the_end(service: GameService, db_path: str) -> None:
     gid = await ttt(service)
     await play_all(service, gid, "a1 b1 a2 b2")
-    last = await service.play(gid, ALICE, "a3")
+    last = await service.play.move(gid, ALICE, "a3")
     [[win], [loss]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 2])
     assert stored(db_path, ALICE) == (win.mu, win.sigma, 1)
     assert stored(db_path, BOB) == (loss.mu, loss.sigma, 1)
@@ -96,8 +96,8 @@ async def test_two_player_win_is_rated_with_the_end(service: GameService, db_pat
 
 async def test_two_player_draw_ties(service: GameService, db_path: str) -> None:
     gid = await ttt(service)
-    await service.offer_draw(gid, ALICE)
-    agreed = await service.accept_draw(gid, BOB)
+    await service.play.offer_draw(gid, ALICE)
+    agreed = await service.play.accept_draw(gid, BOB)
     [[a], [b]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[1, 1])
     assert (
         stored(db_path, ALICE)
@@ -161,12 +161,12 @@ def test_three_player_rank_orders(ranks: tuple[int, int, int]) -> None:
 
 async def test_three_player_game_by_its_rules(service: GameService, db_path: str) -> None:
     gid = await race3(service, seed="rated")
-    while (info := await service.game_info(gid)).status == "active":
-        loaded = service.current_state(gid)
+    while (info := await service.play.game_info(gid)).status == "active":
+        loaded = service.play.current_state(gid)
         assert loaded is not None
         seat = loaded.current_player()
         player = (ALICE, BOB, CAROL)[seat]
-        await service.play(gid, player, "go")
+        await service.play.move(gid, player, "go")
     assert info.result is not None
     places = dict(zip((ALICE.id, BOB.id, CAROL.id), info.result.ranks, strict=True))
     assert {(u, p) for u, p, _ in history(db_path, gid)} == set(places.items())
@@ -176,7 +176,7 @@ async def test_resign_and_timeout_rankings(
     service: GameService, db_path: str, clock: FakeClock
 ) -> None:
     resigned = await race3(service)
-    await service.resign(resigned, BOB)
+    await service.play.resign(resigned, BOB)
     # the leaver is last, the two others share first
     assert history(db_path, resigned) == [
         (ALICE.id, 1, "win"),
@@ -196,30 +196,30 @@ async def test_resign_and_timeout_rankings(
 
 async def test_unrated_games(service: GameService, db_path: str) -> None:
     casual = await ttt(service, rated=False)
-    await service.resign(casual, BOB)
-    host = await service.create_game(ALICE, "ttt-test", host_seats=1)
+    await service.play.resign(casual, BOB)
+    host = await service.play.create_game(ALICE, "ttt-test", host_seats=1)
     assert host.game_id is not None
-    await service.resign(host.game_id, ALICE)
+    await service.play.resign(host.game_id, ALICE)
     aborted = await ttt(service)
-    await service.abort(aborted, DAVE)
-    solo = await service.create_game(ALICE, "race-test", players=1)
+    await service.play.abort(aborted, DAVE)
+    solo = await service.play.create_game(ALICE, "race-test", players=1)
     assert solo.game_id is not None
-    await service.resign(solo.game_id, ALICE)
+    await service.play.resign(solo.game_id, ALICE)
     finished = await ttt(service, rated=False)
     await play_all(service, finished, "a1 b1 a2 b2 a3")
-    record = await service.record(finished, None)
+    record = await service.play.record(finished, None)
     data = next(f.data for f in record.files if f.name.endswith(".json")).decode()
-    imported = await service.import_record(CAROL, data, seats=[ALICE, BOB])
-    assert (await service.game_info(imported.game_id or 0)).status == "finished"
+    imported = await service.play.import_record(CAROL, data, seats=[ALICE, BOB])
+    assert (await service.play.game_info(imported.game_id or 0)).status == "finished"
     assert rating_tables(db_path) == {"ratings": [], "history": [], "members": []}
     # statistics still count the finished ones
-    assert (await service.stats(ALICE)).key == "stats.show"
+    assert (await service.play.stats(ALICE)).key == "stats.show"
     # a seat the host plays (today's host seat, tomorrow's computer player) cannot be rated
     with pytest.raises(Refusal) as exc:
-        await service.create_game(ALICE, "ttt-test", host_seats=1, rated=True)
+        await service.play.create_game(ALICE, "ttt-test", host_seats=1, rated=True)
     assert exc.value.key == "refuse.cannot_rate"
     with pytest.raises(Refusal) as exc:
-        await service.create_game(ALICE, "race-test", players=1, rated=True)
+        await service.play.create_game(ALICE, "race-test", players=1, rated=True)
     assert exc.value.key == "refuse.cannot_rate"
     assert "rated" in exc.value.text("en") and "レーティング" in exc.value.text("ja")
 
@@ -273,13 +273,13 @@ async def test_an_end_is_rated_again_when_a_rating_moved(
         return [] if calls == 1 else await real(game_type, users)
 
     monkeypatch.setattr(service.ctx.store, "ratings", first_stale)
-    reply = await service.resign(gid, CAROL)
+    reply = await service.play.resign(gid, CAROL)
     assert calls == 2 and reply.key == "game.resigned"
     monkeypatch.undo()
     assert stored(db_path, ALICE)[2] == 2
     # and the numbers are the ones a rebuild gives
     before = rating_tables(db_path)
-    assert (await service.rebuild_ratings()).params["differ"] == 0
+    assert (await service.compete.rebuild_ratings()).params["differ"] == 0
     assert rating_tables(db_path) == before
 
 
@@ -293,17 +293,17 @@ async def test_rebuild_gives_identical_numbers(
             continue
         gid = await ttt(service, a, b, guild_id=f"g{i % 2}")
         if i % 3 == 0:
-            await service.offer_draw(gid, a)
-            await service.accept_draw(gid, b)
+            await service.play.offer_draw(gid, a)
+            await service.play.accept_draw(gid, b)
         else:
-            await service.resign(gid, b if i % 2 else a)
+            await service.play.resign(gid, b if i % 2 else a)
         clock.advance(seconds=1)
-    await service.resign(await race3(service), CAROL)
-    await service.resign(await race3(service, rated=False), CAROL)
+    await service.play.resign(await race3(service), CAROL)
+    await service.play.resign(await race3(service, rated=False), CAROL)
     before = rating_tables(db_path)
     assert len(before["ratings"]) == 7 and len(before["history"]) == 27
     assert {m[0] for m in before["members"]} == {"g0", "g1", ""}  # '' = no server
-    reply = await service.rebuild_ratings()
+    reply = await service.compete.rebuild_ratings()
     assert reply.key == "ratings.rebuilt"
     assert reply.params == {"games": 13, "ratings": 7, "differ": 0}
     assert rating_tables(db_path) == before
@@ -313,7 +313,7 @@ async def test_rebuild_gives_identical_numbers(
         "UPDATE ratings SET mu = mu + 1 WHERE user_id = ? AND game_type = 'race-test'",
         (ALICE.id,),
     )
-    assert (await service.rebuild_ratings()).params["differ"] == 1
+    assert (await service.compete.rebuild_ratings()).params["differ"] == 1
     assert rating_tables(db_path) == before
 
 
@@ -340,12 +340,12 @@ def test_rebuild_command(fakes: None, db_path: str, capsys: pytest.CaptureFixtur
 
 
 async def test_profile(service: GameService) -> None:
-    assert (await service.rating(ALICE)).key == "rating.none"
-    none = await service.rating(ALICE, "ttt-test")
+    assert (await service.compete.rating(ALICE)).key == "rating.none"
+    none = await service.compete.rating(ALICE, "ttt-test")
     assert none.key == "rating.none_in" and "三目並べ" in none.text("ja")
     g1 = await beat(service, ALICE, BOB)
     g2 = await beat(service, CAROL, ALICE)
-    reply = await service.rating(ALICE, "ttt-test")
+    reply = await service.compete.rating(ALICE, "ttt-test")
     assert reply.key == "rating.show"
     text = reply.text("en")
     assert "Noughts and crosses:" in text and "2 rated games (1 win, 1 loss, 0 draws)" in text
@@ -356,7 +356,7 @@ async def test_profile(service: GameService) -> None:
     ja = reply.text("ja")
     assert "勝ち" in ja and "暫定" in ja
     with pytest.raises(Refusal) as exc:
-        await service.rating(ALICE, "chess")
+        await service.compete.rating(ALICE, "chess")
     assert exc.value.key == "refuse.unknown_game_type"
 
 
@@ -376,32 +376,38 @@ async def test_leaderboard_pages_scopes_and_provisional(service: GameService) ->
     await round_robin(service, established, "g1")
     newcomers = people(14)[12:]
     await beat(service, newcomers[0], newcomers[1], guild_id="g2")
-    first = await service.leaderboard("ttt-test", "g1", Scope.SERVER)
+    first = await service.compete.leaderboard("ttt-test", "g1", Scope.SERVER)
     assert first.key == "leaderboard.show" and first.page is not None
     assert (first.page.number, first.page.count, first.params["players"]) == (1, 2, 12)
     names = [line.params["name"] for line in first.lines]
     assert names == [u.name for u in established[:10]]
     assert [line.params["place"] for line in first.lines] == list(range(1, 11))
     assert "?" not in first.text("en")
-    second = await service.leaderboard("ttt-test", "g1", Scope.SERVER, 2)
+    second = await service.compete.leaderboard("ttt-test", "g1", Scope.SERVER, 2)
     assert [line.params["name"] for line in second.lines] == ["p10", "p11"]
     assert [line.params["place"] for line in second.lines] == [11, 12]
-    assert (await service.leaderboard("ttt-test", "g1", Scope.SERVER, 99)).page == second.page
+    assert (
+        await service.compete.leaderboard("ttt-test", "g1", Scope.SERVER, 99)
+    ).page == second.page
     # g2 has only provisional players: nobody unless asked
-    empty = await service.leaderboard("ttt-test", "g2", Scope.SERVER)
+    empty = await service.compete.leaderboard("ttt-test", "g2", Scope.SERVER)
     assert empty.key == "leaderboard.empty" and empty.page is None
     assert "10 rated games" in empty.text("en")
-    both = await service.leaderboard("ttt-test", "g2", Scope.SERVER, provisional=True)
+    both = await service.compete.leaderboard("ttt-test", "g2", Scope.SERVER, provisional=True)
     assert [line.params["name"] for line in both.lines] == ["p12", "p13"]
     assert all(line.params["rating"].endswith("?") for line in both.lines)
-    everywhere = await service.leaderboard("ttt-test", None, Scope.GLOBAL, 2, provisional=True)
+    everywhere = await service.compete.leaderboard(
+        "ttt-test", None, Scope.GLOBAL, 2, provisional=True
+    )
     assert everywhere.page is not None and everywhere.params["players"] == 14
     assert len(everywhere.lines) == 4
-    assert (await service.leaderboard("ttt-test", "g3", Scope.SERVER)).key == "leaderboard.empty"
+    assert (
+        await service.compete.leaderboard("ttt-test", "g3", Scope.SERVER)
+    ).key == "leaderboard.empty"
     assert "全サーバー" in everywhere.text("ja")
     # games without ratings are refused
     with pytest.raises(Refusal) as exc:
-        await service.leaderboard("chess", "g1")
+        await service.compete.leaderboard("chess", "g1")
     assert exc.value.key == "refuse.unknown_game_type"
 
 
@@ -411,7 +417,10 @@ async def test_solitaire_has_no_leaderboard(service: GameService, monkeypatch: A
 
     solo = type("Solo", (fakegame.Race,), {"id": "solo-test", "player_counts": (1,)})()
     monkeypatch.setattr(registry, "_games", lambda: {**fakegame.FAKE_GAMES, "solo-test": solo})
-    for call in (service.leaderboard("solo-test", None), service.rating(ALICE, "solo-test")):
+    for call in (
+        service.compete.leaderboard("solo-test", None),
+        service.compete.rating(ALICE, "solo-test"),
+    ):
         with pytest.raises(Refusal) as exc:
             await call
         assert exc.value.key == "refuse.unrated_game"

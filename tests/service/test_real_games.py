@@ -24,24 +24,24 @@ async def test_random_game_through_the_service(game_type: str, players: int, db_
         db_path, clock=FakeClock(), settings=Settings(db_path=db_path), render_images=False
     )
     try:
-        reply = await service.create_game(USERS[0], game_type, seated=USERS[1:players])
+        reply = await service.play.create_game(USERS[0], game_type, seated=USERS[1:players])
         gid = reply.game_id
         assert gid is not None
         for _ in range(120):
-            if (await service.game_info(gid)).status != "active":
+            if (await service.play.game_info(gid)).status != "active":
                 break
-            state = service.current_state(gid)
+            state = service.play.current_state(gid)
             assert state is not None
             seat = state.acting_players()[0]
             user = USERS[seat]
-            choices = await service.legal_move_choices(gid, user.id, "", 10_000)
+            choices = await service.play.legal_move_choices(gid, user.id, "", 10_000)
             assert choices, "an active game offers its player a move"
             move = rng.choice(choices)
             if state.current_player() == SIMULTANEOUS:
-                await service.setup(gid, user, move)
+                await service.play.setup(gid, user, move)
             else:
-                await service.play(gid, user, move)
-        record = await service.export_record(gid)
-        assert record.replay().position() == service.current_state(gid).position()  # type: ignore[union-attr]
+                await service.play.move(gid, user, move)
+        record = await service.play.export_record(gid)
+        assert record.replay().position() == service.play.current_state(gid).position()  # type: ignore[union-attr]
     finally:
         await service.close()

@@ -56,7 +56,7 @@ def steps(reply: Reply) -> dict[str, int]:
 async def start(service: GameService, game_id: str, players: int | None = None) -> int:
     game = next(g for g in all_games() if g.id == game_id)
     n = players or game.player_counts[0]
-    reply = await service.create_game(
+    reply = await service.play.create_game(
         ALICE, game_id, seated=list(PEOPLE[1:n]), players=players, seed=f"seed-{game_id}"
     )
     assert reply.game_id is not None
@@ -68,18 +68,18 @@ async def play_on(service: GameService, game_id: int, plies: int, seed: int = 0)
     rng = random.Random(seed)
     people = {u.id: u for u in PEOPLE}
     for made in range(plies):
-        info = await service.game_info(game_id)
+        info = await service.play.game_info(game_id)
         if info.status != "active":
             return made
-        state = service.current_state(game_id)
+        state = service.play.current_state(game_id)
         assert state is not None
         seat = rng.choice(state.acting_players())
         user = people[str(info.seats[seat].user_id)]
-        move = rng.choice(await service.legal_move_choices(game_id, user.id, "", 500))
+        move = rng.choice(await service.play.legal_move_choices(game_id, user.id, "", 500))
         if state.current_player() == SIMULTANEOUS:
-            await service.setup(game_id, user, move)
+            await service.play.setup(game_id, user, move)
         else:
-            await service.play(game_id, user, move)
+            await service.play.move(game_id, user, move)
     return plies
 
 
@@ -89,7 +89,7 @@ async def play_on(service: GameService, game_id: int, plies: int, seed: int = 0)
 async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     gid = await start(real, "rokumentai")
     assert await play_on(real, gid, 6) == 6
-    replay = await real.replay(gid, CAROL)
+    replay = await real.review.replay(gid, CAROL)
     assert replay.key == "replay.ready" and replay.public and replay.image_format == "gif"
     assert replay.params["plies"] == 6 and replay.lines == ()
     shown = frames(replay.image)
@@ -99,13 +99,13 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     assert steps(replay) == {"step_first": 0, "step_prev": 5}
     assert [a for a in offered(replay) if a.startswith("goto:")] == [f"goto:{p}" for p in range(7)]
     # Stepping: the start, the middle, the end; a ply beyond the end shows the end.
-    first = await real.replay_step(gid, CAROL, 0)
+    first = await real.review.replay_step(gid, CAROL, 0)
     assert first.key == "replay.start" and first.image_format == "png"
     assert steps(first) == {"step_next": 1, "step_last": 6} and "replay" in offered(first)
-    middle = await real.replay_step(gid, CAROL, 3)
+    middle = await real.review.replay_step(gid, CAROL, 3)
     assert steps(middle) == {"step_first": 0, "step_prev": 2, "step_next": 4, "step_last": 6}
     assert "move 3 of 6, ▲" in middle.text("en") and "3手目（全6手）▲" in middle.text("ja")
-    last = await real.replay_step(gid, CAROL, 99)
+    last = await real.review.replay_step(gid, CAROL, 99)
     assert last.params["ply"] == 6 and steps(last) == {"step_first": 0, "step_prev": 5}
     assert pixels(last.image) != pixels(first.image)
 
@@ -113,33 +113,33 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
 async def test_a_small_upload_limit_keeps_fewer_pictures(real: GameService) -> None:
     gid = await start(real, "rokumentai")
     made = await play_on(real, gid, 30)
-    full = await real.replay(gid, None)
+    full = await real.review.replay(gid, None)
     assert full.image is not None and len(frames(full.image)) == made + 1
     # More plies than a jump list holds: evenly spaced ones, and those near the one shown.
-    middle = await real.replay_step(gid, None, 15)
+    middle = await real.review.replay_step(gid, None, 15)
     jumps = [int(a.partition(":")[2]) for a in offered(middle) if a.startswith("goto:")]
     assert len(jumps) == 25 and {0, 14, 15, 16, made} <= set(jumps)
-    small = await real.replay(gid, None, max_bytes=len(full.image) * 2 // 3)
+    small = await real.review.replay(gid, None, max_bytes=len(full.image) * 2 // 3)
     assert small.image is not None and len(small.image) <= len(full.image) * 2 // 3
     kept = len(frames(small.image))
     assert 2 <= kept < made + 1
     assert [line.key for line in small.lines][:1] == ["replay.fewer"]
     with pytest.raises(Refusal) as refused:
-        await real.replay(gid, None, max_bytes=200)
+        await real.review.replay(gid, None, max_bytes=200)
     assert refused.value.key == "refuse.replay_too_large"
 
 
 async def test_a_lobby_has_no_replay(real: GameService) -> None:
-    lobby = await real.create_game(ALICE, "rokumentai", open_seats=1)
+    lobby = await real.play.create_game(ALICE, "rokumentai", open_seats=1)
     assert lobby.game_id is not None
     with pytest.raises(Refusal) as refused:
-        await real.replay(lobby.game_id, ALICE)
+        await real.review.replay(lobby.game_id, ALICE)
     assert refused.value.key == "refuse.not_started"
 
 
 async def suji_with(service: GameService, arrangement: str) -> int:
     gid = await start(service, "suji-shogi")
-    await service.setup(gid, ALICE, arrangement)
+    await service.play.setup(gid, ALICE, arrangement)
     return gid
 
 
@@ -148,23 +148,28 @@ async def test_secret_setup_stays_hidden_in_replays(real: GameService) -> None:
     else can get is the same for both, pixel for pixel; hers is hers alone."""
     first, second = await suji_with(real, "123/456"), await suji_with(real, "654/321")
     for viewer in (None, CAROL, BOB):
-        a, b = await real.replay(first, viewer), await real.replay(second, viewer)
+        a, b = await real.review.replay(first, viewer), await real.review.replay(second, viewer)
         assert a.public and b.public and a.image_viewer is None
         assert frames(a.image) == frames(b.image)
-        sa, sb = await real.replay_step(first, viewer, 0), await real.replay_step(second, viewer, 0)
+        sa, sb = (
+            await real.review.replay_step(first, viewer, 0),
+            await real.review.replay_step(second, viewer, 0),
+        )
         assert sa.public and pixels(sa.image) == pixels(sb.image)
         assert "123/456" not in a.text("en") + sa.text("en") + sa.text("ja")
-    spectator = await real.replay(first, None)
-    mine, other = await real.replay(first, ALICE), await real.replay(second, ALICE)
+    spectator = await real.review.replay(first, None)
+    mine, other = await real.review.replay(first, ALICE), await real.review.replay(second, ALICE)
     assert not mine.public and mine.audience == ALICE.id and mine.image_viewer == 0
     assert frames(mine.image) != frames(other.image)
     assert frames(mine.image) != frames(spectator.image)
-    step = await real.replay_step(first, ALICE, 0)
+    step = await real.review.replay_step(first, ALICE, 0)
     assert not step.public and step.audience == ALICE.id
     # Once both are in, the arrangements are public: everyone gets the same replay again.
-    await real.setup(first, BOB, "123/456")
-    after = await real.replay(first, ALICE)
-    assert after.public and frames(after.image) == frames((await real.replay(first, None)).image)
+    await real.play.setup(first, BOB, "123/456")
+    after = await real.review.replay(first, ALICE)
+    assert after.public and frames(after.image) == frames(
+        (await real.review.replay(first, None)).image
+    )
 
 
 async def test_cards_still_to_come_are_not_in_a_replay(real: GameService) -> None:
@@ -172,16 +177,16 @@ async def test_cards_still_to_come_are_not_in_a_replay(real: GameService) -> Non
     to come) replay identically: a replay is drawn from the log alone."""
     gid = await start(real, "yosuko")
     made = await play_on(real, gid, 5)
-    exported = await real.record(gid, None)
+    exported = await real.play.record(gid, None)
     data = next(f.data for f in exported.files if f.name.endswith(".json"))
-    assert (await real.game_info(gid)).seed not in data.decode()
-    copy = (await real.import_record(ALICE, data)).game_id
+    assert (await real.play.game_info(gid)).seed not in data.decode()
+    copy = (await real.play.import_record(ALICE, data)).game_id
     assert copy is not None
-    assert (await real.game_info(copy)).seed != (await real.game_info(gid)).seed
-    assert [(e.actor, e.move) for e in await real.entries(copy)] == [
-        (e.actor, e.move) for e in await real.entries(gid)
+    assert (await real.play.game_info(copy)).seed != (await real.play.game_info(gid)).seed
+    assert [(e.actor, e.move) for e in await real.play.entries(copy)] == [
+        (e.actor, e.move) for e in await real.play.entries(gid)
     ]
-    ours, theirs = await real.replay(gid, ALICE), await real.replay(copy, ALICE)
+    ours, theirs = await real.review.replay(gid, ALICE), await real.review.replay(copy, ALICE)
     assert frames(ours.image) == frames(theirs.image)
     assert len(frames(ours.image)) == made + 1  # the deal, then one picture per ply
 
@@ -197,28 +202,28 @@ async def test_every_game_round_trips_through_each_record_file(
 ) -> None:
     gid = await start(real, game_id, players)
     await play_on(real, gid, 40, seed=players)
-    if (await real.game_info(gid)).status == "active":  # an end the host decides, too
-        state = real.current_state(gid)
+    if (await real.play.game_info(gid)).status == "active":  # an end the host decides, too
+        state = real.play.current_state(gid)
         assert state is not None
-        await real.resign(gid, PEOPLE[state.acting_players()[0]])
-    original = await real.game_info(gid)
+        await real.play.resign(gid, PEOPLE[state.acting_players()[0]])
+    original = await real.play.game_info(gid)
     assert original.status == "finished" and original.result is not None
-    files = {f.name: f.data for f in (await real.record(gid, None)).files}
+    files = {f.name: f.data for f in (await real.play.record(gid, None)).files}
     assert sorted(files) == [f"banmen-{gid}.{ext}" for ext in ("json", "kif", "kifu")]
     kifu = files[f"banmen-{gid}.kifu"].decode("utf-8")
     assert file_text("x.kif", files[f"banmen-{gid}.kif"]) == kifu
     for name, data in files.items():
-        imported = await real.import_record(CAROL, data, seats=list(PEOPLE[:players]))
+        imported = await real.play.import_record(CAROL, data, seats=list(PEOPLE[:players]))
         assert imported.key == "record.imported", name
         assert imported.game_id is not None
-        copy = await real.game_info(imported.game_id)
-        assert await real.export_record(copy.id) == await real.export_record(gid), name
+        copy = await real.play.game_info(imported.game_id)
+        assert await real.play.export_record(copy.id) == await real.play.export_record(gid), name
         assert (copy.status, copy.result) == (original.status, original.result), name
         assert copy.is_imported and not original.is_imported
         # ... and replays to the same end, picture for picture.
         end, copied = (
-            await real.replay_step(gid, None, 9999),
-            await real.replay_step(copy.id, None, 9999),
+            await real.review.replay_step(gid, None, 9999),
+            await real.review.replay_step(copy.id, None, 9999),
         )
         assert end.params == copied.params | {"id": gid}
         assert pixels(end.image) == pixels(copied.image)
@@ -227,32 +232,34 @@ async def test_every_game_round_trips_through_each_record_file(
 async def test_an_unfinished_record_goes_on_with_a_new_seed(real: GameService) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 4)
-    kifu = next(f for f in (await real.record(gid, None)).files if f.name.endswith(".kifu"))
-    imported = await real.import_record(ALICE, kifu.data, seats=[ALICE, BOB])
+    kifu = next(f for f in (await real.play.record(gid, None)).files if f.name.endswith(".kifu"))
+    imported = await real.play.import_record(ALICE, kifu.data, seats=[ALICE, BOB])
     assert imported.game_id is not None
-    copy = await real.game_info(imported.game_id)
-    assert copy.status == "active" and copy.seed != (await real.game_info(gid)).seed
-    move = (await real.legal_move_choices(copy.id, ALICE.id, ""))[0]
-    assert (await real.play(copy.id, ALICE, move)).key == "move.played"
+    copy = await real.play.game_info(imported.game_id)
+    assert copy.status == "active" and copy.seed != (await real.play.game_info(gid)).seed
+    move = (await real.play.legal_move_choices(copy.id, ALICE.id, ""))[0]
+    assert (await real.play.move(copy.id, ALICE, move)).key == "move.played"
 
 
 async def test_imported_games_are_unrated(real: GameService, db_path: str) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 4)
-    data = next(f.data for f in (await real.record(gid, None)).files if f.name.endswith(".json"))
+    data = next(
+        f.data for f in (await real.play.record(gid, None)).files if f.name.endswith(".json")
+    )
     before = snapshot(db_path)["user_stats"]
-    imported = await real.import_record(ALICE, data, seats=[ALICE, BOB])
+    imported = await real.play.import_record(ALICE, data, seats=[ALICE, BOB])
     assert imported.game_id is not None and "unrated" in imported.text("en")
-    await real.resign(imported.game_id, ALICE)  # played on to its end: still no statistics
-    assert (await real.game_info(imported.game_id)).status == "finished"
+    await real.play.resign(imported.game_id, ALICE)  # played on to its end: still no statistics
+    assert (await real.play.game_info(imported.game_id)).status == "finished"
     assert snapshot(db_path)["user_stats"] == before
 
 
 async def test_kif_needs_shift_jis_for_every_character(real: GameService) -> None:
     dragon = User("900", "龍🐉")
-    reply = await real.create_game(dragon, "rokumentai", seated=[BOB])
+    reply = await real.play.create_game(dragon, "rokumentai", seated=[BOB])
     assert reply.game_id is not None
-    record = await real.record(reply.game_id, None)
+    record = await real.play.record(reply.game_id, None)
     names = [f.name for f in record.files]
     assert names == [f"banmen-{reply.game_id}.kifu", f"banmen-{reply.game_id}.json"]
     assert [line.key for line in record.lines] == ["record.no_sjis"]
@@ -270,12 +277,14 @@ async def test_bad_files_are_refused_with_the_line_and_change_nothing(
 ) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 4)
-    files = {f.name.rpartition(".")[2]: f.data for f in (await real.record(gid, None)).files}
+    files = {f.name.rpartition(".")[2]: f.data for f in (await real.play.record(gid, None)).files}
     kif, data = files["kifu"].decode(), json.loads(files["json"])
     first_move = next(i for i, t in enumerate(kif.splitlines(), 1) if t.startswith("   1 "))
     bad_json = dict(data, moves=[*data["moves"][:2], {"by": 0, "move": "zz"}])
     suji = await suji_with(real, "123/456")
-    hidden = next(f.data for f in (await real.record(suji, BOB)).files if f.name.endswith("kifu"))
+    hidden = next(
+        f.data for f in (await real.play.record(suji, BOB)).files if f.name.endswith("kifu")
+    )
     resigned = dict(data, banmen=dict(data["banmen"], result={"termination": "rule"}))
     cases: list[tuple[bytes, str]] = [
         (_kif(kif, first_move, "   1 ▲九九九"), f"line {first_move}: "),
@@ -292,7 +301,7 @@ async def test_bad_files_are_refused_with_the_line_and_change_nothing(
     before = snapshot(db_path)
     for bad, reason in cases:
         with pytest.raises(Refusal) as refused:
-            await real.import_record(CAROL, bad)
+            await real.play.import_record(CAROL, bad)
         assert refused.value.key == "refuse.bad_record"
         assert reason in refused.value.text("en"), (reason, refused.value.text("en"))
         assert "行目" in refused.value.text("ja") or "line" not in reason
@@ -329,7 +338,7 @@ async def test_a_long_game_s_replay_is_sampled_and_drawn_in_the_pool(
     try:
         gid = await start(real, "rokumentai")
         made = await play_on(real, gid, 30)
-        replay = await real.replay(gid, CAROL)
+        replay = await real.review.replay(gid, CAROL)
         shown = frames(replay.image)
         assert len(shown) == 10 < made + 1
         ((line),) = replay.lines
@@ -337,12 +346,12 @@ async def test_a_long_game_s_replay_is_sampled_and_drawn_in_the_pool(
         assert line.params == {"shown": 10, "total": made + 1, "last": 4}
         assert "10 of its 31 pictures" in replay.text("en") and "最後の4手" in replay.text("ja")
         assert [d for _, d in shown] == [1000] * 9 + [4000]
-        await real.replay_step(gid, CAROL, made)
+        await real.review.replay_step(gid, CAROL, made)
         assert spy.jobs == ["render.replay.animate", "render.render_png"]
         # a short game is not sampled
         short = await start(real, "rokumentai")
         await play_on(real, short, 3)
-        assert (await real.replay(short, CAROL)).lines == ()
+        assert (await real.review.replay(short, CAROL)).lines == ()
     finally:
         await real.close()
 
@@ -350,14 +359,14 @@ async def test_a_long_game_s_replay_is_sampled_and_drawn_in_the_pool(
 async def test_the_process_pool_draws_the_same_replay(real: GameService) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 5)
-    inline = await real.replay(gid, None)
+    inline = await real.review.replay(gid, None)
     pool = ProcessThinker(1)
     try:
-        real.replays.workers = pool
-        drawn = await real.replay(gid, None)
-        step = await real.replay_step(gid, None, 2)
+        real.review.replays.workers = pool
+        drawn = await real.review.replay(gid, None)
+        step = await real.review.replay_step(gid, None, 2)
     finally:
         await pool.close()
-        real.replays.workers = InlineThinker()
+        real.review.replays.workers = InlineThinker()
     assert frames(drawn.image) == frames(inline.image)
-    assert pixels(step.image) == pixels((await real.replay_step(gid, None, 2)).image)
+    assert pixels(step.image) == pixels((await real.review.replay_step(gid, None, 2)).image)

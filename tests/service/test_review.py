@@ -44,13 +44,13 @@ async def planted_game(service: GameService) -> tuple[int, int, list[str]]:
     """The planted 六面体 game of tests/engines/test_review.py played through the service
     (alice first): its id, the blunder's ply (from 1) and the wins it missed, as displayed."""
     befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
-    reply = await service.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
+    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
     gid = reply.game_id
     assert gid is not None
     for before, move in zip(befores, plies, strict=True):
         user = (ALICE, BOB)[before.current_player()]
-        await service.play(gid, user, before.format_move(move))
-    info = await service.game_info(gid)
+        await service.play.move(gid, user, before.format_move(move))
+    info = await service.play.game_info(gid)
     assert info.status == "finished"
     shown = [befores[blunder].display_move(m, "en") for m in missed]
     return gid, blunder + 1, shown
@@ -75,7 +75,7 @@ async def test_a_planted_blunder_is_among_its_players_mistakes(
     async def progress(done: int, total: int) -> None:
         seen.append((done, total))
 
-    reply = await svc.review(gid, ALICE, progress)
+    reply = await svc.review.game(gid, ALICE, progress)
     total = len(stored(db_path, gid).plies)
     assert seen == [(k, total) for k in range(total + 1)]  # one message's steps, 0 to the end
     assert reply.key == "review.show" and reply.image is not None
@@ -99,25 +99,25 @@ async def test_a_planted_blunder_is_among_its_players_mistakes(
 async def test_the_better_move_is_drawn_on_its_ply(svc: GameService) -> None:
     gid, ply, missed = await planted_game(svc)
     # Before any review: the one ply is judged on demand.
-    better = await svc.review_better(gid, CAROL, ply)
+    better = await svc.review.better(gid, CAROL, ply)
     assert better.key == "review.better" and better.image is not None
     assert better.params["best"].en in missed and better.public
-    step = await svc.replay_step(gid, CAROL, ply)
+    step = await svc.review.replay_step(gid, CAROL, ply)
     assert f"better:{ply}" in offered(step)
-    plain = await svc.replay_step(gid, CAROL, ply - 1)
+    plain = await svc.review.replay_step(gid, CAROL, ply - 1)
     assert plain.image != better.image  # the same position, with the better move marked
 
 
 async def test_a_running_game_cannot_be_reviewed(svc: GameService, db_path: str) -> None:
-    reply = await svc.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
+    reply = await svc.play.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
     gid = reply.game_id
     assert gid is not None
-    for user, action in ((ALICE, svc.review), (CAROL, svc.review)):
+    for user, action in ((ALICE, svc.review.game), (CAROL, svc.review.game)):
         with pytest.raises(Refusal) as refused:
             await action(gid, user)
         assert refused.value.key == "refuse.review_running"
     with pytest.raises(Refusal) as refused:
-        await svc.review_better(gid, ALICE, 1)
+        await svc.review.better(gid, ALICE, 1)
     assert refused.value.key == "refuse.review_running"
     assert query(db_path, "SELECT COUNT(*) FROM reviews")[0][0] == 0
 
@@ -127,18 +127,18 @@ async def test_a_spectator_sees_nothing_of_a_secret_setup(svc: GameService) -> N
     review is the same whatever alice's arrangement was, and names none of it."""
     texts = []
     for arrangement in ("123/456", "654/321"):
-        reply = await svc.create_game(ALICE, "suji-shogi", seated=[BOB], seating="listed")
+        reply = await svc.play.create_game(ALICE, "suji-shogi", seated=[BOB], seating="listed")
         gid = reply.game_id
         assert gid is not None
-        await svc.setup(gid, ALICE, arrangement)
-        await svc.resign(gid, BOB)
-        review = await svc.review(gid, CAROL)
+        await svc.play.setup(gid, ALICE, arrangement)
+        await svc.play.resign(gid, BOB)
+        review = await svc.review.game(gid, CAROL)
         assert review.image_viewer is None and review.params["plies"] == 0
         text = review.text("en") + review.text("ja")
         assert arrangement not in text and "setup" not in text.lower()
         texts.append(text.replace(f"#{gid}", "#"))
         with pytest.raises(Refusal) as refused:
-            await svc.review_better(gid, CAROL, 1)
+            await svc.review.better(gid, CAROL, 1)
         assert refused.value.key == "refuse.review_no_plies"
     assert texts[0] == texts[1]
 
@@ -149,7 +149,7 @@ async def test_a_review_survives_a_restart(
     service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
     try:
         gid, ply, _ = await planted_game(service)
-        first = await service.review(gid, ALICE)
+        first = await service.review.game(gid, ALICE)
     finally:
         await service.close()
 
@@ -159,9 +159,9 @@ async def test_a_review_survives_a_restart(
     monkeypatch.setattr(bot.service.review.reviews, "judge", no_search)
     again = await GameService.open(db_path, clock=clock, settings=settings(db_path))
     try:
-        second = await again.review(gid, ALICE)
+        second = await again.review.game(gid, ALICE)
         assert second.lines == first.lines and second.image == first.image
-        better = await again.review_better(gid, ALICE, ply)  # from the stored review too
+        better = await again.review.better(gid, ALICE, ply)  # from the stored review too
         assert better.key == "review.better"
     finally:
         await again.close()
@@ -170,12 +170,12 @@ async def test_a_review_survives_a_restart(
 async def test_a_player_makes_the_review_public(svc: GameService) -> None:
     gid, _, _ = await planted_game(svc)
     with pytest.raises(Refusal) as refused:
-        await svc.review(gid, CAROL, publish=True)
+        await svc.review.game(gid, CAROL, publish=True)
     assert refused.value.key == "refuse.not_a_player"
-    assert not (await svc.review(gid, CAROL)).public
-    shown = await svc.review(gid, BOB, publish=True)
+    assert not (await svc.review.game(gid, CAROL)).public
+    shown = await svc.review.game(gid, BOB, publish=True)
     assert shown.public and shown.audience is None and "review_public" not in offered(shown)
-    assert (await svc.review(gid, CAROL)).public
+    assert (await svc.review.game(gid, CAROL)).public
 
 
 async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
@@ -195,12 +195,12 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     await beat(service, ALICE, BOB)
     await beat(service, CAROL, ALICE)
     await beat(service, ALICE, CAROL)
-    reply = await service.rating(ALICE, "ttt-test")
+    reply = await service.compete.rating(ALICE, "ttt-test")
     assert reply.image is not None and len(reply.image) <= MAX_CHART_BYTES
     ((label, points),) = drawn[-1]
     assert "Noughts and crosses" in label and len(points) == 3  # one point a rated game
     assert points[0] < points[2]
-    assert (await service.rating(DAVE)).image is None  # no rated game: no chart
+    assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 
 async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:

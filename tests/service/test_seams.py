@@ -59,7 +59,7 @@ EVERYTHING = Update(
 
 
 async def ttt(service: GameService) -> int:
-    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     assert reply.game_id is not None
     return reply.game_id
 
@@ -132,7 +132,7 @@ def test_a_result_fits_a_game_when_every_seat_has_a_place() -> None:
 
 async def test_an_ended_game_reads_back_its_result(service: GameService) -> None:
     gid = await ttt(service)
-    await service.resign(gid, ALICE)
+    await service.play.resign(gid, ALICE)
     row = await stored_row(service.ctx.store, gid)
     assert row is not None and row.result is not None
     assert (row.result.termination, row.result.winners, row.result.ranks) == (
@@ -158,27 +158,29 @@ async def small(fakes: None, clock: FakeClock, db_path: str) -> AsyncIterator[Ga
 
 async def test_a_games_place_is_kept_while_it_is_live_or_in_memory(small: GameService) -> None:
     done = await ttt(small)
-    await small.set_game_location(done, "c1", "t1")
-    await small.resign(done, ALICE)
-    assert small.location(done) is not None  # over, but still in memory
+    await small.play.set_game_location(done, "c1", "t1")
+    await small.play.resign(done, ALICE)
+    assert small.play.location(done) is not None  # over, but still in memory
     live = await ttt(small)  # pushes the finished game out of memory
-    await small.set_game_location(live, "c1", "t2")
-    assert small.location(done) is None
-    place = await small.place(done)  # read back with the game
+    await small.play.set_game_location(live, "c1", "t2")
+    assert small.play.location(done) is None
+    place = await small.play.place(done)  # read back with the game
     assert place is not None and place.thread_id == "t1"
     await ttt(small)  # pushes the live game out of memory: its place stays
-    still = small.location(live)
+    still = small.play.location(live)
     assert still is not None and still.thread_id == "t2"
 
 
 async def test_created_and_imported_games_reach_the_listeners(service: GameService) -> None:
     told: list[int] = []
     service.ctx.games.listen(lambda row: told.append(row.id))
-    lobby = (await service.create_game(CAROL, "ttt-test", open_seats=1)).game_id
+    lobby = (await service.play.create_game(CAROL, "ttt-test", open_seats=1)).game_id
     gid = await ttt(service)
-    await service.play(gid, ALICE, "a1")
-    data = next(f for f in (await service.record(gid)).files if f.name.endswith(".json"))
-    imported = (await service.import_record(ALICE, data.data.decode(), seats=[ALICE, BOB])).game_id
+    await service.play.move(gid, ALICE, "a1")
+    data = next(f for f in (await service.play.record(gid)).files if f.name.endswith(".json"))
+    imported = (
+        await service.play.import_record(ALICE, data.data.decode(), seats=[ALICE, BOB])
+    ).game_id
     assert imported is not None
     assert told == [lobby, gid, gid, imported]
     games = service.ctx.games

@@ -57,11 +57,11 @@ def test_the_default_draw_is_the_operating_systems() -> None:
 
 
 async def test_a_challenge_draws_its_seats(drawn: GameService) -> None:
-    reply = await drawn.create_game(ALICE, "ttt-test", invite=[BOB])
+    reply = await drawn.play.create_game(ALICE, "ttt-test", invite=[BOB])
     assert reply.game_id is not None
     # the draw put bob first: he moves first once he accepts
-    assert seated(await drawn.game_info(reply.game_id)) == [BOB.id, ALICE.id]
-    started = await drawn.join(reply.game_id, BOB)
+    assert seated(await drawn.play.game_info(reply.game_id)) == [BOB.id, ALICE.id]
+    started = await drawn.play.join(reply.game_id, BOB)
     assert started.to_move == (BOB.id,)
 
 
@@ -71,34 +71,34 @@ async def test_both_orders_occur(fakes: None, clock: FakeClock, db_path: str) ->
     for draw in (reverse, bot.service.context.draw_seats, rotate):
         svc = await opened(db_path, clock, draw)  # one store: each draw makes its own game
         try:
-            reply = await svc.create_game(ALICE, "ttt-test", invite=[BOB])
+            reply = await svc.play.create_game(ALICE, "ttt-test", invite=[BOB])
             assert reply.game_id is not None
-            firsts.add((await svc.game_info(reply.game_id)).seats[0].invited_id or ALICE.id)
+            firsts.add((await svc.play.game_info(reply.game_id)).seats[0].invited_id or ALICE.id)
         finally:
             await svc.close()
     assert firsts == {ALICE.id, BOB.id}
 
 
 async def test_a_lobby_seats_its_joiners_at_drawn_seats(drawn: GameService) -> None:
-    reply = await drawn.create_game(ALICE, "race-test", open_seats=2)
+    reply = await drawn.play.create_game(ALICE, "race-test", open_seats=2)
     gid = reply.game_id
     assert gid is not None
     # the creator's seat was drawn (reversed: last); each joiner takes a drawn free seat
-    assert seated(await drawn.game_info(gid)) == [None, None, ALICE.id]
-    await drawn.join(gid, BOB)
-    assert seated(await drawn.game_info(gid)) == [None, BOB.id, ALICE.id]
-    await drawn.join(gid, CAROL)
-    assert seated(await drawn.game_info(gid)) == [CAROL.id, BOB.id, ALICE.id]
+    assert seated(await drawn.play.game_info(gid)) == [None, None, ALICE.id]
+    await drawn.play.join(gid, BOB)
+    assert seated(await drawn.play.game_info(gid)) == [None, BOB.id, ALICE.id]
+    await drawn.play.join(gid, CAROL)
+    assert seated(await drawn.play.game_info(gid)) == [CAROL.id, BOB.id, ALICE.id]
 
 
 async def test_listed_seats_keep_their_order(drawn: GameService) -> None:
-    listed = await drawn.create_game(ALICE, "ttt-test", invite=[BOB], seating="listed")
+    listed = await drawn.play.create_game(ALICE, "ttt-test", invite=[BOB], seating="listed")
     assert listed.game_id is not None
-    assert seated(await drawn.game_info(listed.game_id)) == [ALICE.id, BOB.id]
+    assert seated(await drawn.play.game_info(listed.game_id)) == [ALICE.id, BOB.id]
     # a game made full with seated players (imports, tests) keeps the order given
-    full = await drawn.create_game(ALICE, "ttt-test", seated=[BOB])
+    full = await drawn.play.create_game(ALICE, "ttt-test", seated=[BOB])
     assert full.game_id is not None
-    assert seated(await drawn.game_info(full.game_id)) == [ALICE.id, BOB.id]
+    assert seated(await drawn.play.game_info(full.game_id)) == [ALICE.id, BOB.id]
 
 
 # --- rematches --------------------------------------------------------------------------------
@@ -106,19 +106,21 @@ async def test_listed_seats_keep_their_order(drawn: GameService) -> None:
 
 async def finished_race(service: GameService, players: list[User]) -> int:
     """A dice race among ``players`` (as listed) that the first player loses by landing on 7."""
-    reply = await service.create_game(players[0], "race-test", seated=players[1:], clock="live:5")
+    reply = await service.play.create_game(
+        players[0], "race-test", seated=players[1:], clock="live:5"
+    )
     gid = reply.game_id
     assert gid is not None
-    while (await service.game_info(gid)).status == "active":
-        state = service.current_state(gid)
+    while (await service.play.game_info(gid)).status == "active":
+        state = service.play.current_state(gid)
         assert state is not None
-        await service.play(gid, players[state.current_player()], "step")
+        await service.play.move(gid, players[state.current_player()], "step")
     return gid
 
 
 async def test_a_three_player_result_names_the_winners(service: GameService) -> None:
     gid = await finished_race(service, [ALICE, BOB, CAROL])
-    end = await service.board(gid)
+    end = await service.play.board(gid)
     assert "Result: landed on 7" in end.text("en")
     assert "Winners: bob (White) and carol (Third)" in end.text("en")
     assert "勝者: bobさん（後手）、carolさん（三番手）" in end.text("ja")
@@ -127,81 +129,81 @@ async def test_a_three_player_result_names_the_winners(service: GameService) -> 
 
 async def test_rematch_turns_the_seats_and_is_a_challenge(service: GameService) -> None:
     gid = await finished_race(service, [ALICE, BOB, CAROL])
-    old = await service.game_info(gid)
-    asked = await service.rematch(gid, CAROL)
+    old = await service.play.game_info(gid)
+    asked = await service.play.rematch(gid, CAROL)
     new_id = asked.game_id
     assert new_id is not None and asked.key == "rematch.created"
     assert set(asked.notify) == {ALICE.id, BOB.id}  # the others are asked
     assert set(offered(asked)) >= {"accept", "decline"}
     assert f"rematch of game #{gid}" in asked.text("en")
-    new = await service.game_info(new_id)
+    new = await service.play.game_info(new_id)
     # everyone moved one seat on: bob (was 2nd) is first, carol, then alice
     assert seated(new) == [BOB.id, CAROL.id, ALICE.id]
     assert new.options == old.options and new.clock == old.clock and new.players == 3
     assert new.status == "open" and new.expires_ms is not None  # it lapses like a challenge
     # asking twice makes nothing new; an invited player asking accepts the waiting rematch
     with pytest.raises(Refusal) as twice:
-        await service.rematch(gid, CAROL)
+        await service.play.rematch(gid, CAROL)
     assert twice.value.key == "refuse.rematch_waiting"
-    joined = await service.rematch(gid, ALICE)
+    joined = await service.play.rematch(gid, ALICE)
     assert joined.game_id == new_id and joined.key == "game.joined"
-    started = await service.join(new_id, BOB)
+    started = await service.play.join(new_id, BOB)
     assert started.key == "game.started" and started.to_move == (BOB.id,)
 
 
 async def test_a_two_player_rematch_swaps_and_can_be_declined(service: GameService) -> None:
     gid = await finished_race(service, [ALICE, BOB])
-    asked = await service.rematch(gid, ALICE)
+    asked = await service.play.rematch(gid, ALICE)
     assert asked.game_id is not None
-    assert seated(await service.game_info(asked.game_id)) == [BOB.id, ALICE.id]
-    declined = await service.decline(asked.game_id, BOB)
+    assert seated(await service.play.game_info(asked.game_id)) == [BOB.id, ALICE.id]
+    declined = await service.play.decline(asked.game_id, BOB)
     assert declined.key == "challenge.declined"
     # once withdrawn, a new rematch may be asked for
-    again = await service.rematch(gid, BOB)
+    again = await service.play.rematch(gid, BOB)
     assert again.game_id not in (None, asked.game_id)
 
 
 async def test_rematch_refusals(service: GameService) -> None:
-    running = await service.create_game(ALICE, "race-test", seated=[BOB])
+    running = await service.play.create_game(ALICE, "race-test", seated=[BOB])
     assert running.game_id is not None
     with pytest.raises(Refusal) as early:
-        await service.rematch(running.game_id, ALICE)
+        await service.play.rematch(running.game_id, ALICE)
     assert early.value.key == "refuse.not_finished"
     gid = await finished_race(service, [ALICE, BOB])
     with pytest.raises(Refusal) as stranger:
-        await service.rematch(gid, DAVE)
+        await service.play.rematch(gid, DAVE)
     assert stranger.value.key == "refuse.not_a_player"
     with pytest.raises(Refusal) as unknown:
-        await service.rematch(10**6, ALICE)
+        await service.play.rematch(10**6, ALICE)
     assert unknown.value.key == "refuse.unknown_game"
 
 
 async def test_a_solo_rematch_starts_at_once(service: GameService) -> None:
     gid = await finished_race(service, [ALICE])
-    again = await service.rematch(gid, ALICE)
+    again = await service.play.rematch(gid, ALICE)
     assert again.key == "game.started" and again.game_id not in (None, gid)
 
 
 async def test_rematch_against_the_host_keeps_the_host_seat(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "race-test", host_seats=1, seating="listed")
+    reply = await service.play.create_game(ALICE, "race-test", host_seats=1, seating="listed")
     gid = reply.game_id
     assert gid is not None
     host = User(HOST_ID, "Banmen")
-    while (await service.game_info(gid)).status == "active":
-        state = service.current_state(gid)
+    while (await service.play.game_info(gid)).status == "active":
+        state = service.play.current_state(gid)
         assert state is not None
-        await service.play(gid, (ALICE, host)[state.current_player()], "step")
-    again = await service.rematch(gid, ALICE)
+        await service.play.move(gid, (ALICE, host)[state.current_player()], "step")
+    again = await service.play.rematch(gid, ALICE)
     assert again.key == "game.started"  # nobody to ask: it starts at once
     assert again.game_id is not None
-    seats = (await service.game_info(again.game_id)).seats
+    seats = (await service.play.game_info(again.game_id)).seats
     assert [s.kind for s in seats] == ["host", "human"] and seats[1].user_id == ALICE.id
 
 
 async def test_no_rematch_after_an_abort(service: GameService) -> None:
-    reply = await service.create_game(ALICE, "race-test", seated=[BOB])
+    reply = await service.play.create_game(ALICE, "race-test", seated=[BOB])
     assert reply.game_id is not None
-    await service.abort(reply.game_id, CAROL)
+    await service.play.abort(reply.game_id, CAROL)
     with pytest.raises(Refusal) as aborted:
-        await service.rematch(reply.game_id, ALICE)
+        await service.play.rematch(reply.game_id, ALICE)
     assert aborted.value.key == "refuse.not_finished"

@@ -66,20 +66,20 @@ async def test_each_process_owns_its_guilds_clocks(
     zero, one = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
     try:
         game_0 = (
-            await zero.create_game(
+            await zero.play.create_game(
                 ALICE, "ttt-test", seated=[BOB], clock="live:5", guild_id=GUILD_0
             )
         ).game_id
         game_1 = (
-            await one.create_game(
+            await one.play.create_game(
                 CAROL, "ttt-test", seated=[DAVE], clock="live:5", guild_id=GUILD_1
             )
         ).game_id
         assert game_0 is not None and game_1 is not None
         # each process waits only for its own guild's deadline
         d0, d1 = (
-            (await zero.game_info(game_0)).deadline_ms,
-            (await one.game_info(game_1)).deadline_ms,
+            (await zero.play.game_info(game_0)).deadline_ms,
+            (await one.play.game_info(game_1)).deadline_ms,
         )
         assert d0 is not None and d1 is not None
         clock.advance(timedelta(minutes=6))
@@ -95,7 +95,7 @@ async def test_a_process_that_dies_is_replaced_by_the_next_start(
     fakes: None, clock: FakeClock, db_path: str
 ) -> None:
     zero, one = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
-    reply = await one.create_game(
+    reply = await one.play.create_game(
         CAROL, "ttt-test", seated=[DAVE], clock="live:5", guild_id=GUILD_1
     )
     gid = reply.game_id
@@ -122,19 +122,19 @@ async def test_a_change_from_another_process_is_picked_up(
     zero, one = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
     try:
         gid = (
-            await one.create_game(
+            await one.play.create_game(
                 CAROL, "ttt-test", seated=[DAVE], clock="live:5", guild_id=GUILD_1
             )
         ).game_id
         assert gid is not None
         clock.advance(timedelta(minutes=4))
-        await zero.play(gid, CAROL, "a1")  # shard 0's process writes the move
+        await zero.play.move(gid, CAROL, "a1")  # shard 0's process writes the move
         clock.advance(timedelta(minutes=2))  # the first deadline has passed, the new one not
         assert await one.process_due() == []  # re-read: the game moved on
         clock.advance(timedelta(minutes=4))  # past the new deadline
         assert await zero.process_due() == []  # shard 0's process does not time it
         assert _ids(await one.process_due()) == [(gid, "game.timeout")]
-        info = await one.game_info(gid)
+        info = await one.play.game_info(gid)
         assert info.result is not None and info.result.winners == (0,)
     finally:
         await zero.close()
@@ -148,21 +148,21 @@ async def test_an_ai_game_moves_in_the_process_of_its_guild(
     (no two processes search the same move), also after a restart."""
     zero, one = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
     try:
-        reply = await one.create_game(ALICE, "ttt-test", ai=[1], guild_id=GUILD_1)
+        reply = await one.play.create_game(ALICE, "ttt-test", ai=[1], guild_id=GUILD_1)
         gid = reply.game_id
         assert gid is not None
-        state = one.current_state(gid)
+        state = one.play.current_state(gid)
         assert state is not None
         if state.current_player() == 0:  # alice first: her move makes it the computer's turn
-            await one.play(gid, ALICE, "a1")
-        assert zero.due_ai_games() == []
-        assert [r.game_id for r in await one.settle_ai()] == [gid]
+            await one.play.move(gid, ALICE, "a1")
+        assert zero.play.due_ai_games() == []
+        assert [r.game_id for r in await one.play.settle_ai()] == [gid]
         await one.close()
         again = await _host(db_path, clock, 1)
         try:
             # shard 0's process, restarted too, never takes it up
             other = await _host(db_path, clock, 0)
-            assert other.due_ai_games() == []
+            assert other.play.due_ai_games() == []
             await other.close()
         finally:
             await again.close()
@@ -176,11 +176,11 @@ async def test_the_outbox_hands_each_process_its_guilds_announcements(
     """Announcements nobody posted (the process died after the commit) go to the next process
     of the game's shard, never to another."""
     one = await _host(db_path, clock, 1)
-    g1 = (await one.create_game(ALICE, "ttt-test", seated=[BOB], guild_id=GUILD_1)).game_id
-    dm = (await one.create_game(CAROL, "ttt-test", seated=[DAVE])).game_id  # no guild: shard 0
+    g1 = (await one.play.create_game(ALICE, "ttt-test", seated=[BOB], guild_id=GUILD_1)).game_id
+    dm = (await one.play.create_game(CAROL, "ttt-test", seated=[DAVE])).game_id  # no guild: shard 0
     assert g1 is not None and dm is not None
-    await one.play(g1, ALICE, "a1")
-    await one.play(dm, CAROL, "a1")
+    await one.play.move(g1, ALICE, "a1")
+    await one.play.move(dm, CAROL, "a1")
     await one.close()  # dies before posting anything
     zero, again = await _host(db_path, clock, 0), await _host(db_path, clock, 1)
     try:

@@ -19,7 +19,7 @@ H = timedelta(hours=1)
 
 
 async def _corr(service: GameService, clock: str = "corr:2", **how: object) -> int:
-    reply = await service.create_game(ALICE, "ttt-test", seated=[BOB], clock=clock, **how)  # type: ignore[arg-type]
+    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock=clock, **how)  # type: ignore[arg-type]
     assert reply.game_id is not None
     return reply.game_id
 
@@ -70,14 +70,14 @@ async def test_vacation_moves_the_deadline_by_exactly_the_time_away(
     deadline = await _row_deadline(service, gid)
     assert deadline is not None
     clock.advance(H)
-    answer, notice = await service.vacations.start(ALICE)
+    answer, notice = await service.correspond.start_vacation(ALICE)
     assert answer.key == "vacation.on_open" and not answer.public
     assert notice.key == "vacation.stopped" and notice.game_id == gid and notice.public
     assert "on vacation" in notice.text("en") and notice.deadline is None
     assert service.next_timer_at() == clock.now() + 60 * H  # only the allowance's end is due
     clock.advance(timedelta(hours=10, minutes=7, seconds=3))
     assert await service.process_due() == []  # no reminder, no timeout
-    answer, back = await service.vacations.stop(ALICE)
+    answer, back = await service.correspond.end_vacation(ALICE)
     assert answer.key == "vacation.off" and back.key == "vacation.ended_back"
     moved = (
         deadline
@@ -95,16 +95,18 @@ async def test_the_opponents_move_starts_a_stopped_turn(
     service: GameService, clock: FakeClock
 ) -> None:
     gid = await _corr(service)
-    await service.play(gid, ALICE, "a1")
-    (await service.vacations.start(ALICE, "2026-01-02"))[0]  # bob is to move: nothing stops yet
+    await service.play.move(gid, ALICE, "a1")
+    (await service.correspond.start_vacation(ALICE, "2026-01-02"))[
+        0
+    ]  # bob is to move: nothing stops yet
     assert not (await stored_row(service.ctx.store, gid)).paused_ms  # type: ignore[union-attr]
     clock.advance(H)
-    moved = await service.play(gid, BOB, "b1")
+    moved = await service.play.move(gid, BOB, "b1")
     assert moved.deadline is None
     assert any(line.key == "vacation.paused" for line in moved.lines)
     row = await stored_row(service.ctx.store, gid)
     assert row is not None and row.paused_ms == to_ms(clock.now())
-    listed = await service.list_games(BOB)
+    listed = await service.play.list_games(BOB)
     assert any(line.key == "vacation.paused" for line in listed.lines)
     # the return date comes: the clock runs again from that very moment
     clock.set(datetime(2026, 1, 2, 5, tzinfo=UTC))
@@ -118,17 +120,17 @@ async def test_the_allowance_runs_out(service: GameService, clock: FakeClock) ->
     gid = await _corr(service, clock="corr:30d")
     deadline = await _row_deadline(service, gid)
     assert deadline is not None
-    await service.vacations.start(ALICE)
+    await service.correspond.start_vacation(ALICE)
     clock.advance(100 * H)  # January holds 2.5 days: 60 hours
     (notice,) = await service.process_due()
     assert notice.key == "vacation.ended_spent" and notice.notify == (ALICE.id,)
     assert await _row_deadline(service, gid) == deadline + 60 * 3_600_000
     with pytest.raises(Refusal) as refused:
-        await service.vacations.start(ALICE)
+        await service.correspond.start_vacation(ALICE)
     assert refused.value.key == "refuse.vacation_none_left"
     # February brings another 2.5 days
     clock.set(datetime(2026, 2, 1, tzinfo=UTC))
-    assert (await service.vacations.status(ALICE)).params["days"] == "2.5"
+    assert (await service.correspond.vacation_status(ALICE)).params["days"] == "2.5"
 
 
 async def test_bad_return_dates_change_nothing(
@@ -142,11 +144,11 @@ async def test_bad_return_dates_change_nothing(
         ("whenever", "refuse.vacation_until"),
     ):
         with pytest.raises(Refusal) as refused:
-            await service.vacations.start(ALICE, until)
+            await service.correspond.start_vacation(ALICE, until)
         assert refused.value.key == key
         assert refused.value.text("ja")
     with pytest.raises(Refusal) as refused:
-        await service.vacations.stop(ALICE)
+        await service.correspond.end_vacation(ALICE)
     assert refused.value.key == "refuse.vacation_not_on"
     assert snapshot(db_path) == before
 
@@ -155,10 +157,10 @@ async def test_live_games_and_forbidding_servers_run_on(
     service: GameService, clock: FakeClock
 ) -> None:
     live = await _corr(service, clock="live:5")
-    await service.set_guild_setting("g2", "vacation", "off")
+    await service.play.set_guild_setting("g2", "vacation", "off")
     strict = await _corr(service, guild_id="g2")
     kept = {gid: await _row_deadline(service, gid) for gid in (live, strict)}
-    (answer,) = await service.vacations.start(ALICE)
+    (answer,) = await service.correspond.start_vacation(ALICE)
     assert [line.key for line in answer.lines] == ["vacation.live_runs", "vacation.forbidden_runs"]
     assert "live game" in answer.text("en") and answer.text("ja")
     clock.advance(H)
@@ -170,30 +172,30 @@ async def test_live_games_and_forbidding_servers_run_on(
 async def test_three_players_play_on_while_the_absent_one_waits(
     service: GameService, clock: FakeClock
 ) -> None:
-    reply = await service.create_game(
+    reply = await service.play.create_game(
         ALICE, "race-test", seated=[BOB, CAROL], players=3, clock="corr:2", seed="s"
     )
     gid = reply.game_id
     assert gid is not None
-    await service.vacations.start(CAROL)
+    await service.correspond.start_vacation(CAROL)
     for user in (ALICE, BOB):  # not carol's turn: the others play on, their clocks running
         row = await stored_row(service.ctx.store, gid)
         assert row is not None and row.paused_ms is None
         clock.advance(H)
-        await service.play(gid, user, "step")
+        await service.play.move(gid, user, "step")
     row = await stored_row(service.ctx.store, gid)
     assert row is not None and row.paused_ms == to_ms(clock.now())  # carol's turn stands still
     clock.advance(5 * H)
-    await service.vacations.stop(CAROL)
+    await service.correspond.end_vacation(CAROL)
     assert await _row_deadline(service, gid) == (row.deadline_ms or 0) + 5 * 3_600_000
 
 
 async def test_a_time_bank_loses_nothing_while_away(service: GameService, clock: FakeClock) -> None:
     gid = await _corr(service, clock="bank:2d+1h/3d")
     clock.advance(H)
-    await service.vacations.start(ALICE)
+    await service.correspond.start_vacation(ALICE)
     clock.advance(20 * H)
-    await service.play(gid, ALICE, "a1")  # she moves while away: one hour of her bank used
+    await service.play.move(gid, ALICE, "a1")  # she moves while away: one hour of her bank used
     row = await stored_row(service.ctx.store, gid)
     assert row is not None and row.paused_ms is None
     assert row.seats[0].bank_ms == (48 - 1 + 1) * 3_600_000
@@ -207,7 +209,7 @@ async def test_a_vacation_survives_a_restart(fakes: None, clock: FakeClock, db_p
         deadline = await _row_deadline(first, gid)
         assert deadline is not None
         clock.advance(H)
-        await first.vacations.start(ALICE, "2026-01-02 12:00")
+        await first.correspond.start_vacation(ALICE, "2026-01-02 12:00")
     finally:
         await first.close()
     clock.set(datetime(2026, 1, 3, tzinfo=UTC))  # the return date passed while it was down

@@ -120,8 +120,8 @@ async def test_step_through_a_finished_game(
 ) -> None:
     gid = await start(real, "rokumentai")
     made = await play_on(real, gid, 6)
-    await real.resign(gid, BOB)
-    token = await real.web.token(gid)
+    await real.play.resign(gid, BOB)
+    token = await real.review.page_token(gid)
     await browser.goto(f"/g/{token}")
     page = browser.page
     assert await browser.ply() == made and await browser.current() == [str(made)]
@@ -151,7 +151,7 @@ async def test_step_through_a_finished_game(
     saved = tmp_path / download.suggested_filename
     await download.save_as(saved)
     expected = next(
-        f.data for f in (await real.record(gid, None)).files if f.name.endswith(".kifu")
+        f.data for f in (await real.play.record(gid, None)).files if f.name.endswith(".kifu")
     )
     assert saved.name == f"banmen-{gid}.kifu" and saved.read_bytes() == expected
     assert browser.errors == []
@@ -160,7 +160,7 @@ async def test_step_through_a_finished_game(
 async def test_a_running_game_updates_itself(real: GameService, browser: Browser) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 2)
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     page = browser.page
     async with page.expect_response(lambda r: "/events" in r.url):
         await browser.goto(f"/g/{token}")
@@ -170,7 +170,7 @@ async def test_a_running_game_updates_itself(real: GameService, browser: Browser
     await expect(page.locator("#game")).to_have_attribute("data-ply", "3")
     assert await browser.current() == ["3"]
     assert await browser.picture() != before
-    await real.resign(gid, BOB)
+    await real.play.resign(gid, BOB)
     await expect(page.locator("#ends p").first).to_be_visible()
     assert browser.errors == []
 
@@ -179,10 +179,10 @@ async def test_no_hidden_information_in_the_traffic(real: GameService, browser: 
     first, second = await suji_with(real, "123/456"), await suji_with(real, "654/321")
     solitaire = await start(real, "yosuko")
     await play_on(real, solitaire, 3)
-    seed = (await real.game_info(solitaire)).seed
+    seed = (await real.play.game_info(solitaire)).seed
     shown = []
     for gid in (first, second, solitaire):
-        token = await real.web.token(gid)
+        token = await real.review.page_token(gid)
         await browser.goto(f"/g/{token}")
         await browser.picture()
         shown.append(
@@ -199,7 +199,7 @@ async def test_no_hidden_information_in_the_traffic(real: GameService, browser: 
 async def test_the_japanese_page(real: GameService, browser: Browser) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 2)
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     await browser.goto(f"/g/{token}?lang=ja")
     page = browser.page
     assert await page.get_attribute("html", "lang") == "ja"

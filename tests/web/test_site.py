@@ -28,11 +28,11 @@ GUILD = "123456789012345678"
 async def test_a_game_page_by_its_token(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 4)
-    url = await real.web.link(gid)
+    url = await real.review.page_link(gid)
     assert url is not None and url.startswith(PUBLIC + "/g/")
     token = url.rsplit("/", 1)[1]
     assert len(token) >= 20 and str(gid) not in token.split("-")
-    assert await real.web.link(gid) == url  # one token per game
+    assert await real.review.page_link(gid) == url  # one token per game
     page = await client.get(f"/g/{token}")
     assert page.status == 200
     html = await page.text()
@@ -46,7 +46,7 @@ async def test_a_game_page_by_its_token(real: GameService, client: Client) -> No
     for ply in (0, 4):
         picture = await client.get(f"/g/{token}/{ply}.png")
         assert picture.status == 200 and picture.content_type == "image/png"
-        step = await real.replay_step(gid, None, ply)
+        step = await real.review.replay_step(gid, None, ply)
         assert pixels(await picture.read()) == pixels(step.image)
     # ?ply= shows that ply without JavaScript
     assert f'src="/g/{token}/2.png"' in await (await client.get(f"/g/{token}?ply=2")).text()
@@ -55,7 +55,7 @@ async def test_a_game_page_by_its_token(real: GameService, client: Client) -> No
 async def test_downloads(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 3)
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     for kind in ("kifu", "kif", "json"):
         got = await client.get(f"/g/{token}/record.{kind}")
         assert got.status == 200, kind
@@ -90,15 +90,15 @@ async def test_unknown_pages_are_one_404(client: Client, path: str) -> None:
 
 
 async def test_a_lobby_has_no_page(real: GameService, client: Client) -> None:
-    lobby = await real.create_game(ALICE, "rokumentai", open_seats=1)
+    lobby = await real.play.create_game(ALICE, "rokumentai", open_seats=1)
     assert lobby.game_id is not None
-    token = await real.web.token(lobby.game_id)
+    token = await real.review.page_token(lobby.game_id)
     assert (await client.get(f"/g/{token}")).status == 404
 
 
 async def test_security_headers_and_read_only(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     for path in ("/", f"/g/{token}", f"/g/{token}/0.png", "/rules/rokumentai", "/static/site.js"):
         got = await client.get(path)
         assert got.status == 200, path
@@ -135,10 +135,12 @@ async def test_rules_pages(real: GameService, client: Client) -> None:
     for game in real.catalogue():
         assert f'href="/rules/{game.id}?lang=en"' in index
     first = await (await client.get("/rules/rokumentai")).text()
-    page = await real.rules_page("rokumentai", 0)
+    page = await real.learn.rules_page("rokumentai", 0)
     assert page.heading.en in first and "/rules/rokumentai/0.png" in first
     ja = await (await client.get("/rules/rokumentai?page=1&lang=ja")).text()
-    assert (await real.rules_page("rokumentai", 1)).heading.ja in ja and '<html lang="ja">' in ja
+    assert (
+        await real.learn.rules_page("rokumentai", 1)
+    ).heading.ja in ja and '<html lang="ja">' in ja
     picture = await client.get("/rules/rokumentai/0.png")
     assert picture.status == 200 and picture.content_type == "image/png"
     assert (await client.get("/rules/rokumentai/999.png")).status == 404
@@ -148,7 +150,7 @@ async def test_rules_pages(real: GameService, client: Client) -> None:
 
 async def test_the_browser_language(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     ja = await (await client.get(f"/g/{token}", headers={"Accept-Language": "fr, ja;q=0.8"})).text()
     assert '<html lang="ja">' in ja and "指し手" in ja
     en = await (await client.get(f"/g/{token}?lang=en", headers={"Accept-Language": "ja"})).text()
@@ -157,7 +159,7 @@ async def test_the_browser_language(real: GameService, client: Client) -> None:
 
 async def test_a_secret_setup_never_reaches_the_page(real: GameService, client: Client) -> None:
     first, second = await suji_with(real, "123/456"), await suji_with(real, "654/321")
-    one, two = await real.web.token(first), await real.web.token(second)
+    one, two = await real.review.page_token(first), await real.review.page_token(second)
     for token, other in ((one, two), (two, one)):
         html = await (await client.get(f"/g/{token}")).text()
         assert "123/456" not in html and "654/321" not in html
@@ -176,8 +178,8 @@ async def test_a_secret_setup_never_reaches_the_page(real: GameService, client: 
 async def test_a_solitaires_seed_stays_hidden(real: GameService, client: Client) -> None:
     gid = await start(real, "yosuko")
     await play_on(real, gid, 3)
-    seed = (await real.game_info(gid)).seed
-    token = await real.web.token(gid)
+    seed = (await real.play.game_info(gid)).seed
+    token = await real.review.page_token(gid)
     for path in (f"/g/{token}", f"/g/{token}/record.kifu", f"/g/{token}/record.json"):
         body = await (await client.get(path)).text()
         assert seed not in body, path
@@ -185,15 +187,15 @@ async def test_a_solitaires_seed_stays_hidden(real: GameService, client: Client)
 
 async def test_events_follow_a_running_game(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
-    token = await real.web.token(gid)
-    version = (await real.game_info(gid)).version
+    token = await real.review.page_token(gid)
+    version = (await real.play.game_info(gid)).version
     events = await client.get(f"/g/{token}/events?v={version}")
     assert events.status == 200 and events.content_type == "text/event-stream"
     read = asyncio.ensure_future(events.content.readuntil(b"\n\n"))
     await play_on(real, gid, 1)
     data = json.loads((await read).decode().removeprefix("data: "))
     assert data["total"] == 1 and data["live"] and len(data["moves"]) == 1
-    await real.resign(gid, BOB)
+    await real.play.resign(gid, BOB)
     while True:  # the last event says the game is over, then the stream ends
         chunk = await events.content.readuntil(b"\n\n")
         if chunk.startswith(b"data: "):
@@ -206,8 +208,8 @@ async def test_events_follow_a_running_game(real: GameService, client: Client) -
 async def test_a_server_opts_in(real: GameService, client: Client) -> None:
     carol = User("300", "carol")
     gid = await start_rated(real, [ALICE, BOB])
-    await real.resign(gid, BOB)
-    token = await real.web.token(gid)
+    await real.play.resign(gid, BOB)
+    token = await real.review.page_token(gid)
     assert (await client.get(f"/s/{GUILD}")).status == 404
     assert (await client.get(f"/s/{GUILD}/p/{ALICE.id}")).status == 404
     finished = await client.get(f"/g/{token}")
@@ -215,8 +217,8 @@ async def test_a_server_opts_in(real: GameService, client: Client) -> None:
     assert finished.status == 200 and "resign" in html.lower()
     assert f"/s/{GUILD}" not in html  # an unlisted server's page is not linked
     with pytest.raises(Refusal):
-        await real.set_guild_setting(GUILD, "web", "everyone")
-    await real.set_guild_setting(GUILD, "web", "public")
+        await real.play.set_guild_setting(GUILD, "web", "everyone")
+    await real.play.set_guild_setting(GUILD, "web", "public")
     server = await (await client.get(f"/s/{GUILD}")).text()
     assert f"/g/{token}" in server and "alice" in server
     assert f'href="/s/{GUILD}?lang=en"' in await (await client.get(f"/g/{token}")).text()
@@ -228,7 +230,7 @@ async def test_a_server_opts_in(real: GameService, client: Client) -> None:
 
 
 async def start_rated(service: GameService, people: list[User]) -> int:
-    reply = await service.create_game(
+    reply = await service.play.create_game(
         people[0], "rokumentai", seated=people[1:], guild_id=GUILD, rated=True
     )
     assert reply.game_id is not None
@@ -237,8 +239,8 @@ async def start_rated(service: GameService, people: list[User]) -> int:
 
 async def test_links_in_the_record_and_the_settings(real: GameService) -> None:
     gid = await start(real, "rokumentai")
-    record = await real.record(gid, None)
-    url = await real.web.link(gid)
+    record = await real.play.record(gid, None)
+    url = await real.review.page_link(gid)
     assert url is not None and url in record.text("en") and url in record.text("ja")
     env = {"BANMEN_WEB_PORT": "9000", "BANMEN_PUBLIC_URL": "https://x.example/"}
     settings = load_settings(None, env)
@@ -281,7 +283,7 @@ async def test_the_sandbox_prints_each_started_games_page(real: GameService, tmp
     printed = out.getvalue()
     links = re.findall(r"Watch and replay: (http://127\.0\.0\.1:8080/g/\S+)", printed)
     assert len(links) == 1  # once, when the game starts (not for the challenge)
-    assert links[0].rsplit("/", 1)[1] == await real.web.token(1)
+    assert links[0].rsplit("/", 1)[1] == await real.review.page_token(1)
 
 
 async def test_pictures_past_the_queue_are_refused_busy(
@@ -290,7 +292,7 @@ async def test_pictures_past_the_queue_are_refused_busy(
     import bot.service.review.site
 
     gid = await start(real, "rokumentai")
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     monkeypatch.setattr(bot.service.review.site, "WAITING", 0)
     busy = await client.get(f"/g/{token}/0.png")
     assert busy.status == 503 and busy.headers["Retry-After"] == "1"
@@ -307,11 +309,11 @@ async def test_a_daily_deal_has_no_page_until_its_day_is_over(
     clock = real.clock
     assert isinstance(clock, FakeClock)
     clock.set(datetime(2026, 11, 27, 9, 0, tzinfo=UTC))
-    gid = (await real.daily(ALICE, GUILD)).game_id
+    gid = (await real.play.daily(ALICE, GUILD)).game_id
     assert gid is not None
-    token = await real.web.token(gid)
+    token = await real.review.page_token(gid)
     assert (await client.get(f"/g/{token}")).status == 404
-    await real.resign(gid, ALICE)
+    await real.play.resign(gid, ALICE)
     assert (await client.get(f"/g/{token}")).status == 404  # over, but not its day
     clock.set(datetime(2026, 11, 28, 12, 0, tzinfo=UTC))
     assert (await client.get(f"/g/{token}")).status == 200

@@ -47,7 +47,7 @@ class AdminCog(commands.Cog):
         game_id = await game_here(interaction, game)
         moderator = service_user(interaction.user)
         guild = str(interaction.guild_id)
-        await respond(interaction, lambda: self.bot.service.abort(game_id, moderator, guild))
+        await respond(interaction, lambda: self.bot.service.play.abort(game_id, moderator, guild))
 
     @app_commands.command(
         name=_("settings"),
@@ -70,14 +70,14 @@ class AdminCog(commands.Cog):
         guild = str(interaction.guild_id)
         service = self.bot.service
         if key is None or value is None:
-            current = await service.guild_settings(guild)
+            current = await service.play.guild_settings(guild)
             await interaction.response.send_message(
                 settings_text(current.shown()),
                 ephemeral=True,
                 allowed_mentions=discord.AllowedMentions.none(),
             )
             return
-        await respond(interaction, lambda: service.set_guild_setting(guild, key, value))
+        await respond(interaction, lambda: service.play.set_guild_setting(guild, key, value))
 
     @app_commands.command(
         name=_("sync"), description=_("Sync the slash commands globally (bot owner).")

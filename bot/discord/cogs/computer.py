@@ -52,17 +52,17 @@ class ComputerCog(commands.Cog):
         await self.bot.wait_until_ready()
         service = self.bot.service
         while not self.bot.is_closed():
-            service.ai_changed.clear()
-            for game_id in service.due_ai_games():
+            service.play.ai_changed.clear()
+            for game_id in service.play.due_ai_games():
                 task = asyncio.create_task(self.turn(game_id), name=f"banmen-ai-{game_id}")
                 self.turns.add(task)
                 task.add_done_callback(self.turns.discard)
-            await service.ai_changed.wait()
+            await service.play.ai_changed.wait()
 
     async def turn(self, game_id: int) -> None:
         """Play the computer's turn in one game and post what it says."""
         try:
-            replies = await self.bot.service.play_ai(game_id)
+            replies = await self.bot.service.play.play_ai(game_id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -81,7 +81,7 @@ class ComputerCog(commands.Cog):
         """Wait while an interaction in the game's channel or thread is still being answered:
         the human move this answers, or a new game's thread (数字将棋's computer sends its
         arrangement the moment the game starts), must be posted first."""
-        loc = await self.bot.service.place(game_id)
+        loc = await self.bot.service.play.place(game_id)
         if loc is not None:
             await self.bot.flights.clear((loc.channel_id, loc.thread_id))
 

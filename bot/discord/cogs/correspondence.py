@@ -75,12 +75,14 @@ class CorrespondenceCog(commands.Cog):
         until: app_commands.Range[str, 1, 40] | None = None,
     ) -> None:
         user = service_user(interaction.user)
-        await self._run(interaction, lambda: self.bot.service.vacations.start(user, until))
+        await self._run(
+            interaction, lambda: self.bot.service.correspond.start_vacation(user, until)
+        )
 
     @vacation.command(name=_("off"), description=_("Back from vacation: your clocks run again."))
     async def vacation_off(self, interaction: discord.Interaction[Any]) -> None:
         user = service_user(interaction.user)
-        await self._run(interaction, lambda: self.bot.service.vacations.stop(user))
+        await self._run(interaction, lambda: self.bot.service.correspond.end_vacation(user))
 
     @app_commands.command(
         name=_("notify"),
@@ -105,7 +107,7 @@ class CorrespondenceCog(commands.Cog):
         user = service_user(interaction.user)
         await respond(
             interaction,
-            lambda: self.bot.service.notices.configure(
+            lambda: self.bot.service.correspond.configure_notices(
                 user,
                 ping=None if ping is None else ping == "on",
                 digest=None if digest is None else digest == "on",
@@ -120,7 +122,7 @@ class CorrespondenceCog(commands.Cog):
     )
     async def vacation_status(self, interaction: discord.Interaction[Any]) -> None:
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.vacations.status(user))
+        await respond(interaction, lambda: self.bot.service.correspond.vacation_status(user))
 
 
 async def send_digest(bot: BanmenBot, reply: Reply) -> None:
@@ -134,7 +136,7 @@ async def send_digest(bot: BanmenBot, reply: Reply) -> None:
     parts = reply_parts(reply, lang)
     links = []
     for line, guild in zip(reply.lines, guilds, strict=True):
-        loc = bot.service.location(int(line.params.get("id", 0)))
+        loc = bot.service.play.location(int(line.params.get("id", 0)))
         if guild and loc is not None and (loc.thread_id or loc.channel_id):
             place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
             links.append(f"[#{line.params['id']}](https://discord.com/channels/{guild}/{place})")
@@ -145,7 +147,7 @@ async def send_digest(bot: BanmenBot, reply: Reply) -> None:
         await user.send(**parts.send_kwargs())
     except discord.Forbidden:
         log.info("user %s takes no direct messages: their digests stop", reply.audience)
-        await bot.service.notices.dm_closed(reply.audience)
+        await bot.service.correspond.dm_closed(reply.audience)
 
 
 class PremoveCog(commands.Cog):
@@ -180,7 +182,9 @@ class PremoveCog(commands.Cog):
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await self._private(interaction)
-        await respond(interaction, lambda: self.bot.service.premoves.add(game_id, user, line))
+        await respond(
+            interaction, lambda: self.bot.service.correspond.add_premove(game_id, user, line)
+        )
 
     @add.autocomplete("line")
     async def line_autocomplete(
@@ -193,7 +197,7 @@ class PremoveCog(commands.Cog):
             return []
         user = service_user(interaction.user)
         try:
-            lines = await self.bot.service.premoves.choices(game, user, current)
+            lines = await self.bot.service.correspond.premove_choices(game, user, current)
         except Refusal:
             return []
         return [app_commands.Choice(name=n, value=v) for n, v in choices_for(lines)]
@@ -205,7 +209,7 @@ class PremoveCog(commands.Cog):
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await self._private(interaction)
-        await respond(interaction, lambda: self.bot.service.premoves.show(game_id, user))
+        await respond(interaction, lambda: self.bot.service.correspond.premove_lines(game_id, user))
 
     @premove.command(name=_("clear"), description=_("Forget your conditional moves here."))
     @app_commands.describe(game=GAME_OPTION)
@@ -214,7 +218,9 @@ class PremoveCog(commands.Cog):
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         await self._private(interaction)
-        await respond(interaction, lambda: self.bot.service.premoves.clear(game_id, user))
+        await respond(
+            interaction, lambda: self.bot.service.correspond.clear_premoves(game_id, user)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -31,7 +31,7 @@ class InfoCog(commands.Cog):
     async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.board(game_id, user))
+        await respond(interaction, lambda: self.bot.service.play.board(game_id, user))
 
     @app_commands.command(name=_("moves"), description=_("Show the moves played so far."))
     @app_commands.describe(game=GAME_OPTION)
@@ -40,7 +40,7 @@ class InfoCog(commands.Cog):
     async def moves(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.moves(game_id, user))
+        await respond(interaction, lambda: self.bot.service.play.moves(game_id, user))
 
     @app_commands.command(name=_("record"), description=_("Get the game record as a file."))
     @app_commands.describe(game=GAME_OPTION)
@@ -49,7 +49,7 @@ class InfoCog(commands.Cog):
     async def record(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.record(game_id, user))
+        await respond(interaction, lambda: self.bot.service.play.record(game_id, user))
 
     @app_commands.command(
         name=_("replay"),
@@ -62,7 +62,9 @@ class InfoCog(commands.Cog):
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
         limit = interaction.filesize_limit
-        await respond(interaction, lambda: self.bot.service.replay(game_id, user, max_bytes=limit))
+        await respond(
+            interaction, lambda: self.bot.service.review.replay(game_id, user, max_bytes=limit)
+        )
 
     @app_commands.command(
         name=_("import"),
@@ -80,8 +82,8 @@ class InfoCog(commands.Cog):
         service = self.bot.service
 
         async def work() -> Reply:
-            service.check_record_size(file.size)  # refused before anything is downloaded
-            return await service.import_record(user, await file.read(), guild_id=guild)
+            service.play.check_record_size(file.size)  # refused before anything is downloaded
+            return await service.play.import_record(user, await file.read(), guild_id=guild)
 
         await respond(interaction, work)
 
@@ -92,7 +94,7 @@ class InfoCog(commands.Cog):
         user = service_user(interaction.user)
         guild = str(interaction.guild_id) if interaction.guild_id else None
         service = self.bot.service
-        reply = await service.list_games(user, guild)
+        reply = await service.play.list_games(user, guild)
         lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         parts = reply_parts(reply, lang, ephemeral=True)
         links = game_links(self.bot, interaction.guild_id, str(interaction.user.id))
@@ -106,8 +108,8 @@ def game_links(bot: BanmenBot, guild_id: int | None, user_id: str) -> list[str]:
     if guild_id is None:
         return []
     out = []
-    for gid, label in bot.service.game_choices(user_id, "", limit=10):
-        loc = bot.service.location(gid)
+    for gid, label in bot.service.play.game_choices(user_id, "", limit=10):
+        loc = bot.service.play.location(gid)
         if loc is None or not (loc.thread_id or loc.channel_id):
             continue
         place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"

@@ -33,7 +33,7 @@ class LearnCog(commands.Cog):
     @app_commands.choices(game=game_type_choices())
     async def learn(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.lessons.learn(user, game))
+        await respond(interaction, lambda: self.bot.service.learn.lesson(user, game))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -43,11 +43,11 @@ class MovesCog(commands.Cog):
             user = str(interaction.user.id)
             lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
             if isinstance(target, str):  # the open lesson's or puzzle's moves
-                board = self.bot.service.practice_board(target)
+                board = self.bot.service.learn.practice_board(target)
                 found = await board.legal(service_user(interaction.user), current, 25, lang)
                 names = list(found.moves)
             else:
-                names = await self.bot.service.legal_move_choices(
+                names = await self.bot.service.play.legal_move_choices(
                     target, user, current, limit=25, lang=lang
                 )
         except (NoGameHere, Refusal):
@@ -70,11 +70,11 @@ class MovesCog(commands.Cog):
         target = await target_here(interaction, game)
         user = service_user(interaction.user)
         if isinstance(target, str):
-            board = self.bot.service.practice_board(target)
+            board = self.bot.service.learn.practice_board(target)
             await respond(interaction, lambda: board.move(user, notation))
             return
         game_id = target
-        await respond(interaction, lambda: self.bot.service.play(game_id, user, notation))
+        await respond(interaction, lambda: self.bot.service.play.move(game_id, user, notation))
 
     @move.autocomplete("notation")
     async def move_autocomplete(
@@ -101,7 +101,7 @@ class MovesCog(commands.Cog):
     ) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.setup(game_id, user, text))
+        await respond(interaction, lambda: self.bot.service.play.setup(game_id, user, text))
 
     @setup_.autocomplete("text")
     async def setup_autocomplete(
@@ -116,7 +116,7 @@ class MovesCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.resign(game_id, user))
+        await respond(interaction, lambda: self.bot.service.play.resign(game_id, user))
 
     @app_commands.command(name=_("draw"), description=_("Offer a draw, or answer an offer."))
     @app_commands.describe(
@@ -172,11 +172,11 @@ class MovesCog(commands.Cog):
         target = await target_here(interaction, game)
         user = service_user(interaction.user)
         if isinstance(target, str):
-            board = self.bot.service.practice_board(target)
+            board = self.bot.service.learn.practice_board(target)
             await respond(interaction, lambda: board.hint(user))
             return
         game_id = target
-        await respond(interaction, lambda: self.bot.service.hint(game_id, user))
+        await respond(interaction, lambda: self.bot.service.play.hint(game_id, user))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -182,7 +182,7 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction[Any], game: int) -> None:
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.join(game, user))
+        await respond(interaction, lambda: self.bot.service.play.join(game, user))
 
     async def create(
         self,
@@ -214,7 +214,7 @@ class PlayCog(commands.Cog):
         channel = str(interaction.channel_id) if interaction.channel_id else None
         await respond(
             interaction,
-            lambda: service.create_game(
+            lambda: service.play.create_game(
                 me,
                 game.id,
                 guild_id=guild,

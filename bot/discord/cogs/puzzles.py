@@ -76,7 +76,7 @@ class PuzzlesCog(commands.Cog):
     @app_commands.choices(game=puzzle_game_choices())
     async def puzzle(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.puzzles.start(user, game))
+        await respond(interaction, lambda: self.bot.service.learn.puzzle(user, game))
 
     # -- the daily puzzle --------------------------------------------------------------------
     async def run(self) -> None:
@@ -100,7 +100,7 @@ class PuzzlesCog(commands.Cog):
 
     async def round(self) -> None:
         """Post every due daily puzzle and report it."""
-        for post in await self.bot.service.puzzles.due_posts():
+        for post in await self.bot.service.learn.due_daily_posts():
             await self.post(post)
         self.delivered.set()
 
@@ -111,7 +111,7 @@ class PuzzlesCog(commands.Cog):
             channel = self.bot.get_channel(where) or await self.bot.fetch_channel(where)
             if not isinstance(channel, discord.abc.Messageable):
                 log.warning("server %s: %s takes no posts", post.guild_id, post.channel_id)
-                await service.puzzles.posted(post.guild_id, post.day)
+                await service.learn.daily_posted(post.guild_id, post.day)
                 return
             lang = await guild_lang(self.bot, int(post.guild_id))
             parts = reply_parts(post.reply, lang, view=reply_view(post.reply, lang))
@@ -125,7 +125,7 @@ class PuzzlesCog(commands.Cog):
         except Exception:
             log.exception("could not post the daily puzzle in server %s", post.guild_id)
             return
-        await service.puzzles.posted(post.guild_id, post.day)
+        await service.learn.daily_posted(post.guild_id, post.day)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -45,7 +45,7 @@ class RatingsCog(commands.Cog):
         game: str | None = None,
     ) -> None:
         who = service_user(user or interaction.user)
-        await respond(interaction, lambda: self.bot.service.rating(who, game))
+        await respond(interaction, lambda: self.bot.service.compete.rating(who, game))
 
     @app_commands.command(
         name=_("leaderboard"), description=_("The best ratings of a game, here or everywhere.")

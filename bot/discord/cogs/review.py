@@ -87,7 +87,9 @@ class ReviewCog(commands.Cog):
         lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         progress = Progress(interaction, game_id, lang)
         try:
-            await respond(interaction, lambda: self.bot.service.review(game_id, user, progress))
+            await respond(
+                interaction, lambda: self.bot.service.review.game(game_id, user, progress)
+            )
         finally:
             await progress.remove()
 

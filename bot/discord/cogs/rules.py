@@ -144,7 +144,7 @@ async def show_page(
         # The first drawing of a page may take a moment: off the event loop, after telling
         # Discord we are on it.
         await interaction.response.defer(ephemeral=True, thinking=True)
-    page = await service.rules_page(game, index)
+    page = await service.learn.rules_page(game, index)
     embed, files = page_embed(page, lang)
     view = page_view(page, lang)
     if edit:

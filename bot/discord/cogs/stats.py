@@ -50,7 +50,7 @@ class StatsCog(commands.Cog):
     ) -> None:
         who = service_user(user or interaction.user)
         asker = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.stats(who, game, asker))
+        await respond(interaction, lambda: self.bot.service.play.stats(who, game, asker))
 
     @daily.command(
         name=_("play"), description=_("Play today's deal (the same for everyone, UTC day).")
@@ -78,7 +78,7 @@ class StatsCog(commands.Cog):
                 )
                 return
         guild = str(interaction.guild_id) if interaction.guild_id else None
-        await respond(interaction, lambda: self.bot.service.daily_board(guild, day))
+        await respond(interaction, lambda: self.bot.service.play.daily_board(guild, day))
 
 
 async def setup(bot: commands.Bot) -> None:

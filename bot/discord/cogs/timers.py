@@ -100,10 +100,10 @@ class TimersCog(commands.Cog):
         if reply.event is Event.DIGEST:
             await send_digest(self.bot, reply)
             return
-        reply = self.bot.service.notices.shape(reply)  # pings as their users want them now
+        reply = self.bot.service.correspond.shape(reply)  # pings as their users want them now
         if reply.game_id is None:
             return
-        loc = await self.bot.service.place(reply.game_id)
+        loc = await self.bot.service.play.place(reply.game_id)
         target = None if loc is None else (loc.thread_id or loc.channel_id)
         if target is None:
             log.warning("game %s has no place to post %s", reply.game_id, reply.key)

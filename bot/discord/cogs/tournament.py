@@ -57,7 +57,7 @@ async def is_manager(bot: BanmenBot, interaction: discord.Interaction[Any]) -> b
         return False
     if member.guild_permissions.manage_guild:
         return True
-    role = (await bot.service.guild_settings(str(interaction.guild_id))).tournament_role
+    role = (await bot.service.play.guild_settings(str(interaction.guild_id))).tournament_role
     return role is not None and any(str(r.id) == role for r in member.roles)
 
 
@@ -110,7 +110,7 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         guild, channel = str(interaction.guild_id), str(interaction.channel_id)
         await respond(
             interaction,
-            lambda: self.bot.service.create_tournament(
+            lambda: self.bot.service.compete.create_tournament(
                 user, how, manager=manager, guild_id=guild, channel_id=channel
             ),
         )
@@ -123,7 +123,7 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         user = service_user(interaction.user)
         await respond(
             interaction,
-            lambda: self.bot.service.start_tournament(tournament, user, manager=manager),
+            lambda: self.bot.service.compete.start_tournament(tournament, user, manager=manager),
         )
 
     @app_commands.command(
@@ -136,13 +136,15 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         user = service_user(interaction.user)
         await respond(
             interaction,
-            lambda: self.bot.service.cancel_tournament(tournament, user, manager=manager),
+            lambda: self.bot.service.compete.cancel_tournament(tournament, user, manager=manager),
         )
 
     @app_commands.command(name=_("standings"), description=_("A tournament's standings."))
     @app_commands.describe(tournament=_("The tournament number."))
     async def standings(self, interaction: discord.Interaction[Any], tournament: int) -> None:
-        await respond(interaction, lambda: self.bot.service.tournament_standings(tournament))
+        await respond(
+            interaction, lambda: self.bot.service.compete.tournament_standings(tournament)
+        )
 
     @app_commands.command(
         name=_("withdraw"), description=_("Leave a tournament (your remaining games are lost).")
@@ -150,7 +152,9 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
     @app_commands.describe(tournament=_("The tournament number."))
     async def withdraw(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.leave_tournament(tournament, user))
+        await respond(
+            interaction, lambda: self.bot.service.compete.leave_tournament(tournament, user)
+        )
 
     @app_commands.command(
         name=_("remove"), description=_("Take a player out of a tournament (managers).")
@@ -164,7 +168,7 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         me, target = service_user(interaction.user), service_user(player)
         await respond(
             interaction,
-            lambda: self.bot.service.remove_from_tournament(
+            lambda: self.bot.service.compete.remove_from_tournament(
                 tournament, me, target, is_manager=manager
             ),
         )
@@ -175,18 +179,18 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         service = self.bot.service
         while not self.bot.is_closed():
             try:
-                for reply in await service.settle_tournaments():
+                for reply in await service.compete.settle_tournaments():
                     await self.post(reply)
                 # a round's or the end's message: after its games (their threads are linked);
                 # and what a crash or a failed send left unposted
-                for reply in await service.pending_tournament_posts():
+                for reply in await service.compete.pending_tournament_posts():
                     await self.post(reply, look_first=True)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("settling the tournaments failed; retrying later")
             self.settled.set()
-            await wait_event(service.tournament_changed, SETTLE_SECONDS)
+            await wait_event(service.compete.tournament_changed, SETTLE_SECONDS)
 
     async def post(self, reply: Reply, *, look_first: bool = False) -> None:
         """A game's message through the poster (and the outbox); a tournament's message in its
@@ -257,7 +261,7 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         the channel)."""
         assert reply.game_id is not None
         service = self.bot.service
-        loc = await service.place(reply.game_id)
+        loc = await service.play.place(reply.game_id)
         if loc is None or loc.channel_id is None or loc.thread_id is not None:
             return False
         channel = self.bot.get_channel(int(loc.channel_id))
@@ -272,7 +276,9 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         thread = await starter.create_thread(name=name, auto_archive_duration=10080)
         turn = reply_parts(reply, lang, view=reply_view(reply, lang))
         sent = await thread.send(**turn.send_kwargs())
-        await service.set_game_location(reply.game_id, loc.channel_id, str(thread.id), str(sent.id))
+        await service.play.set_game_location(
+            reply.game_id, loc.channel_id, str(thread.id), str(sent.id)
+        )
         if reply.outbox is not None:
             await service.announced(reply.outbox)
         return True

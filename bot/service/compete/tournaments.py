@@ -55,7 +55,6 @@ from bot.service.compete.replies import (
 )
 from bot.service.context import Context
 from bot.service.endings import Endings
-from bot.service.guard import entry
 from bot.service.play.lobby import Lobby, clock_refusal
 from bot.service.values import AI_LEVELS, Event, Refusal, Reply, User, ai_name
 from bot.store import ConflictError
@@ -593,78 +592,3 @@ def check_format(fmt: Format, game: Game[Any]) -> None:
             raise Refusal("refuse.tournament_tables", game=present.title(game))
     elif 2 not in game.player_counts:
         raise Refusal("refuse.tournament_two", game=present.title(game), format=FORMAT_NAMES[fmt])
-
-
-class TournamentFront:
-    """The tournament use cases as :class:`bot.service.GameService` offers them to adapters."""
-
-    tournaments: Tournaments
-
-    @entry
-    async def create_tournament(
-        self,
-        user: User,
-        how: TournamentOptions,
-        *,
-        manager: bool,
-        guild_id: str | None = None,
-        channel_id: str | None = None,
-    ) -> Reply:
-        """A tournament signing up (``manager``: the adapter's word that ``user`` may)."""
-        return await self.tournaments.create(
-            user, how, manager=manager, guild_id=guild_id, channel_id=channel_id
-        )
-
-    @entry
-    async def join_tournament(self, tournament_id: int, user: User) -> Reply:
-        return await self.tournaments.join(tournament_id, user)
-
-    @entry
-    async def leave_tournament(self, tournament_id: int, user: User) -> Reply | list[Reply]:
-        """Leave while it signs up; withdraw (the rest forfeited) once it runs."""
-        return await self.tournaments.leave(tournament_id, user)
-
-    @entry
-    async def remove_from_tournament(
-        self, tournament_id: int, manager: User, target: User, *, is_manager: bool
-    ) -> Reply | list[Reply]:
-        return await self.tournaments.remove(tournament_id, manager, target, is_manager=is_manager)
-
-    @entry
-    async def start_tournament(
-        self, tournament_id: int, user: User, *, manager: bool = False
-    ) -> list[Reply]:
-        return await self.tournaments.start(tournament_id, user, manager=manager)
-
-    @entry
-    async def tournament_standings(self, tournament_id: int) -> Reply:
-        return await self.tournaments.standings(tournament_id)
-
-    @entry
-    async def cancel_tournament(
-        self, tournament_id: int, user: User, *, manager: bool = False
-    ) -> Reply:
-        """Call off a tournament that signs up (its creator or a manager)."""
-        return await self.tournaments.cancel(tournament_id, user, manager=manager)
-
-    @entry
-    async def tournament_signup_posted(self, tournament_id: int, message_id: str) -> None:
-        """The adapter posted the sign-up message as ``message_id``: when the tournament
-        starts or is called off, its sign-up replies carry it (``params["message"]``) so that
-        message can say so and lose its buttons."""
-        await self.tournaments.signup_posted(tournament_id, message_id)
-
-    async def pending_tournament_posts(self) -> list[Reply]:
-        """A tournament's round and final messages nobody posted yet (after a crash, a failed
-        send); report each with ``announced`` or ``announcement_failed``."""
-        return await self.tournaments.posts.pending()
-
-    @property
-    def tournament_changed(self) -> asyncio.Event:
-        """Set when a tournament may have something to do (a driver calls
-        :meth:`settle_tournaments`)."""
-        return self.tournaments.changed
-
-    async def settle_tournaments(self) -> list[Reply]:
-        """Advance every tournament something happened to: the replies to announce."""
-        return await self.tournaments.settle()

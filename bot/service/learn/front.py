@@ -1,29 +1,34 @@
-"""Learning the games, as :class:`bot.service.GameService` offers it to adapters: the rules
-pages, and the practice board (a lesson or a puzzle) a user has open, where a ``/move``,
+"""Learning the games, as adapters reach it: ``service.learn``. The rules pages, the lessons and
+the puzzles, and the practice board (a lesson or a puzzle) a user has open, where a ``/move``,
 ``/legal`` or ``/hint`` that names no game goes (docs/learn.md, docs/puzzles.md)."""
 
 from __future__ import annotations
 
+from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.learn.lessons import Lessons
-from bot.service.learn.practice import Practising
-from bot.service.learn.puzzles import Puzzles
+from bot.service.learn.practice import Practice, Practising
+from bot.service.learn.puzzles import DailyPost, Puzzles
 from bot.service.learn.rules import RulesPages
-from bot.service.values import RulesPage
+from bot.service.play.front import Play
+from bot.service.thinking import Thinker
+from bot.service.values import Reply, RulesPage, User
 
 
-class LearnFront:
-    """The learning use cases of :class:`bot.service.GameService`."""
+class Learn:
+    """The learn capability's use cases (``service.learn``)."""
 
-    rules: RulesPages
-    lessons: Lessons
-    puzzles: Puzzles
+    def __init__(self, ctx: Context, play: Play, thinker: Thinker) -> None:
+        self.rules = RulesPages(ctx)
+        self.lessons = Lessons(ctx, Practice(ctx, play.computer))
+        self.puzzles = Puzzles(ctx, thinker)
 
     @entry
     async def rules_page(self, game_id: str, index: int = 0) -> RulesPage:
         """Page ``index`` (0-based, clamped) of a game's whole rules, with its diagram."""
         return await self.rules.page(game_id, index)
 
+    # -- the practice board --------------------------------------------------------------------
     @entry
     async def practice_of(self, user_id: str) -> str | None:
         """What the user has open on their practice board (``lesson`` or ``puzzle``; opening
@@ -34,11 +39,80 @@ class LearnFront:
         return "puzzle" if await self.puzzles.open_of(user_id) is not None else None
 
     def practice_board(self, kind: str) -> Practising:
-        """The use cases of a practice board of ``kind`` (what :meth:`practice_of` said)."""
+        """The use cases of a practice board of ``kind`` (what :meth:`practice_of` said): a
+        move, the legal moves, a hint, giving up; the same for a lesson and a puzzle."""
         return self.lessons if kind == "lesson" else self.puzzles
+
+    # -- lessons -------------------------------------------------------------------------------
+    @entry
+    async def lesson(self, user: User, what: str | None = None) -> Reply:
+        """``/learn [game]``: the lessons menu, or a game's next lesson (or a lesson by id)."""
+        return await self.lessons.learn(user, what)
+
+    @entry
+    async def lesson_move(self, user: User, text: str, ply: int | None = None) -> Reply:
+        return await self.lessons.move(user, text, ply)
+
+    @entry
+    async def lesson_hint(self, user: User) -> Reply:
+        return await self.lessons.hint(user)
+
+    @entry
+    async def restart_lesson(self, user: User, lesson_id: str | None) -> Reply:
+        return await self.lessons.restart(user, lesson_id)
+
+    @entry
+    async def next_lesson(self, user: User, lesson_id: str | None) -> Reply:
+        return await self.lessons.next(user, lesson_id)
+
+    @entry
+    async def stop_lesson(self, user: User) -> Reply:
+        return await self.lessons.stop(user)
+
+    # -- puzzles -------------------------------------------------------------------------------
+    @entry
+    async def puzzle(self, user: User, game: str | None = None) -> Reply:
+        """``/puzzle [game]``: a puzzle the user has not solved (of one game, or any)."""
+        return await self.puzzles.start(user, game)
+
+    @entry
+    async def open_puzzle(self, user: User, puzzle_id: str) -> Reply:
+        """A puzzle by its id (``rokumentai-004``), opened on the user's practice board."""
+        return await self.puzzles.open(user, puzzle_id)
+
+    @entry
+    async def give_up_puzzle(self, user: User) -> Reply:
+        """Close the open puzzle unsolved (its solution is shown)."""
+        return await self.puzzles.give_up(user)
 
     @entry
     async def puzzle_of(self, user_id: str) -> str | None:
         """The id of the puzzle ``user_id`` has open, or None."""
         opened = await self.puzzles.open_of(user_id)
         return None if opened is None else opened.puzzle_id
+
+    @entry
+    async def solve_daily(self, user: User, day: str | None = None) -> Reply:
+        """The daily puzzle of ``day`` (default: today), opened on the user's practice board."""
+        return await self.puzzles.solve_daily(user, day)
+
+    @entry
+    async def puzzle_move(self, user: User, text: str) -> Reply:
+        return await self.puzzles.move(user, text)
+
+    @entry
+    async def puzzle_hint(self, user: User) -> Reply:
+        return await self.puzzles.hint(user)
+
+    @entry
+    async def puzzle_solution(self, user: User) -> Reply:
+        return await self.puzzles.solution(user)
+
+    async def due_daily_posts(self) -> list[DailyPost]:
+        """The servers whose daily puzzle is due to be posted (each once a day)."""
+        return await self.puzzles.due_posts()
+
+    @entry
+    async def daily_posted(self, guild_id: str, day: str) -> None:
+        """The daily puzzle of ``day`` was posted in ``guild_id``'s channel."""
+        await self.puzzles.posted(guild_id, day)

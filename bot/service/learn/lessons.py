@@ -72,7 +72,7 @@ class Lessons:
             raise Refusal("learn.refuse.none")
         return row, found
 
-    # -- use cases (each an entry point: the adapters call them as ``service.lessons.*``) -----
+    # -- use cases (each an entry point; the adapters call them through ``service.learn``) -----
     @entry
     async def open_kind(self, user_id: str) -> str | None:
         """What the user has open on their practice board, or ``None``."""
