@@ -31,8 +31,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## pytest-xdist workers: one per core (PYTEST_WORKERS=0 runs the tests in pytest's own process).
+PYTEST_WORKERS ?= auto
+
 pytest: $(STAMP) font postgres chromium
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 ## The test command: lint, types, then the whole suite.
 test: $(STAMP) font postgres chromium lint typecheck pytest

@@ -1,13 +1,19 @@
 """Fixtures for every test: a known seat order, and the store backends; a hang's dump.
 
 ``db_url`` is parametrised over both stores: a fresh SQLite file, and a fresh schema in a
-throwaway PostgreSQL cluster (started once per run, on first use, and always stopped at the
-end). ``BANMEN_TEST_BACKENDS=sqlite`` narrows a local run to one backend; CI runs both.
+throwaway PostgreSQL cluster (started once per run, or per xdist worker, on first use, and
+always stopped at the end). ``BANMEN_TEST_BACKENDS=sqlite`` narrows a local run to one backend;
+CI runs both.
 
 Every test has a time limit (pytest-timeout, ``timeout`` in pyproject.toml, the thread method):
 a test that hangs, in its body or its fixtures' teardown, ends the run with every thread's stack
 and, through :func:`pytest_timeout_set_timer` here, every asyncio task of the stuck event loop
 with its own stack (a loop idle in ``epoll_wait`` says nothing; its tasks say what they await).
+Under pytest-xdist (``make test`` runs ``-n auto``) a hang ends its worker instead, which the run
+reports as a crashed test; the dump goes to the worker's stderr, the run's own.
+
+Each xdist worker is a process of its own with its own session fixtures: SQLite files live in
+``tmp_path`` and PostgreSQL schemas in the worker's own throwaway cluster (``tests/pgcluster.py``).
 """
 
 from __future__ import annotations
@@ -107,6 +113,17 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
 
     def expire() -> None:
         dump_tasks(running_loop(main), sys.stderr)
+        worker = getattr(item.config, "workerinput", {}).get("workerid")
+        if worker is not None:
+            # An xdist worker's stdout, where pytest-timeout writes, is execnet's /dev/null; its
+            # stderr is the run's. Once the capture is suspended (pytest-timeout's next step
+            # too), stdout goes there as well.
+            capture = item.config.pluginmanager.getplugin("capturemanager")
+            if capture is not None:
+                capture.suspend_global_capture(item)
+            sys.stdout.flush()
+            os.dup2(2, 1)
+            print(f"\n+++ [{worker}] {item.nodeid} passed its time limit", file=sys.stderr)
         pytest_timeout.timeout_timer(item, settings)
 
     timer = threading.Timer(settings.timeout, expire)
