@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test run bench lint typecheck pytest font postgres chromium sandbox lock clean docs-images
+.PHONY: test test-fast run bench lint typecheck pytest font postgres chromium sandbox lock clean docs-images
 
 $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,11 +31,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+## pytest-xdist workers: one per core (PYTEST_WORKERS=0 runs the tests in pytest's own process).
+PYTEST_WORKERS ?= auto
+
 pytest: $(STAMP) font postgres chromium
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 ## The test command: lint, types, then the whole suite.
 test: $(STAMP) font postgres chromium lint typecheck pytest
+
+## While iterating: no lint, SQLite only, without the tests marked slow (processes started and
+## killed, the browser, the AI ladder: tests/conftest.py). `make test` before pushing.
+test-fast: $(STAMP) font
+	BANMEN_TEST_BACKENDS=sqlite $(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
 
 ## The main job: the Discord bot when DISCORD_TOKEN is set, else the terminal sandbox.
 run: $(STAMP) font

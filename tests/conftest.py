@@ -1,13 +1,22 @@
 """Fixtures for every test: a known seat order, and the store backends; a hang's dump.
 
 ``db_url`` is parametrised over both stores: a fresh SQLite file, and a fresh schema in a
-throwaway PostgreSQL cluster (started once per run, on first use, and always stopped at the
-end). ``BANMEN_TEST_BACKENDS=sqlite`` narrows a local run to one backend; CI runs both.
+throwaway PostgreSQL cluster (started once per run, or per xdist worker, on first use, and
+always stopped at the end). ``BANMEN_TEST_BACKENDS=sqlite`` narrows a local run to one backend;
+CI runs both.
 
 Every test has a time limit (pytest-timeout, ``timeout`` in pyproject.toml, the thread method):
 a test that hangs, in its body or its fixtures' teardown, ends the run with every thread's stack
 and, through :func:`pytest_timeout_set_timer` here, every asyncio task of the stuck event loop
 with its own stack (a loop idle in ``epoll_wait`` says nothing; its tasks say what they await).
+Under pytest-xdist (``make test`` runs ``-n auto``) a hang ends its worker instead, which the run
+reports as a crashed test; the dump goes to the worker's stderr, the run's own.
+
+Each xdist worker is a process of its own with its own session fixtures: SQLite files live in
+``tmp_path`` and PostgreSQL schemas in the worker's own throwaway cluster (``tests/pgcluster.py``).
+
+The ``slow`` mark (``make test-fast`` leaves it out) is set here, by :data:`SLOW`, not in the
+test modules.
 """
 
 from __future__ import annotations
@@ -30,6 +39,69 @@ from tests.pgcluster import Cluster
 BACKENDS = tuple(
     b for b in os.environ.get("BANMEN_TEST_BACKENDS", "sqlite,postgres").split(",") if b
 )
+
+
+SLOW: dict[str, frozenset[str] | None] = {
+    # killed and restarted again and again, or a server stopped under the service
+    "tests/bot/test_outbox_crash.py": None,
+    "tests/service/test_crash.py": None,
+    "tests/service/test_outage.py": None,  # a PostgreSQL cluster per test, stopped mid-game
+    "tests/bot/test_shards.py": None,  # two bot processes on one PostgreSQL, one SIGKILLed
+    "tests/bot/test_closing.py": frozenset({"test_close_with_everything_in_flight"}),
+    # Chromium
+    "tests/web/test_browser.py": None,
+    # ``python -m bot`` and other subprocesses
+    "tests/bot/test_ops.py": frozenset(
+        {
+            "test_wrong_token_is_one_line_and_exit_2",
+            "test_unreachable_api_is_one_line_and_exit_1",
+            "test_signal_closes_the_bot_and_the_service",
+            "test_sigterm_mid_move_closes_in_time_and_keeps_what_was_committed",
+        }
+    ),
+    "tests/service/test_ops_cli.py": frozenset(
+        {
+            "test_healthcheck_command",
+            "test_no_token_and_no_terminal_stops_with_exit_2",
+            "test_explicit_sandbox_still_runs_without_a_terminal",
+            "test_sync_global_without_a_token",
+        }
+    ),
+    "tests/service/test_sandbox.py": frozenset(
+        {"test_cli_sandbox_plays_rokumentai", "test_no_token_starts_the_sandbox"}
+    ),
+    "tests/engines/test_purity.py": frozenset({"test_importing_every_game_loads_no_impure_module"}),
+    # worker processes of the computer player and the replays
+    "tests/service/test_thinking.py": frozenset(
+        {
+            "test_a_pooled_search_returns_a_legal_move_within_its_deadline",
+            "test_a_worker_that_overruns_or_dies_is_replaced",
+        }
+    ),
+    "tests/service/test_replays.py": frozenset({"test_the_process_pool_draws_the_same_replay"}),
+    # the AI ladder: every level's search on one position
+    "tests/engines/ai/test_ai.py": frozenset({"test_every_level_guards_e5_in_sangokushi"}),
+    # long randomised tests (hypothesis, 2-4 s for each game)
+    "tests/service/test_fuzz_entry_points.py": frozenset(
+        {"test_mutated_moves_through_the_service", "test_mutated_records_through_import"}
+    ),
+}
+"""The tests marked ``slow``: a module's path and its test functions, or ``None`` for all of it.
+(``tests/test_marks.py`` checks that every name here is a test of that module.)"""
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            module = item.path.relative_to(config.rootpath).as_posix()
+        except ValueError:
+            continue
+        if module not in SLOW:
+            continue
+        names = SLOW[module]
+        if names is None or getattr(item, "originalname", item.name) in names:
+            item.add_marker(pytest.mark.slow)
 
 
 def seats_as_listed(seats: list[Any]) -> None:
@@ -107,6 +179,17 @@ def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
 
     def expire() -> None:
         dump_tasks(running_loop(main), sys.stderr)
+        worker = getattr(item.config, "workerinput", {}).get("workerid")
+        if worker is not None:
+            # An xdist worker's stdout, where pytest-timeout writes, is execnet's /dev/null; its
+            # stderr is the run's. Once the capture is suspended (pytest-timeout's next step
+            # too), stdout goes there as well.
+            capture = item.config.pluginmanager.getplugin("capturemanager")
+            if capture is not None:
+                capture.suspend_global_capture(item)
+            sys.stdout.flush()
+            os.dup2(2, 1)
+            print(f"\n+++ [{worker}] {item.nodeid} passed its time limit", file=sys.stderr)
         pytest_timeout.timeout_timer(item, settings)
 
     timer = threading.Timer(settings.timeout, expire)

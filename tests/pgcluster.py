@@ -1,10 +1,13 @@
 """A throwaway PostgreSQL cluster for the tests and the benchmark.
 
 ``Cluster.start()`` runs ``initdb`` in a fresh temporary folder and ``pg_ctl start`` on a Unix
-socket in it (no TCP port, so parallel runs never collide; fsync off: nothing here must survive a
-power cut, unless ``durable``); ``stop()`` stops it and removes the folder. As root the server runs
-as the ``postgres`` user (PostgreSQL refuses root). ``BANMEN_TEST_POSTGRES=postgresql://...`` uses
-a server you run instead (its role must be allowed to create schemas).
+socket in it (no TCP port, so parallel runs and pytest-xdist's workers, one cluster each, never
+collide; fsync off: nothing here must survive a power cut, unless ``durable``); ``stop()`` stops it
+and removes the folder. A guard process stops it too when the process that started it ends without
+``stop()`` (killed, ``os._exit`` after a timeout, a crashed xdist worker): the server never outlives
+the run. As root the server runs as the ``postgres`` user (PostgreSQL refuses root).
+``BANMEN_TEST_POSTGRES=postgresql://...`` uses a server you run instead (its role must be allowed to
+create schemas).
 
 Debian's ``postgresql`` package provides the programs; ``make test`` installs it when it is
 missing (``scripts/install-postgres.sh``). Without them the tests fail and say what to install:
@@ -37,6 +40,17 @@ MISSING = (
 )
 
 
+GUARD = """root=$1; shift
+read -r _ || true
+"$@" >/dev/null 2>&1
+rm -rf "$root"
+"""
+"""The guard (``sh -c``): its stdin is a pipe nobody writes to, whose one writing end the process
+that started the cluster holds, so ``read`` returns when that process ends, however it ends; then
+``pg_ctl stop`` (its arguments) and the folder goes. In a session of its own, so the signal that
+ends a run (Ctrl-C, a CI timeout's SIGTERM to the process group) does not end the guard too."""
+
+
 def bindir() -> Path:
     """Where ``initdb`` and ``pg_ctl`` are (on PATH, else Debian's versioned folder)."""
     found = shutil.which("initdb")
@@ -61,12 +75,16 @@ class Cluster:
         self.url = os.environ.get("BANMEN_TEST_POSTGRES", "").strip()
         self.external = bool(self.url)
         self._schemas = itertools.count(1)
+        self._guard: subprocess.Popen[bytes] | None = None
 
-    def _run(self, *args: str) -> None:
+    def _command(self, *args: str) -> list[str]:
         command = [str(bindir() / args[0]), *args[1:]]
         if os.geteuid() == 0:
             command = ["runuser", "-u", "postgres", "--", *command]
-        subprocess.run(command, check=True, capture_output=True, timeout=120)
+        return command
+
+    def _run(self, *args: str) -> None:
+        subprocess.run(self._command(*args), check=True, capture_output=True, timeout=120)
 
     def start(self) -> str:
         """Start the server (once) and create the test database; returns its URL."""
@@ -81,6 +99,12 @@ class Cluster:
                 raise RuntimeError(MISSING + " (there is no postgres user to run it)") from exc
             os.chown(root, pw.pw_uid, pw.pw_gid)
         data = root / "data"
+        self._guard = subprocess.Popen(
+            ["sh", "-c", GUARD, "banmen-pg-guard", str(root),
+             *self._command("pg_ctl", "-D", str(data), "-m", "immediate", "-w", "stop")],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
         try:
             self._run(
                 "initdb",
@@ -124,14 +148,19 @@ class Cluster:
         return self.url
 
     def stop(self) -> None:
-        """Stop the server and remove its folder (safe to call twice)."""
+        """Stop the server and remove its folder (safe to call twice), then end the guard."""
         root, self.root = self.root, None
-        if root is None:
-            return
-        with contextlib.suppress(subprocess.SubprocessError, OSError, RuntimeError):
-            if (root / "data" / "postmaster.pid").exists():
-                self._run("pg_ctl", "-D", str(root / "data"), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(root, ignore_errors=True)
+        guard, self._guard = self._guard, None
+        if root is not None:
+            with contextlib.suppress(subprocess.SubprocessError, OSError, RuntimeError):
+                if (root / "data" / "postmaster.pid").exists():
+                    self._run("pg_ctl", "-D", str(root / "data"), "-m", "immediate", "-w", "stop")
+            shutil.rmtree(root, ignore_errors=True)
+        if guard is not None:
+            guard.kill()  # still blocked in ``read``: nothing left for it to do
+            guard.wait()
+            if guard.stdin is not None:
+                guard.stdin.close()
 
     @contextlib.contextmanager
     def schema(self) -> Iterator[str]:

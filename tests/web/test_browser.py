@@ -62,11 +62,14 @@ class Browser:
         self.page = page
         self.errors: list[str] = []
         self.reading: list[asyncio.Future[bytes]] = []
+        self.closing = False
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("response", self._received)
 
     def _received(self, response: Any) -> None:
+        if self.closing:  # the page goes before this body could come: nobody would await it
+            return
         if "/events" not in response.url:  # a stream still open has no body (test_site reads one)
             self.reading.append(asyncio.ensure_future(response.body()))
 
@@ -108,7 +111,10 @@ async def browser(real: GameService, tmp_path: Path) -> AsyncIterator[Browser]:
         try:
             yield seen
         finally:
-            # bodies nobody asked for: read (or failed) before the page goes, never left pending
+            # Bodies nobody asked for: read (or failed) before the page goes, never left pending.
+            # A response can still come now (the favicon the page asked for after its load
+            # event): reading it would fail when the page closes, a task nobody awaits.
+            seen.closing = True
             await asyncio.gather(*seen.reading, return_exceptions=True)
             await context.close()
             await chrome.close()
