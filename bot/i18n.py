@@ -1163,6 +1163,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(win chance {kept}%).",
         "対局 #{id}（{game}）{ply}手目：{played}はコンピュータの推奨と同じです（勝率{kept}%）。",
     ),
+    "review.who": ("{name} ({seat})", "{name}（{seat}）"),
+    "button.better_at": ("{ply}: {move}", "{ply}手目: {move}"),
+    # -- charts: a picture drawn once for every reader says its words in both languages ----------
+    "chart.axis.ply": ("ply", "手数"),
+    "chart.axis.win_chance": ("win chance (%)", "勝率"),
+    "chart.axis.rated_games": ("rated games", "対局"),
+    "chart.axis.rating": ("rating", "レーティング"),
+    "chart.title.rating": ("rating", "レーティング"),
     # -- tournaments (issue 34, docs/tournaments.md) -----------------------------------------
     "refuse.tournament_unknown": ("There is no tournament #{id}.", "大会 #{id} はありません。"),
     "refuse.tournament_manager": (
@@ -1412,6 +1420,13 @@ class _Params(dict[str, Any]):
 def text(key: str, /, **params: Any) -> Text:
     """The message ``key`` with ``params`` in both languages (kept as a value, said later)."""
     return Text(t(key, Lang.EN, **params), t(key, Lang.JA, **params))
+
+
+def bilingual(key: str, /, **params: Any) -> str:
+    """The message ``key`` in both languages at once, Japanese first (``手数 / ply``): for a
+    picture drawn once for every reader, such as a chart."""
+    said = text(key, **params)
+    return f"{said.ja} / {said.en}"
 
 
 def t(key: str, lang: str = "en", /, **params: Any) -> str:
