@@ -272,6 +272,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "game.result": ("Result: {result}", "結果: {result}"),
     "game.winner": ("Winner: {names}", "勝者: {names}"),
     "game.winners": ("Winners: {names}", "勝者: {names}"),
+    "game.winner_seat": ("{name} ({seat})", "{name}さん（{seat}）"),
     "lobby.with_ai": (
         "The computer (level {levels}) takes a seat: the game will not be rated.",
         "コンピュータ（レベル{levels}）が参加します（レーティング対象外）。",
@@ -542,6 +543,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "I cannot read {path}: {reason}.",
         "{path} を読めません: {reason}。",
     ),
+    "sandbox.no_clock": (
+        "/tick needs the sandbox clock",
+        "/tick にはサンドボックスの時計が必要です",
+    ),
     "sandbox.bad_tick": (
         "I cannot move the sandbox clock by {text!r}: give 1 second to 366 days (e.g. 90s, 5m, "
         "3d), at most 10 years in all.",
@@ -591,6 +596,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock.part.bank": ("a time bank", "持ち時間（バンク）"),
     "clock.part.bonus": ("a time bank's bonus per move", "1手ごとの加算"),
     "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
+    "list.and": ("{rest} and {last}", "{rest}さんと{last}"),
+    "list.separator": (", ", "さんと"),
+    "clock.unit.day": ("{n} {n:day|days}", "{n}日"),
+    "clock.unit.hour": ("{n} {n:hour|hours}", "{n}時間"),
+    "clock.unit.minute": ("{n} {n:minute|minutes}", "{n}分"),
+    "clock.unit.second": ("{n} {n:second|seconds}", "{n}秒"),
+    "clock.range": ("{low} to {high}", "{low}〜{high}"),
     "daily.playing": ("playing", "対局中"),
     "daily.not_in_thread": (
         "Start the deal of the day in a channel, not in a thread: it is played in a private "
@@ -1357,6 +1369,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.rated_games": ("Rated games", "レーティング対局数"),
     "web.recent": ("Recent rated games", "最近のレーティング対局"),
     "web.link": ("Watch and replay: {url}", "観戦・再生: {url}"),
+    "web.too_many": ("Too many requests", "リクエストが多すぎます"),
     "web.busy": (
         "Too many pictures are being drawn; try again in a moment.",
         "描画が混み合っています。少し待ってからもう一度どうぞ。",
