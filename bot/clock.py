@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.lang import Lang
-
 
 class Clock(Protocol):
     """Where the service reads the time: :class:`SystemClock`, or :class:`FakeClock` in tests."""
@@ -87,29 +85,24 @@ BONUS_RANGE = (1, 30 * DAY)
 """A time bank's bonus per move (seconds): 1 second to 30 days."""
 
 
-_UNIT_NAMES = (
-    (DAY, "day", "日"),
-    (HOUR, "hour", "時間"),
-    (MINUTE, "minute", "分"),
-    (1, "second", "秒"),
-)
+UNITS = ((DAY, "day"), (HOUR, "hour"), (MINUTE, "minute"), (1, "second"))
+"""The units a duration is named in, largest first (the catalogue's ``clock.unit.*`` say them
+to players)."""
 
 
-def human_duration(seconds: int, lang: str = "en") -> str:
-    """``3600`` -> ``"1 hour"`` (``"1時間"``), ``120`` -> ``"2 minutes"`` (for the ranges)."""
-    for unit, name, ja in _UNIT_NAMES:
+def human_duration(seconds: int) -> str:
+    """``3600`` -> ``"1 hour"``, ``120`` -> ``"2 minutes"`` (for :class:`ClockError` messages;
+    a player reads a range from the catalogue, ``bot.service.lobby.clock_refusal``)."""
+    for unit, name in UNITS:
         if seconds % unit == 0:
             n = seconds // unit
-            if Lang.of(lang) is Lang.JA:
-                return f"{n}{ja}"
             return f"{n} {name}" + ("" if n == 1 else "s")
     return f"{seconds} seconds"  # pragma: no cover - the unit 1 always divides
 
 
-def range_text(bounds: tuple[int, int], lang: str = "en") -> str:
-    """``(60, 7200)`` -> ``"1 minute to 2 hours"`` (``"1分〜2時間"``)."""
-    low, high = human_duration(bounds[0], lang), human_duration(bounds[1], lang)
-    return Lang.of(lang).pick(f"{low} to {high}", f"{low}〜{high}")
+def range_text(bounds: tuple[int, int]) -> str:
+    """``(60, 7200)`` -> ``"1 minute to 2 hours"`` (for :class:`ClockError` messages)."""
+    return f"{human_duration(bounds[0])} to {human_duration(bounds[1])}"
 
 
 def parse_duration(text: str, default_unit: str, bounds: tuple[int, int] | None = None) -> int:

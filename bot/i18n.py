@@ -272,6 +272,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "game.result": ("Result: {result}", "結果: {result}"),
     "game.winner": ("Winner: {names}", "勝者: {names}"),
     "game.winners": ("Winners: {names}", "勝者: {names}"),
+    "game.winner_seat": ("{name} ({seat})", "{name}さん（{seat}）"),
     "lobby.with_ai": (
         "The computer (level {levels}) takes a seat: the game will not be rated.",
         "コンピュータ（レベル{levels}）が参加します（レーティング対象外）。",
@@ -542,6 +543,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "I cannot read {path}: {reason}.",
         "{path} を読めません: {reason}。",
     ),
+    "sandbox.no_clock": (
+        "/tick needs the sandbox clock",
+        "/tick にはサンドボックスの時計が必要です",
+    ),
     "sandbox.bad_tick": (
         "I cannot move the sandbox clock by {text!r}: give 1 second to 366 days (e.g. 90s, 5m, "
         "3d), at most 10 years in all.",
@@ -591,6 +596,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock.part.bank": ("a time bank", "持ち時間（バンク）"),
     "clock.part.bonus": ("a time bank's bonus per move", "1手ごとの加算"),
     "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
+    "list.and": ("{rest} and {last}", "{rest}さんと{last}"),
+    "list.separator": (", ", "さんと"),
+    "clock.unit.day": ("{n} {n:day|days}", "{n}日"),
+    "clock.unit.hour": ("{n} {n:hour|hours}", "{n}時間"),
+    "clock.unit.minute": ("{n} {n:minute|minutes}", "{n}分"),
+    "clock.unit.second": ("{n} {n:second|seconds}", "{n}秒"),
+    "clock.range": ("{low} to {high}", "{low}〜{high}"),
     "daily.playing": ("playing", "対局中"),
     "daily.not_in_thread": (
         "Start the deal of the day in a channel, not in a thread: it is played in a private "
@@ -1163,6 +1175,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "(win chance {kept}%).",
         "対局 #{id}（{game}）{ply}手目：{played}はコンピュータの推奨と同じです（勝率{kept}%）。",
     ),
+    "review.who": ("{name} ({seat})", "{name}（{seat}）"),
+    "button.better_at": ("{ply}: {move}", "{ply}手目: {move}"),
+    # -- charts: a picture drawn once for every reader says its words in both languages ----------
+    "chart.axis.ply": ("ply", "手数"),
+    "chart.axis.win_chance": ("win chance (%)", "勝率"),
+    "chart.axis.rated_games": ("rated games", "対局"),
+    "chart.axis.rating": ("rating", "レーティング"),
+    "chart.title.rating": ("rating", "レーティング"),
     # -- tournaments (issue 34, docs/tournaments.md) -----------------------------------------
     "refuse.tournament_unknown": ("There is no tournament #{id}.", "大会 #{id} はありません。"),
     "refuse.tournament_manager": (
@@ -1280,6 +1300,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}は始まっているため中止できません。マネージャーは /tournament remove で参加者を"
         "外すか、最後まで行ってください。",
     ),
+    "tournament.format.round_robin": ("round-robin", "総当たり"),
+    "tournament.format.double_round_robin": ("double round-robin", "2回総当たり"),
+    "tournament.format.swiss": ("Swiss", "スイス式"),
+    "tournament.format.tables": ("tables of three", "3人卓"),
+    "tournament.rated": ("rated", "レーティング対象"),
+    "tournament.casual": ("casual", "非レート"),
+    "tournament.tiebreak.sb": ("Sonneborn-Berger", "ゾンネボーン・ベルガー"),
+    "tournament.tiebreak.wins": ("wins", "勝数"),
+    "tournament.tiebreak.buchholz": ("Buchholz", "ブッフホルツ"),
+    "tournament.tiebreak.median": ("median-Buchholz", "メジアン・ブッフホルツ"),
+    "tournament.tiebreak.placement": ("placement sum", "順位合計"),
+    "tournament.tiebreak.mates": ("table-mates' points", "同卓者の得点"),
+    "tournament.crosstable.player": ("Player", "対局者"),
+    "tournament.crosstable.points": ("Pts", "点"),
     "button.t_join": ("Join", "参加"),
     "button.t_leave": ("Leave", "退出"),
     "button.t_start": ("Start", "開始"),
@@ -1335,6 +1369,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.rated_games": ("Rated games", "レーティング対局数"),
     "web.recent": ("Recent rated games", "最近のレーティング対局"),
     "web.link": ("Watch and replay: {url}", "観戦・再生: {url}"),
+    "web.too_many": ("Too many requests", "リクエストが多すぎます"),
     "web.busy": (
         "Too many pictures are being drawn; try again in a moment.",
         "描画が混み合っています。少し待ってからもう一度どうぞ。",
@@ -1398,6 +1433,13 @@ class _Params(dict[str, Any]):
 def text(key: str, /, **params: Any) -> Text:
     """The message ``key`` with ``params`` in both languages (kept as a value, said later)."""
     return Text(t(key, Lang.EN, **params), t(key, Lang.JA, **params))
+
+
+def bilingual(key: str, /, **params: Any) -> str:
+    """The message ``key`` in both languages at once, Japanese first (``手数 / ply``): for a
+    picture drawn once for every reader, such as a chart."""
+    said = text(key, **params)
+    return f"{said.ja} / {said.en}"
 
 
 def t(key: str, lang: str = "en", /, **params: Any) -> str:

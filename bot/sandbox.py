@@ -303,7 +303,7 @@ class Sandbox:
             await self._replay(args)
         elif command == "/tick":
             if self.clock is None:
-                self.say("/tick needs the sandbox clock")
+                self.say(self.t("sandbox.no_clock"))
                 return
             text = args[0] if args else "1m"
             try:

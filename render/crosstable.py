@@ -1,7 +1,7 @@
 """A tournament's crosstable (対戦表) as a picture: a row per player in standing order, a column
 per opponent (numbered as the rows), each cell the points scored against that opponent and the
-seat they were scored from, then the total. Pure: names and cells in, PNG bytes out; the
-headings are in English and Japanese at once."""
+seat they were scored from, then the total. Pure: names, cells and the headings' words in (the
+caller says them, from the host's catalogue), PNG bytes out."""
 
 from __future__ import annotations
 
@@ -47,8 +47,9 @@ MAX_ROWS = 64
 """Rows drawn at most (a larger field's picture would be unreadable: the text lists it all)."""
 
 
-def render_crosstable(title: str, rows: Sequence[CrossRow]) -> bytes:
-    """The crosstable of ``rows`` (at most :data:`MAX_ROWS`), titled ``title``."""
+def render_crosstable(title: str, rows: Sequence[CrossRow], *, player: str, points: str) -> bytes:
+    """The crosstable of ``rows`` (at most :data:`MAX_ROWS`), titled ``title``; ``player`` and
+    ``points`` head the names' and the totals' columns."""
     rows = list(rows)[:MAX_ROWS]
     n = len(rows)
     cell_font = font(SIZE)
@@ -70,12 +71,12 @@ def render_crosstable(title: str, rows: Sequence[CrossRow]) -> bytes:
     x_points = x_cells + cell_w * n
     header_y = top + ROW_H // 2
     draw_text(img, (PAD + RANK_W // 2, header_y), "#", SIZE, MUTED, "mm")
-    draw_text(img, (PAD + RANK_W, header_y), "Player 対局者", SIZE, MUTED, "lm")
+    draw_text(img, (PAD + RANK_W, header_y), player, SIZE, MUTED, "lm")
     for j in range(n):
         draw_text(
             img, (x_cells + cell_w * j + cell_w // 2, header_y), str(j + 1), SIZE, MUTED, "mm"
         )
-    draw_text(img, (x_points + POINTS_W // 2, header_y), "Pts 点", SIZE, MUTED, "mm")
+    draw_text(img, (x_points + POINTS_W // 2, header_y), points, SIZE, MUTED, "mm")
     for i, row in enumerate(rows):
         y0 = top + ROW_H * (i + 1)
         if i % 2 == 0:
@@ -106,4 +107,5 @@ def samples() -> dict[str, bytes]:
         CrossRow(3, "Sora 空", "1½", {0: "½■", 1: "0□", 3: "1■"}),
         CrossRow(4, "Haru", "0", {0: "0■", 1: "0■", 2: "0□"}),
     ]
-    return {"crosstable": render_crosstable("Banmen Cup 盤面杯", rows)}
+    headings = {"player": "Player 対局者", "points": "Pts 点"}
+    return {"crosstable": render_crosstable("Banmen Cup 盤面杯", rows, **headings)}

@@ -15,7 +15,7 @@ from typing import Any
 
 import render
 from bot.clock import from_ms
-from bot.i18n import Lang
+from bot.i18n import Lang, t
 from bot.model import GameRow, GameStatus, MoveRow, OfferKind, SeatKind, StoredOutcome
 from bot.service.actions import Action, Button, play_button
 from bot.service.cache import Loaded
@@ -238,10 +238,11 @@ def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
     def who(lang: str) -> str:
         if n == 1:
             return names([loaded.name(w) for w in winners], lang)
-        pairs = [(loaded.name(w), loaded.game.seat_name(w, lang, n)) for w in winners]
-        if Lang.of(lang) is Lang.JA:
-            return "、".join(f"{name}さん（{seat}）" for name, seat in pairs)
-        return names([f"{name} ({seat})" for name, seat in pairs], lang)
+        seated = [
+            t("game.winner_seat", lang, name=loaded.name(w), seat=loaded.game.seat_name(w, lang, n))
+            for w in winners
+        ]
+        return "、".join(seated) if Lang.of(lang) is Lang.JA else names(seated, lang)
 
     key = "game.winner" if len(winners) == 1 else "game.winners"
     return (Line(key, {"names": Text(who("en"), who("ja"))}),)
@@ -298,11 +299,10 @@ def host_outcome(row: GameRow) -> Outcome | None:
 def names(people: Sequence[str], lang: str) -> str:
     """``a``, ``a and b``, ``a, b and c``; in Japanese ``aさんとb`` (the template adds the last
     さん)."""
-    if Lang.of(lang) is Lang.JA:
-        return "さんと".join(people)
     if len(people) <= 1:
         return "".join(people)
-    return ", ".join(people[:-1]) + " and " + people[-1]
+    rest = t("list.separator", lang).join(people[:-1])
+    return t("list.and", lang, rest=rest, last=people[-1])
 
 
 # --- pictures ---------------------------------------------------------------------------------

@@ -130,7 +130,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     if not request.app[LIMITER_KEY].allow(request.remote or "?"):
         response: web.StreamResponse = web.Response(
-            status=429, text="Too many requests", headers={"Retry-After": "1"}
+            status=429, text=t("web.too_many", lang_of(request)), headers={"Retry-After": "1"}
         )
     else:
         try:

@@ -123,9 +123,9 @@ class Ratings:
         job = partial(
             charts.rating_history,
             list(series.items()),
-            title=f"{user.name}: レーティング / rating",
-            xlabel="対局 / rated games",
-            ylabel="レーティング / rating",
+            title=f"{user.name}: {i18n.bilingual('chart.title.rating')}",
+            xlabel=i18n.bilingual("chart.axis.rated_games"),
+            ylabel=i18n.bilingual("chart.axis.rating"),
         )
         return await asyncio.to_thread(job)
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from bot.i18n import text
 from bot.model import BoardRow, TournamentRow, TournamentStatus
 from bot.service import present
 from bot.service.actions import Action, Button
@@ -177,12 +178,12 @@ class TournamentReplies:
 
 
 TIEBREAK_NAMES: dict[str, Text] = {
-    "sb": Text("Sonneborn-Berger", "ゾンネボーン・ベルガー"),
-    "wins": Text("wins", "勝数"),
-    "buchholz": Text("Buchholz", "ブッフホルツ"),
-    "median": Text("median-Buchholz", "メジアン・ブッフホルツ"),
-    "placement": Text("placement sum", "順位合計"),
-    "mates": Text("table-mates' points", "同卓者の得点"),
+    "sb": text("tournament.tiebreak.sb"),
+    "wins": text("tournament.tiebreak.wins"),
+    "buchholz": text("tournament.tiebreak.buchholz"),
+    "median": text("tournament.tiebreak.median"),
+    "placement": text("tournament.tiebreak.placement"),
+    "mates": text("tournament.tiebreak.mates"),
 }
 
 
@@ -199,10 +200,10 @@ def points_text(value: float) -> str:
 
 
 FORMAT_NAMES: dict[Format, Text] = {
-    Format.ROUND_ROBIN: Text("round-robin", "総当たり"),
-    Format.DOUBLE_ROUND_ROBIN: Text("double round-robin", "2回総当たり"),
-    Format.SWISS: Text("Swiss", "スイス式"),
-    Format.TABLES: Text("tables of three", "3人卓"),
+    Format.ROUND_ROBIN: text("tournament.format.round_robin"),
+    Format.DOUBLE_ROUND_ROBIN: text("tournament.format.double_round_robin"),
+    Format.SWISS: text("tournament.format.swiss"),
+    Format.TABLES: text("tournament.format.tables"),
 }
 
 
@@ -216,7 +217,7 @@ def about(t: TournamentRow) -> dict[str, object]:
         "format": FORMAT_NAMES[Format(t.new.format)],
         "clock": t.new.clock,
         "rounds": t.new.rounds or "-",
-        "rated": Text("rated", "レーティング対象") if t.new.rated else Text("casual", "非レート"),
+        "rated": text("tournament.rated" if t.new.rated else "tournament.casual"),
         "guild": t.new.guild_id,
         "channel": t.new.channel_id,
     }
@@ -255,4 +256,7 @@ def crosstable_png(
                 {k: " ".join(v) for k, v in cells.items()},
             )
         )
-    return render_crosstable(t.new.name, rows)
+    player, points = text("tournament.crosstable.player"), text("tournament.crosstable.points")
+    return render_crosstable(
+        t.new.name, rows, player=f"{player.en} {player.ja}", points=f"{points.en} {points.ja}"
+    )

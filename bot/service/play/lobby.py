@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Literal, TypedDict, Unpack
 
 from bot import i18n
-from bot.clock import ClockError, ClockSpec, parse_clock, range_text
+from bot.clock import UNITS, ClockError, ClockSpec, parse_clock
 from bot.i18n import clean_text
 from bot.model import Change, GameStatus, Limits, MoveRow, NewGame, SeatKind, SeatRow, Update
 from bot.service import present
@@ -391,8 +391,15 @@ def clock_refusal(error: ClockError) -> Refusal:
     """What was wrong with a clock: the part out of range and its range, or how to write one."""
     if error.part is None or error.bounds is None:
         return Refusal("refuse.bad_clock")
-    shown = Text(range_text(error.bounds, "en"), range_text(error.bounds, "ja"))
+    low, high = (duration_text(s) for s in error.bounds)
+    shown = i18n.text("clock.range", low=low, high=high)
     return Refusal("refuse.clock_range", part=CLOCK_PARTS[error.part], range=shown)
+
+
+def duration_text(seconds: int) -> Text:
+    """``3600``: "1 hour" (1時間), in the largest unit that divides it."""
+    unit, name = next((u, name) for u, name in UNITS if seconds % u == 0)
+    return i18n.text(f"clock.unit.{name}", n=seconds // unit)
 
 
 def limit_refusal(error: LimitError, users: Sequence[User]) -> Refusal:

@@ -31,6 +31,7 @@ from functools import partial
 from typing import Any
 
 import render
+from bot.i18n import bilingual, text
 from bot.learn import moved_cells
 from bot.model import GameStatus, ReviewRow
 from bot.service import present
@@ -268,10 +269,11 @@ class Reviews:
         lines: list[Line] = []
         buttons: list[Button] = []
         for seat, name in enumerate(names):
-            who = Text(
-                f"{name} ({loaded.game.seat_name(seat, 'en', loaded.row.players)})",
-                f"{name}（{loaded.game.seat_name(seat, 'ja', loaded.row.players)}）",
+            seat_name = Text(
+                loaded.game.seat_name(seat, "en", loaded.row.players),
+                loaded.game.seat_name(seat, "ja", loaded.row.players),
             )
+            who = text("review.who", name=name, seat=seat_name)
             mistakes = review.mistakes(seat)
             lines.append(Line("review.player" if mistakes else "review.clean", {"name": who}))
             for p in mistakes:
@@ -283,7 +285,7 @@ class Reviews:
                     "could": percent(p.best_chance),
                 }
                 lines.append(Line("review.mistake", params))
-                label = Text(f"{p.ply}: {p.best_shown.en}", f"{p.ply}手目: {p.best_shown.ja}")
+                label = text("button.better_at", ply=p.ply, move=p.best_shown)
                 buttons.append(Button(Action.BETTER, str(p.ply), label))
         if swings:
             lines.append(Line("review.swings", {"plies": ", ".join(str(p) for p in swings)}))
@@ -296,8 +298,8 @@ class Reviews:
             names,
             swings,
             title=f"#{loaded.id} {title.ja} / {title.en}",
-            xlabel="手数 / ply",
-            ylabel="勝率 / win chance (%)",
+            xlabel=bilingual("chart.axis.ply"),
+            ylabel=bilingual("chart.axis.win_chance"),
         )
         chart = await self.workers.draw(job)
         shown = public and seen.public
