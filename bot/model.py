@@ -310,6 +310,9 @@ class NewGame:
     reseed_from: int = 0
     tournament: TournamentSlot | None = None
     """The tournament board this game is (written with the game: never made twice)."""
+    paused_ms: int | None = None
+    """Made with its clock stopped (its first player to move is on vacation)."""
+    paused_until_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

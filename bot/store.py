@@ -1420,8 +1420,9 @@ class SqlStore(
                 "INSERT INTO games (game_type, players, options, seed, status, guild_id, "
                 "channel_id, creator_id, clock, reminders, created_ms, started_ms, "
                 "finished_ms, result, turn_started_ms, deadline_ms, expires_ms, "
-                "imported_ms, rated, daily_day, reseed, reseed_from) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "imported_ms, rated, daily_day, reseed, reseed_from, paused_ms, "
+                "paused_until_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING id",
                 (
                     game.game_type,
@@ -1446,6 +1447,8 @@ class SqlStore(
                     game.daily_day,
                     game.reseed,
                     game.reseed_from,
+                    game.paused_ms,
+                    game.paused_until_ms,
                 ),
             )
             game_id = int(rows[0][0])

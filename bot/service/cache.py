@@ -14,7 +14,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from bot.model import (
@@ -44,6 +44,11 @@ may post it instead (a caller that neither reports success nor failure)."""
 
 MAX_GAME_ID = 2**63
 """Game ids are SQLite integers (64-bit): anything at or above this is no game."""
+
+
+NEW_GAME_FIELDS = frozenset(f.name for f in fields(NewGame))
+"""The columns a created game can be made with (what an amender adds beyond them, e.g. a
+premove's line, cannot exist before the game does)."""
 
 
 @dataclass(slots=True)
@@ -422,6 +427,7 @@ class GameCache:
         announces, in one transaction (a game that starts at once: its first message is not
         lost either), and read it back into the cache. The replies come back keyed and
         claimed, as from :meth:`commit_announcing`."""
+        new = self._amended(new)
         made: tuple[Reply, ...] = ()
 
         def announcements(game_id: int) -> tuple[Announcement, ...]:
@@ -441,6 +447,21 @@ class GameCache:
             loaded = await self.load(game_id)  # with the seats' names as the store keeps them
             self._committed(loaded)
         return loaded, tuple(made)
+
+    def _amended(self, new: NewGame) -> NewGame:
+        """``new`` with what the amenders add to a game's first turn (a game made running while
+        its first player to move is on vacation starts with its clock stopped): a game is
+        created through the same hooks as every change, so no way in forgets one."""
+        if not self._amenders:
+            return new
+        row = row_of_new(new, 0)
+        state = replay(row, list(new.entries)).state
+        change = Change(0, 0, update=Update(turn_started_ms=new.turn_started_ms))
+        given: dict[str, object] = {}
+        for amend in self._amenders:
+            given |= amend(row, state, change).given()
+        settable = {k: v for k, v in given.items() if k in NEW_GAME_FIELDS}
+        return replace(new, **settable) if settable else new  # type: ignore[arg-type]
 
     def _announced(
         self, new: Loaded, announce: Announce, at_ms: int

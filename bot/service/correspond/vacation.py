@@ -105,8 +105,12 @@ class Vacations:
         live index is restored; before the timers look at any deadline)."""
         self._away = {v.user_id: v for v in await self.ctx.store.vacations()}
         self._held = {}
+        made = await self._run_orphans()
         for user in list(self._away):
-            await self._stop_clocks(user)
+            made += await self._stop_clocks(user)
+        for reply in made:  # nobody here posts them: the outbox's loop does, at once
+            if reply.outbox is not None:
+                self.ctx.games.claims.release(reply.outbox)
         self.changed.set()
 
     # -- the timers' loop -------------------------------------------------------------------
@@ -230,14 +234,14 @@ class Vacations:
             left = rules.accrued_ms(self.days_per_year, now)
         held = len(self._held.get(user.id, ()))
         if row is not None and row.holding_ms is not None:
-            left = max(0, left - rules.charged_ms(now - row.holding_ms))
+            left = rules.held_left_ms(row, self.days_per_year, now)
         away = row is not None and row.since_ms is not None
         return Reply(
             "vacation.status_on" if away else "vacation.status_off",
             {
                 "days": rules.days(left),
                 "count": held,
-                "until": from_ms(row.until_ms) if row and row.until_ms else "—",
+                "until": from_ms(row.until_ms) if away and row and row.until_ms else "—",
             },
             event=Event.VACATION,
             public=False,
@@ -297,20 +301,46 @@ class Vacations:
         return out
 
     async def _end(self, user_id: str, at_ms: int, key: str) -> list[Reply]:
-        """End ``user_id``'s vacation at ``at_ms``: every clock it held runs again from then."""
-        out: list[Reply] = []
-        row = self._away.pop(user_id)
-        for game_id in sorted(self._held.pop(user_id, set())):
-            async with self.ctx.games.lock(game_id):
-                loaded = await self.ctx.games.load(game_id)
-                if loaded.row.paused_ms is None:
-                    continue
-                update = pausing.resume(loaded.row, max(at_ms, loaded.row.paused_ms))
-                out.append(await self._commit(loaded, update, key))
-        row = rules.ended(row, at_ms)
+        """End ``user_id``'s vacation at ``at_ms``: every clock it held runs again from then.
+        The end is stored first: a process killed while the clocks run again leaves clocks
+        stopped by a vacation that is over, which the next start runs again from ``at_ms``
+        (:meth:`_run_orphans`), never a vacation that stops them again."""
+        row = rules.ended(self._away.pop(user_id), at_ms)
+        held = sorted(self._held.pop(user_id, set()))
         self._unsaved.discard(user_id)
         await self.ctx.store.save_vacation(row)
+        out = [r for game_id in held if (r := await self._run_again(game_id, at_ms, key))]
         self.changed.set()
+        return out
+
+    async def _run_again(self, game_id: int, at_ms: int, key: str) -> Reply | None:
+        """Run ``game_id``'s stopped clock again from ``at_ms`` (None: it runs already)."""
+        async with self.ctx.games.lock(game_id):
+            loaded = await self.ctx.games.load(game_id)
+            if loaded.row.paused_ms is None:
+                return None
+            update = pausing.resume(loaded.row, max(at_ms, loaded.row.paused_ms))
+            return await self._commit(loaded, update, key)
+
+    async def _run_orphans(self) -> list[Reply]:
+        """At start-up: the clocks still stopped for a player who is not away (the process
+        died while their vacation ended) run again from when it ended."""
+        out: list[Reply] = []
+        for game in await self.ctx.store.timed_games():
+            if game.paused_ms is None or game.status is not GameStatus.ACTIVE:
+                continue
+            loaded = await self.ctx.games.read(game.id)
+            acting = acting_users(loaded.row, loaded.state)
+            if any(u in self._away for u in acting):
+                continue
+            ends = [
+                v.until_ms
+                for u in acting
+                if (v := await self.ctx.store.vacation(u)) is not None and v.since_ms is None
+            ]
+            at = max([t for t in ends if t is not None], default=self.ctx.now_ms())
+            if (reply := await self._run_again(game.id, at, "vacation.ended_back")) is not None:
+                out.append(reply)
         return out
 
     async def _commit(self, loaded: Loaded, update: Update, key: str) -> Reply:

@@ -38,6 +38,11 @@ def year_of(ms: int) -> int:
     return from_ms(ms).year
 
 
+def year_start_ms(ms: int, later: int = 0) -> int:
+    """1 January 00:00 UTC of ``ms``'s year (``later`` years on)."""
+    return to_ms(datetime(year_of(ms) + later, 1, 1, tzinfo=UTC))
+
+
 def in_year(row: VacationRow, now_ms: int) -> VacationRow:
     """``row`` counted in ``now_ms``'s year (a new year starts with nothing spent)."""
     year = year_of(now_ms)
@@ -54,11 +59,21 @@ def left_ms(row: VacationRow, days_per_year: float, now_ms: int) -> int:
 
 
 def runs_out_at(row: VacationRow, days_per_year: float) -> int | None:
-    """When the allowance is spent if the clocks stay held (``None``: none is held)."""
+    """When the allowance is spent if the clocks stay held (``None``: none is held). A holding
+    that outlasts its year's allowance past New Year goes on with the new year's."""
     if row.holding_ms is None:
         return None
     left = left_ms(row, days_per_year, row.holding_ms)
-    return row.holding_ms + (left // HOUR_MS) * HOUR_MS
+    out = row.holding_ms + (left // HOUR_MS) * HOUR_MS
+    new_year = year_start_ms(row.holding_ms, 1)
+    if out <= new_year:
+        return out
+    return new_year + (accrued_ms(days_per_year, new_year) // HOUR_MS) * HOUR_MS
+
+
+def held_left_ms(row: VacationRow, days_per_year: float, now_ms: int) -> int:
+    """The allowance left at ``now_ms`` counting the clocks held until then."""
+    return left_ms(release(row, now_ms), days_per_year, now_ms)
 
 
 def hold(row: VacationRow, at_ms: int) -> VacationRow:
@@ -69,19 +84,24 @@ def hold(row: VacationRow, at_ms: int) -> VacationRow:
 
 
 def release(row: VacationRow, at_ms: int) -> VacationRow:
-    """The vacation holds no clock from ``at_ms`` on: the time held is spent, by the hour."""
+    """The vacation holds no clock from ``at_ms`` on: the time held is spent, by the hour, each
+    year its own (a holding from 29 December to 2 January charges the new year from 1 January
+    only: the old year's allowance is that year's)."""
     held = row.holding_ms
     if held is None:
         return row
     row = in_year(row, at_ms)
-    used = row.used_ms + charged_ms(at_ms - held)
+    since = max(held, year_start_ms(at_ms))
+    used = row.used_ms + charged_ms(at_ms - since)
     return VacationRow(row.user_id, row.since_ms, row.until_ms, row.year, used, None)
 
 
 def ended(row: VacationRow, at_ms: int) -> VacationRow:
-    """The vacation is over at ``at_ms`` (what it held is spent)."""
+    """The vacation is over at ``at_ms`` (what it held is spent). The row keeps when it ended
+    (``until_ms``, with no ``since_ms``): a restart that finds a clock still stopped by it
+    runs that clock again from then, not from the restart."""
     row = release(row, at_ms)
-    return VacationRow(row.user_id, None, None, row.year, row.used_ms, None)
+    return VacationRow(row.user_id, None, at_ms, row.year, row.used_ms, None)
 
 
 # -- the return date -----------------------------------------------------------------------
