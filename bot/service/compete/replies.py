@@ -13,6 +13,7 @@ from bot.i18n import text
 from bot.model import BoardRow, TournamentRow, TournamentStatus
 from bot.service import present
 from bot.service.actions import Action, Button
+from bot.service.cache import MAX_GAME_ID
 from bot.service.context import Context
 from bot.service.values import Event, Line, Refusal, Reply, ai_name
 from bot.tournament import TIEBREAKS, Format, Played, Standing, standings
@@ -52,6 +53,8 @@ class TournamentReplies:
         self.ctx = ctx
 
     async def load(self, tournament_id: int) -> TournamentRow:
+        if not 0 < tournament_id < MAX_GAME_ID:  # no store holds it: there is no such one
+            raise Refusal("refuse.tournament_unknown", id=tournament_id)
         row = await self.ctx.store.tournament(tournament_id)
         if row is None:
             raise Refusal("refuse.tournament_unknown", id=tournament_id)

@@ -209,7 +209,9 @@ class Tournaments:
         except ClockError as exc:
             raise clock_refusal(exc) from exc
         rounds = how.rounds if how.rounds is not None else DEFAULT_ROUNDS.get(fmt, 0)
-        if not fmt.is_round_robin and rounds not in ROUNDS:
+        if fmt.is_round_robin:
+            rounds = DEFAULT_ROUNDS.get(fmt, 0)  # the field decides a round-robin's rounds
+        elif rounds not in ROUNDS:
             raise Refusal("refuse.tournament_rounds", low=ROUNDS[0], high=ROUNDS[-1])
         most = PLAYERS[-1] if not fmt.is_round_robin else ROUND_ROBIN_MAX
         max_players = how.max_players if how.max_players is not None else DEFAULT_MAX_PLAYERS
@@ -246,8 +248,6 @@ class Tournaments:
         """Sign up (a computer player ``@ai:N`` too: the sandbox's scripted players)."""
         t = await self._load(tournament_id)
         name = ai_entrant(user.id) if ai_level(user.id) else clean_text(user.name)
-        if ai_level(user.id) is None:
-            await self.ctx.remember_user(User(user.id, name))
         joined = await self.ctx.store.join_tournament(t.id, user.id, name, self.ctx.now_ms())
         if joined == "closed":
             raise Refusal("refuse.tournament_closed", name=t.new.name)
@@ -255,6 +255,8 @@ class Tournaments:
             raise Refusal("refuse.tournament_already", name=t.new.name)
         if joined == "full":
             raise Refusal("refuse.tournament_full", name=t.new.name, max=t.new.max_players)
+        if ai_level(user.id) is None:  # a refused join changes nothing, not even the name
+            await self.ctx.remember_user(User(user.id, name))
         return await self.replies.signup_reply(t)
 
     async def leave(self, tournament_id: int, user: User) -> Reply | list[Reply]:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from bot.clock import from_ms, to_ms
 from bot.model import NotifyPrefs
@@ -21,12 +21,21 @@ from bot.model import NotifyPrefs
 _QUIET = re.compile(r"^(\d{1,2})(?::00)?\s*[-–~〜]\s*(\d{1,2})(?::00)?$")
 
 
+@lru_cache(maxsize=1)
+def zone_names() -> frozenset[str]:
+    """Every IANA time zone this machine knows (read once)."""
+    return frozenset(available_timezones())
+
+
 @lru_cache(maxsize=512)
 def zone(name: str) -> ZoneInfo:
-    """The time zone ``name``; :class:`ValueError` when there is none of that name."""
+    """The time zone ``name``; :class:`ValueError` when there is none of that name (a region
+    folder such as ``America``, a name too long for a file, a path: each is no zone)."""
+    if name not in zone_names():
+        raise ValueError(name)
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
         raise ValueError(name) from exc
 
 
