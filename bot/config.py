@@ -6,6 +6,7 @@ Every adapter (the Discord bot, the sandbox, the benchmarks) builds one :class:`
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -92,6 +93,10 @@ class Settings:
     public_url: str | None = None
     """The site's address as the world reaches it (``BANMEN_PUBLIC_URL``): a game's first
     message and ``/record`` then link its page, and ``/rules`` the site's rules pages."""
+    web_trusted_proxies: tuple[str, ...] = ()
+    """The addresses of the reverse proxies in front of the site
+    (``BANMEN_WEB_TRUSTED_PROXIES``, comma-separated): only a request from one of them is
+    taken to come from the address its ``X-Forwarded-For`` names."""
 
     def owns(self, guild_id: str | None) -> bool:
         """Do this process's shards hold ``guild_id`` (its clocks, reminders and posts)?"""
@@ -216,6 +221,17 @@ def _port(env: Mapping[str, str], name: str, default: int) -> int:
     return value
 
 
+def _addresses(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    out = []
+    for part in (env.get(name) or "").split(","):
+        if part.strip():
+            try:
+                out.append(str(ipaddress.ip_address(part.strip())))
+            except ValueError as exc:
+                raise ValueError(f"{name} must list IP addresses, not {part.strip()!r}") from exc
+    return tuple(out)
+
+
 def _opt(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -262,6 +278,7 @@ def load_settings(
         web_host=_opt(env, "BANMEN_WEB_HOST") or "127.0.0.1",
         web_port=_port(env, "BANMEN_WEB_PORT", 8080),
         public_url=(_opt(env, "BANMEN_PUBLIC_URL") or "").rstrip("/") or None,
+        web_trusted_proxies=_addresses(env, "BANMEN_WEB_TRUSTED_PROXIES"),
     )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(

@@ -3,20 +3,26 @@
 Every route is a GET (HEAD too); nothing here writes anything. A page that is not there or not
 shown (a malformed or unknown token, another server's unlisted page) is one 404 that says
 nothing about which. Every answer carries the security headers (a CSP without inline script:
-the JavaScript is ``static/site.js``; no framing); request bodies and URLs are bounded, and each
-address has a token bucket of requests (429 past it).
+the JavaScript is ``static/site.js``; no framing); request bodies and URLs are bounded, each
+address has a token bucket of requests (429 past it), at most :data:`PAGES_AT_ONCE` requests
+are answered at once with :data:`PAGES_WAITING` more waiting (503 past it: the moves come
+first), and live-update streams are capped per address and in all. Behind a reverse proxy the
+client's address is read from ``X-Forwarded-For`` only when the request comes from a proxy the
+settings trust (``BANMEN_WEB_TRUSTED_PROXIES``); anyone else's header is ignored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import jinja2
 from aiohttp import web
@@ -45,7 +51,79 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+PAGES_AT_ONCE = 8
+"""Requests answered at once (pages, pictures, files): the service's reads and pictures share
+the machine with the moves, so the site takes a bounded part of it."""
+PAGES_WAITING = 64
+"""Requests that may wait for a place; past that, 503 with ``Retry-After`` (the browser or the
+visitor asks again)."""
+STREAMS_PER_ADDRESS = 4
+"""Live-update streams one address may hold open (a visitor has a few tabs, not hundreds)."""
+STREAMS_IN_ALL = 256
+"""Live-update streams open at once in all (each holds a connection and a file)."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+T = TypeVar("T")
+
+
+class Busy(Exception):
+    """Too many requests wait already: answered 503, nothing done."""
+
+
+@dataclass
+class Bounds:
+    """How much of the machine the site may take at once: requests answered, requests waiting,
+    live-update streams per address and in all."""
+
+    at_once: int = PAGES_AT_ONCE
+    waiting_max: int = PAGES_WAITING
+    streams_per_address: int = STREAMS_PER_ADDRESS
+    streams_max: int = STREAMS_IN_ALL
+    waiting: int = 0
+    running: int = 0
+    streams: Counter[str] = field(default_factory=Counter)
+    closed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set each time a stream closes (what a test or a drain waits on)."""
+    _free: asyncio.Condition | None = None
+
+    def _condition(self) -> asyncio.Condition:
+        if self._free is None:
+            self._free = asyncio.Condition()
+        return self._free
+
+    async def answer(self, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` once a place is free (:class:`Busy` if too many wait already)."""
+        free = self._condition()
+        async with free:
+            if self.running >= self.at_once:
+                if self.waiting >= self.waiting_max:
+                    raise Busy
+                self.waiting += 1
+                try:
+                    await free.wait_for(lambda: self.running < self.at_once)
+                finally:
+                    self.waiting -= 1
+            self.running += 1
+        try:
+            return await work()
+        finally:
+            async with free:
+                self.running -= 1
+                free.notify()
+
+    def open_stream(self, address: str) -> bool:
+        """Take a stream's place for ``address`` (False: over its cap or over the total)."""
+        if self.streams[address] >= self.streams_per_address:
+            return False
+        if sum(self.streams.values()) >= self.streams_max:
+            return False
+        self.streams[address] += 1
+        return True
+
+    def close_stream(self, address: str) -> None:
+        self.streams[address] -= 1
+        if self.streams[address] <= 0:
+            del self.streams[address]
+        self.closed.set()
 
 
 @dataclass
@@ -83,6 +161,8 @@ class RateLimit:
 
 SERVICE_KEY = web.AppKey("service", GameService)
 LIMITER_KEY = web.AppKey("limiter", RateLimit)
+BOUNDS_KEY = web.AppKey("bounds", Bounds)
+PROXIES_KEY = web.AppKey("proxies", frozenset[str])
 TEMPLATES_KEY = web.AppKey("templates", jinja2.Environment)
 BASE_KEY = web.AppKey("base", str)
 
@@ -121,6 +201,31 @@ def render(request: web.Request, name: str, status: int = 200, **context: Any) -
     return web.Response(text=html, content_type="text/html", status=status)
 
 
+def client_address(request: web.Request) -> str:
+    """Who asks: the peer, or, when the peer is a trusted proxy, the nearest address in its
+    ``X-Forwarded-For`` that is not itself a trusted proxy (what anyone else sends in that
+    header is ignored: it costs nothing to forge)."""
+    peer = request.remote or "?"
+    trusted = request.app[PROXIES_KEY]
+    if peer not in trusted:
+        return peer
+    hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",")]
+    for hop in reversed(hops):
+        try:
+            address = str(ipaddress.ip_address(hop))
+        except ValueError:
+            return peer  # a malformed chain: the proxy is all we know
+        if address not in trusted:
+            return address
+    return peer
+
+
+def _busy(request: web.Request) -> web.Response:
+    response = render(request, "error", 503, message=t(BUSY, lang_of(request).value))
+    response.headers["Retry-After"] = "1"
+    return response
+
+
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Bounds, the rate limit, the headers, and one 404 for whatever is not shown."""
@@ -128,13 +233,18 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise web.HTTPRequestURITooLong()
     if request.content_length and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
-    if not request.app[LIMITER_KEY].allow(request.remote or "?"):
+    if not request.app[LIMITER_KEY].allow(client_address(request)):
         response: web.StreamResponse = web.Response(
             status=429, text=t("web.too_many", lang_of(request)), headers={"Retry-After": "1"}
         )
     else:
         try:
-            response = await handler(request)
+            if request.match_info.route.name == "events":
+                response = await handler(request)  # a stream waits: it holds no page's place
+            else:
+                response = await request.app[BOUNDS_KEY].answer(lambda: handler(request))
+        except Busy:
+            response = _busy(request)
         except Refusal as exc:
             # One answer for whatever is not shown (bad text in a path included); only a store
             # that cannot be reached says so.
@@ -144,7 +254,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             if exc.key == BUSY:
                 response.headers["Retry-After"] = "1"
         except web.HTTPException as exc:
-            if exc.status == 404:
+            if exc.status in (403, 404):  # a folder, a path outside the site: not there
                 message = t(NOT_FOUND, lang_of(request).value)
                 response = render(request, "error", 404, message=message)
             else:
@@ -234,34 +344,44 @@ async def game_record(request: web.Request) -> web.StreamResponse:
 
 
 async def game_events(request: web.Request) -> web.StreamResponse:
-    """Server-sent events: the game's data each time it changes, until it ends."""
+    """Server-sent events: the game's data each time it changes, until it ends. A visitor who
+    closes the page closes the stream: that is how every stream ends, not an error."""
     service = request.app[SERVICE_KEY]
+    bounds = request.app[BOUNDS_KEY]
     token = request.match_info["token"]
     lang = lang_of(request)
-    game = await service.review.game_page(token)
+    game = await bounds.answer(lambda: service.review.game_page(token))
     version = _int(request.query.get("v"), -1)
-    response = web.StreamResponse(
-        headers={
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            **SECURITY_HEADERS,
-        }
-    )
-    await response.prepare(request)
-    while True:
-        if game.version != version:
-            version = game.version
-            data = json.dumps(game_data(game, lang), ensure_ascii=False)
-            await response.write(f"data: {data}\n\n".encode())
-        if not game.live:
-            break
-        try:
-            await asyncio.wait_for(service.review.game_changed(token, version), KEEPALIVE)
-        except TimeoutError:
-            await response.write(b": idle\n\n")
-            continue
-        game = await service.review.game_page(token)
-    await response.write_eof()
+    address = client_address(request)
+    if not bounds.open_stream(address):
+        return web.Response(status=429, text=t("web.too_many", lang), headers={"Retry-After": "5"})
+    try:
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                **SECURITY_HEADERS,
+            }
+        )
+        await response.prepare(request)
+        while True:
+            if game.version != version:
+                version = game.version
+                data = json.dumps(game_data(game, lang), ensure_ascii=False)
+                await response.write(f"data: {data}\n\n".encode())
+            if not game.live:
+                break
+            try:
+                await asyncio.wait_for(service.review.game_changed(token, version), KEEPALIVE)
+            except TimeoutError:
+                await response.write(b": idle\n\n")
+                continue
+            game = await service.review.game_page(token)
+        await response.write_eof()
+    except ConnectionResetError:
+        log.debug("a live-update stream of %s closed by its visitor", address)
+    finally:
+        bounds.close_stream(address)
     return response
 
 
@@ -305,13 +425,19 @@ def _png(data: bytes) -> web.Response:
 
 
 def create_app(
-    service: GameService, *, base: str | None = None, limit: RateLimit | None = None
+    service: GameService,
+    *,
+    base: str | None = None,
+    limit: RateLimit | None = None,
+    bounds: Bounds | None = None,
 ) -> web.Application:
     """The site over ``service``; ``base``: the address links and Open Graph tags use
     (default ``BANMEN_PUBLIC_URL``, else links stay relative)."""
     app = web.Application(middlewares=[guard], client_max_size=MAX_BODY)
     app[SERVICE_KEY] = service
     app[LIMITER_KEY] = limit or RateLimit()
+    app[BOUNDS_KEY] = bounds or Bounds()
+    app[PROXIES_KEY] = frozenset(service.settings.web_trusted_proxies)
     app[BASE_KEY] = (base or service.settings.public_url or "").rstrip("/")
     app[TEMPLATES_KEY] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -324,7 +450,7 @@ def create_app(
     app.router.add_get("/g/{token}", game_page)
     app.router.add_get(r"/g/{token}/{ply:\d+}.png", game_picture)
     app.router.add_get("/g/{token}/record.{kind}", game_record)
-    app.router.add_get("/g/{token}/events", game_events)
+    app.router.add_get("/g/{token}/events", game_events, name="events")
     app.router.add_get(r"/s/{guild:\d+}", guild_page)
     app.router.add_get(r"/s/{guild:\d+}/p/{user}", player_page)
     app.router.add_static("/static", HERE / "static", append_version=False)
@@ -355,7 +481,14 @@ async def start(
     settings = service.settings
     host = settings.web_host if host is None else host
     port = settings.web_port if port is None else port
-    runner = web.AppRunner(create_app(service, limit=limit), access_log=None, shutdown_timeout=1)
+    # a visitor who leaves ends their request's handler at once (every route only reads): a
+    # closed stream gives back its place now, not at its next keep-alive
+    runner = web.AppRunner(
+        create_app(service, limit=limit),
+        access_log=None,
+        shutdown_timeout=1,
+        handler_cancellation=True,
+    )
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

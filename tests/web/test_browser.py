@@ -216,3 +216,24 @@ async def test_the_japanese_page(real: GameService, browser: Browser) -> None:
     await page.click("a.lang")
     assert await page.get_attribute("html", "lang") == "en"
     assert browser.errors == []
+
+
+async def test_a_long_or_right_to_left_name_neither_widens_the_page_nor_turns_it(
+    real: GameService, browser: Browser
+) -> None:
+    from bot.service import User
+
+    long_name = User("long", "W" * 300)
+    rtl = User("rtl", "\u202eevil")
+    reply = await real.play.create_game(rtl, "rokumentai", seated=[long_name], seating="listed")
+    assert reply.game_id is not None
+    token = await real.review.page_token(reply.game_id)
+    await browser.goto(f"/g/{token}")
+    page = browser.page
+    width = await page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1]  # the 300 letters wrap inside the page
+    names = await page.eval_on_selector_all("#seats bdi, .seats bdi, li bdi", "els => els.length")
+    assert names >= 2  # each name is isolated from the text around it
+    status = await page.inner_text("#status")
+    assert "\u2068\u202eevil\u2069" in status  # the name to move, isolated in the sentence
+    assert browser.errors == []

@@ -190,6 +190,8 @@ class Site:
         game's first message, ``/record``)."""
         if not self.ctx.settings.public_url or reply.game_id is None:
             return reply
+        if not await self._shown(await self.ctx.games.read(reply.game_id)):
+            return reply  # a daily deal's page opens when its day is over: no dead link now
         url = await self.link(reply.game_id)
         return replace(reply, lines=(*reply.lines, Line("web.link", {"url": url})))
 
@@ -225,7 +227,8 @@ class Site:
             assert move is not None
             plies.append(WebPly(number, move))
         settings = await self.ctx.guild(row.guild_id)
-        records = ("kifu", "kif") + (("json",) if not loaded.hidden_from(()) else ())
+        files = (await self.records.record(loaded.id, None)).files  # what a download gets
+        records = tuple(k for k in RECORD_KINDS if any(f.name.endswith("." + k) for f in files))
         return WebGame(
             token=token,
             game_type=row.game_type,
