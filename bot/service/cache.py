@@ -231,6 +231,9 @@ class GameCache:
         self._bytes = 0
         """The sum of the cached games' estimates."""
         self._live: dict[int, LiveGame] = {}
+        self._by_user: dict[str, set[int]] = {}
+        """The live games' ids by the users seated in them (the index of ``_live``: a user's
+        games without a look at everyone's)."""
         self._locations: dict[int, Location] = {}
         """Where the games live that are live or in memory (a game's place is read back from
         its row when it is loaded again)."""
@@ -240,10 +243,27 @@ class GameCache:
 
     async def restore(self) -> None:
         """Read the index of live games (at start-up)."""
-        self._live = {
-            g.id: LiveGame(g.game_type, frozenset(s.user_id for s in g.seats if s.user_id))
-            for g in await self.store.active_games()
-        }
+        self._live, self._by_user = {}, {}
+        for g in await self.store.active_games():
+            self._set_live(
+                g.id, LiveGame(g.game_type, frozenset(s.user_id for s in g.seats if s.user_id))
+            )
+
+    def _set_live(self, game_id: int, live: LiveGame | None) -> None:
+        """Keep ``game_id`` in the live index as ``live`` (None: no longer live), with the
+        index by user in step."""
+        old = self._live.pop(game_id, None)
+        if old is not None:
+            for user in old.users:
+                games = self._by_user.get(user)
+                if games is not None:
+                    games.discard(game_id)
+                    if not games:
+                        del self._by_user[user]
+        if live is not None:
+            self._live[game_id] = live
+            for user in live.users:
+                self._by_user.setdefault(user, set()).add(game_id)
 
     @property
     def claims(self) -> Claims:
@@ -261,11 +281,10 @@ class GameCache:
     def live_games(self, user_id: str | None = None) -> list[tuple[int, LiveGame]]:
         """The open and running games (of ``user_id``: those where they hold a seat), newest
         first."""
-        return [
-            (gid, live)
-            for gid, live in sorted(self._live.items(), reverse=True)
-            if user_id is None or user_id in live.users
-        ]
+        if user_id is None:
+            return sorted(self._live.items(), reverse=True)
+        mine = self._by_user.get(user_id, ())
+        return [(gid, self._live[gid]) for gid in sorted(mine, reverse=True)]
 
     def players(self, game_id: int) -> frozenset[str]:
         """Who holds a seat in the live game ``game_id`` (nobody: not a live game)."""
@@ -327,9 +346,9 @@ class GameCache:
         self._games.move_to_end(row.id)
         if row.status.is_live:
             users = frozenset(s.user_id for s in row.seats if s.user_id)
-            self._live[row.id] = LiveGame(row.game_type, users)
+            self._set_live(row.id, LiveGame(row.game_type, users))
         else:
-            self._live.pop(row.id, None)
+            self._set_live(row.id, None)
         if row.channel_id or row.thread_id or row.message_id:
             self._locations[row.id] = Location(row.channel_id, row.thread_id, row.message_id)
         while len(self._games) > self.size or (

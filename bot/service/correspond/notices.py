@@ -13,6 +13,7 @@ user changes a preference).
 from __future__ import annotations
 
 import asyncio
+import heapq
 from dataclasses import replace
 from datetime import datetime
 
@@ -39,6 +40,10 @@ def digest_game(loaded: Loaded) -> rules.DigestGame:
     )
 
 
+DIGEST_BATCH = 200
+"""Digests made in one turn of the timers' loop."""
+
+
 class Notices:
     """Notification preferences, the digests and the shaping of pings."""
 
@@ -47,10 +52,34 @@ class Notices:
         self.changed = changed
         """The timers' event: set whenever a digest's due time may have moved."""
         self._prefs: dict[str, NotifyPrefs] = {}
+        self._queue: list[tuple[int, int, str]] = []
+        """The digests to come as a heap of (due ms, stamp, user): the next is at its top, so
+        the timers neither scan every user to know when nor to find who is due."""
+        self._stamps: dict[str, int] = {}
+        """Each user's latest stamp: an entry with an older one is stale (skipped)."""
 
     async def restore(self) -> None:
         self._prefs = {p.user_id: p for p in await self.ctx.store.notify_prefs()}
+        self._queue, self._stamps = [], {}
+        for prefs in self._prefs.values():
+            self._schedule(prefs)
         self.changed.set()
+
+    def _schedule(self, prefs: NotifyPrefs) -> None:
+        """Queue ``prefs``' next digest (the user's earlier entry goes stale)."""
+        stamp = self._stamps[prefs.user_id] = self._stamps.get(prefs.user_id, 0) + 1
+        at = rules.next_digest_ms(prefs, self.ctx.now_ms())
+        if at is not None:
+            heapq.heappush(self._queue, (at, stamp, prefs.user_id))
+
+    def _next(self) -> tuple[int, str] | None:
+        """The next digest due (its time and user), stale entries dropped."""
+        while self._queue:
+            at, stamp, user = self._queue[0]
+            if self._stamps.get(user) == stamp:
+                return at, user
+            heapq.heappop(self._queue)
+        return None
 
     def prefs(self, user_id: str) -> NotifyPrefs:
         return self._prefs.get(user_id) or NotifyPrefs(user_id)
@@ -100,6 +129,7 @@ class Notices:
             await self.ctx.remember_user(user)
             await self.ctx.store.save_notify_prefs(new)
             self._prefs[user.id] = new
+            self._schedule(new)
             self.changed.set()
         return self._shown(new, "notify.saved" if new != old else "notify.show")
 
@@ -145,30 +175,37 @@ class Notices:
         """When a digest is next due, or ``others`` if sooner."""
         if not self._sends_digests:
             return others
-        now = self.ctx.now_ms()
-        points = [at for p in self._prefs.values() if (at := rules.next_digest_ms(p, now))]
-        if not points:
+        first = self._next()
+        if first is None:
             return others
-        ours = from_ms(max(min(points), now))
+        ours = from_ms(max(first[0], self.ctx.now_ms()))
         return ours if others is None else min(ours, others)
 
-    async def due(self, now: datetime | None = None) -> list[Reply]:
-        """The digests due now, each for one user (a direct message); each user's is marked
-        sent before it is handed out, so none comes twice in a day (an empty one is not sent)."""
+    async def due(self, now: datetime | None = None, limit: int | None = None) -> list[Reply]:
+        """The digests due now, at most ``limit`` (the rest come at the timers' next turn, so
+        reminders and timeouts are never held up behind thousands of digests); each user's is
+        marked sent before it is handed out, so none comes twice in a day (an empty one is not
+        sent)."""
         now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
+        limit = DIGEST_BATCH if limit is None else limit
         out: list[Reply] = []
         if not self._sends_digests:
             return out
-        for user_id, p in sorted(self._prefs.items()):
-            at = rules.next_digest_ms(p, now_ms)
-            if at is None or at > now_ms:
-                continue
+        done = 0
+        while done < limit and (first := self._next()) is not None and first[0] <= now_ms:
+            heapq.heappop(self._queue)
+            user_id = first[1]
+            p = self.prefs(user_id)
             reply = await self.digest(user_id, p.last_digest_ms)
             sent = replace(p, last_digest_ms=now_ms)
             await self.ctx.store.save_notify_prefs(sent)
             self._prefs[user_id] = sent
+            self._schedule(sent)
+            done += 1
             if reply is not None:
                 out.append(reply)
+        if done == limit:
+            self.changed.set()  # more may be due: the timers come straight back
         return out
 
     async def digest(self, user_id: str, since_ms: int | None) -> Reply | None:
@@ -220,3 +257,4 @@ class Notices:
             closed = replace(p, dm_closed=True)
             await self.ctx.store.save_notify_prefs(closed)
             self._prefs[user_id] = closed
+            self._schedule(closed)
