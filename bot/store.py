@@ -188,6 +188,7 @@ class Store(Protocol):
     async def conditional_games(self) -> list[int]: ...
     async def notify_prefs(self) -> list[NotifyPrefs]: ...
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
+    async def save_notify_prefs_many(self, many: Sequence[NotifyPrefs]) -> None: ...
     async def finished_since(self, user_id: str, since_ms: int) -> list[int]: ...
     async def challenges_for(self, user_id: str) -> list[int]: ...
     # the computer's reviews (issue 32)
@@ -996,15 +997,32 @@ class _SqlCorrespondence(_SqlBase):
         ]
 
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None:
-        p = prefs
-        flags = int(p.ping), int(p.digest), p.digest_hour, p.tz
-        values = (p.user_id, *flags, p.quiet_from, p.quiet_to, p.last_digest_ms, int(p.dm_closed))
+        await self.save_notify_prefs_many([prefs])
+
+    async def save_notify_prefs_many(self, many: Sequence[NotifyPrefs]) -> None:
+        """Save several users' preferences in one transaction (a batch of digests' marks)."""
+        rows = [
+            (
+                p.user_id,
+                int(p.ping),
+                int(p.digest),
+                p.digest_hour,
+                p.tz,
+                p.quiet_from,
+                p.quiet_to,
+                p.last_digest_ms,
+                int(p.dm_closed),
+            )
+            for p in many
+        ]
+        if not rows:
+            return
         updates = ", ".join(f"{c} = excluded.{c}" for c in self._PREFS.split(", ")[1:])
         async with self._writing() as tx:
-            await tx.execute(
+            await tx.executemany(
                 f"INSERT INTO notify_prefs ({self._PREFS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT (user_id) DO UPDATE SET {updates}",
-                values,
+                rows,
             )
 
     async def finished_since(self, user_id: str, since_ms: int) -> list[int]:

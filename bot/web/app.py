@@ -61,6 +61,19 @@ STREAMS_PER_ADDRESS = 4
 """Live-update streams one address may hold open (a visitor has a few tabs, not hundreds)."""
 STREAMS_IN_ALL = 256
 """Live-update streams open at once in all (each holds a connection and a file)."""
+PAGES_A_SECOND = 80.0
+"""Requests the site starts a second, in all: the site shares the bot's event loop with the
+moves, so its share of that loop is bounded by rate, not only by how many run at once (a cached
+page costs well under a millisecond, but two thousand of them a second would be the whole loop).
+A request over the pace waits its turn (a sleeping request costs nothing)."""
+PACE_BURST = 40
+"""Requests that may start at once above the pace (a visitor's page and its pictures come
+together; only a sustained crowd waits its turn)."""
+PACE_WAIT = 5.0
+"""The longest a request waits for its turn; past that it is answered busy."""
+BUSY_DELAY = 1.0
+"""How long a busy (503) or over-the-limit (429) answer waits before it goes: a client that
+ignores ``Retry-After`` and asks again at once cannot spin the loop with refusals."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 T = TypeVar("T")
 
@@ -78,8 +91,14 @@ class Bounds:
     waiting_max: int = PAGES_WAITING
     streams_per_address: int = STREAMS_PER_ADDRESS
     streams_max: int = STREAMS_IN_ALL
+    rate: float = PAGES_A_SECOND
+    burst: int = PACE_BURST
+    pace_wait: float = PACE_WAIT
+    busy_delay: float = BUSY_DELAY
+    clock: Callable[[], float] = time.monotonic
     waiting: int = 0
     running: int = 0
+    _next_start: float = 0.0
     streams: Counter[str] = field(default_factory=Counter)
     closed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set each time a stream closes (what a test or a drain waits on)."""
@@ -91,7 +110,18 @@ class Bounds:
         return self._free
 
     async def answer(self, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` once a place is free (:class:`Busy` if too many wait already)."""
+        """Run ``work`` at its turn of the pace and once a place is free (:class:`Busy` if its
+        turn is too far off or too many wait already)."""
+        now = self.clock()
+        step = 1.0 / self.rate
+        # a token bucket kept as the time the next start is due: up to ``burst`` starts may
+        # be owed at once, each later one waits its step
+        start = max(now, self._next_start - self.burst * step)
+        if start - now > self.pace_wait:
+            raise Busy
+        self._next_start = max(self._next_start, now) + step
+        if start > now:
+            await asyncio.sleep(start - now)
         free = self._condition()
         async with free:
             if self.running >= self.at_once:
@@ -233,7 +263,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         raise web.HTTPRequestURITooLong()
     if request.content_length and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
+    bounds = request.app[BOUNDS_KEY]
     if not request.app[LIMITER_KEY].allow(client_address(request)):
+        await asyncio.sleep(bounds.busy_delay)
         response: web.StreamResponse = web.Response(
             status=429, text=t("web.too_many", lang_of(request)), headers={"Retry-After": "1"}
         )
@@ -242,8 +274,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
             if request.match_info.route.name == "events":
                 response = await handler(request)  # a stream waits: it holds no page's place
             else:
-                response = await request.app[BOUNDS_KEY].answer(lambda: handler(request))
+                response = await bounds.answer(lambda: handler(request))
         except Busy:
+            await asyncio.sleep(bounds.busy_delay)
             response = _busy(request)
         except Refusal as exc:
             # One answer for whatever is not shown (bad text in a path included); only a store

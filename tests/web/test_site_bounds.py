@@ -79,8 +79,22 @@ async def test_requests_past_the_waiting_room_are_refused_busy() -> None:
     assert await bounds.answer(slow) == "done"
 
 
+async def test_the_site_keeps_its_pace_and_refuses_a_turn_too_far_off() -> None:
+    """At most ``rate`` requests start a second; one whose turn is past ``pace_wait`` away is
+    busy at once (the clock stands still here: no time passes in the test)."""
+    bounds = Bounds(rate=1.0, burst=0, pace_wait=0.5, clock=lambda: 100.0)
+
+    async def work() -> str:
+        return "done"
+
+    assert await bounds.answer(work) == "done"  # its turn is now
+    with pytest.raises(Busy):
+        await bounds.answer(work)  # the next turn is a second off: past the half second
+    assert bounds.running == 0 and bounds.waiting == 0
+
+
 async def test_a_busy_site_answers_503_with_its_own_page(real: GameService) -> None:
-    client = await _client(real, bounds=Bounds(at_once=0, waiting_max=0))
+    client = await _client(real, bounds=Bounds(at_once=0, waiting_max=0, busy_delay=0.0))
     try:
         busy = await client.get("/")
         assert busy.status == 503 and busy.headers["Retry-After"] == "1"
@@ -96,7 +110,8 @@ async def test_the_forwarded_address_counts_only_from_a_trusted_proxy(
     service = real
     if trusted:
         service.ctx.settings = replace(service.settings, web_trusted_proxies=("127.0.0.1",))
-    client = await _client(service, limit=RateLimit(rate=0.001, burst=2.0))
+    bounds = Bounds(busy_delay=0.0)
+    client = await _client(service, limit=RateLimit(rate=0.001, burst=2.0), bounds=bounds)
     try:
         one = {"X-Forwarded-For": "198.51.100.7, 203.0.113.5"}
         other = {"X-Forwarded-For": "203.0.113.6"}

@@ -191,20 +191,20 @@ class Notices:
         out: list[Reply] = []
         if not self._sends_digests:
             return out
-        done = 0
-        while done < limit and (first := self._next()) is not None and first[0] <= now_ms:
+        marks: list[NotifyPrefs] = []
+        while len(marks) < limit and (first := self._next()) is not None and first[0] <= now_ms:
             heapq.heappop(self._queue)
             user_id = first[1]
             p = self.prefs(user_id)
             reply = await self.digest(user_id, p.last_digest_ms)
-            sent = replace(p, last_digest_ms=now_ms)
-            await self.ctx.store.save_notify_prefs(sent)
-            self._prefs[user_id] = sent
-            self._schedule(sent)
-            done += 1
+            marks.append(replace(p, last_digest_ms=now_ms))
             if reply is not None:
                 out.append(reply)
-        if done == limit:
+        await self.ctx.store.save_notify_prefs_many(marks)  # the batch's marks: one write
+        for sent in marks:
+            self._prefs[sent.user_id] = sent
+            self._schedule(sent)
+        if len(marks) == limit:
             self.changed.set()  # more may be due: the timers come straight back
         return out
 
