@@ -970,8 +970,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "休暇中ではありません。今年の残り休暇: {days}日。",
     ),
     "vacation.stopped": (
-        "#{id} {game}: {name} is on vacation; the clock stands still.",
-        "#{id} {game}: {name}さんは休暇中です。時計は止まっています。",
+        "#{id} {game}: the clock stops.",
+        "#{id} {game}: 時計が止まります。",
     ),
     "vacation.ended_back": (
         "#{id} {game}: {name} is back; the clock runs again.",

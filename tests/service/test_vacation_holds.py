@@ -131,3 +131,22 @@ async def test_back_on_the_second_of_january_after_new_year_away(
     assert row is not None and row.year == 2027 and row.used_ms == 24 * rules.HOUR_MS
     again = await service.correspond.start_vacation(ALICE, "12h")  # not refused: 36 h are left
     assert again[0].key == "vacation.on"
+
+
+async def test_the_notices_say_it_once_and_ping_only_who_needs_it(
+    service: GameService, clock: FakeClock
+) -> None:
+    """Issue 52: the stopped notice said "on vacation" twice, and "Bob is back" pinged Bob."""
+    made = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
+    assert made.game_id is not None
+    _, stopped = await service.correspond.start_vacation(ALICE, "2026-01-03")
+    for lang in ("en", "ja"):
+        said = stopped.text(lang)
+        assert said.count("alice") == 1, said
+    assert stopped.notify == ()
+    _, back = await service.correspond.end_vacation(ALICE)  # she typed it: no ping for her
+    assert back.key == "vacation.ended_back" and back.notify == ()
+    await service.correspond.start_vacation(ALICE, "2026-01-02")
+    clock.set(datetime(2026, 1, 2, 1, tzinfo=UTC))
+    over = [r for r in await service.process_due() if r.game_id == made.game_id]
+    assert [r.key for r in over] == ["vacation.ended_over"] and over[0].notify == (ALICE.id,)

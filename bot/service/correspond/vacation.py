@@ -356,8 +356,10 @@ class Vacations:
                     Event.VACATION,
                     key,
                     params={"name": names},
+                    # nobody is pinged to a clock that stopped, nor the player who just said
+                    # they are back; a vacation that ended by itself pings its player
                     notify=()
-                    if new.row.paused_ms is not None
+                    if new.row.paused_ms is not None or key == "vacation.ended_back"
                     else new.user_ids(new.acting_seats()),
                 )
             ],
