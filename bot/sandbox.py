@@ -47,7 +47,16 @@ _GAME_ID = re.compile(r"#?[0-9]+")
 _AI = re.compile(r"@ai(?::([0-9]{1,3}))?", re.IGNORECASE)
 """``@ai`` or ``@ai:4``: a computer player (at that level) takes a seat."""
 _GAME_OPTION = re.compile(r"game[=:](.*)", re.IGNORECASE)
-_PICTURE = re.compile(r"game-[0-9]+-([0-9]{4,9})-.*\.[a-z]{3,4}")
+_PICTURE = re.compile(r"(?:game-[0-9]+|[a-z]+)-([0-9]{4,9})-.*\.[a-z]{3,4}")
+"""A picture's file: ``game-12-0003-seat0.png``, or of no game, by what it shows
+(``lesson-0004-seat0.png``, ``puzzle-…``, ``rating-…``, ``tournament-…``)."""
+
+
+def _kind(reply: Reply) -> str:
+    """What a picture of no game shows, for its file's name: its event's first word
+    (``lesson``, ``puzzle``, ``rating``, ``tournament``, ``review``)."""
+    return re.sub(r"[^a-z]", "", str(reply.event).split("_")[0]) or "picture"
+
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
@@ -133,7 +142,8 @@ class Sandbox:
             self.say("  @" + " @".join(reply.notify))
         if reply.image is not None:
             view = "spectator" if reply.image_viewer is None else f"seat{reply.image_viewer}"
-            path = self._picture_path(reply.game_id, view, reply.image_format)
+            what = f"game-{reply.game_id}" if reply.game_id is not None else _kind(reply)
+            path = self._picture_path(what, view, reply.image_format)
             path.write_bytes(reply.image)
             self.say(self.t("sandbox.image", path=path))
         for f in reply.files:
@@ -153,16 +163,16 @@ class Sandbox:
                 self.current.setdefault(uid, reply.game_id)
             self.current[self.user.id] = reply.game_id
 
-    def _picture_path(self, game_id: int | None, view: str, ext: str = "png") -> Path:
+    def _picture_path(self, what: str, view: str, ext: str = "png") -> Path:
         """A new file for a picture: numbered after every picture already in ``out_dir`` (an
         earlier session's included), so nothing is ever overwritten."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         if self.images is None:
-            numbers = (_PICTURE.fullmatch(p.name) for p in self.out_dir.glob("game-*"))
+            numbers = (_PICTURE.fullmatch(p.name) for p in self.out_dir.glob("*-*"))
             self.images = max((int(m[1]) for m in numbers if m), default=0)
         while True:
             self.images += 1
-            path = self.out_dir / f"game-{game_id}-{self.images:04d}-{view}.{ext}"
+            path = self.out_dir / f"{what}-{self.images:04d}-{view}.{ext}"
             if not path.exists():
                 return path
 

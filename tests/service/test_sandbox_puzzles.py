@@ -36,3 +36,5 @@ async def test_a_script_solves_a_puzzle(tmp_path: Path) -> None:
     assert "has no puzzles" in out
     assert "You have no puzzle open" in out
     assert len(list((tmp_path / "out").glob("*.png"))) >= 4
+    names = [p.name for p in (tmp_path / "out").glob("*.png")]  # named by what they show
+    assert all(n.startswith(("puzzle-", "lesson-")) for n in names), names

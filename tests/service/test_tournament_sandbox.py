@@ -35,5 +35,5 @@ async def test_a_tournament_of_computer_players_plays_through(tmp_path: Path) ->
     assert "**Bots** is over. Winner:" in text
     assert "✗ Bots has already started." in text
     assert "/tournament create <game>" in text  # the usage
-    pictures = sorted((tmp_path / "out").glob("game-None-*.png"))
+    pictures = sorted((tmp_path / "out").glob("tournament-*.png"))
     assert len(pictures) == 2  # the final standings and /tournament standings: crosstables
