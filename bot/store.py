@@ -164,6 +164,7 @@ class Store(Protocol):
     async def replace_ratings(self, rated: RatedGame, last_seq: int) -> None: ...
     # lessons (issue 31): progress and the practice board in progress
     async def lesson_stars(self, user_id: str) -> dict[str, int]: ...
+    async def last_lesson(self, user_id: str) -> str | None: ...
     async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int: ...
     async def practice(self, user_id: str) -> PracticeRow | None: ...
     async def save_practice(self, row: PracticeRow) -> None: ...
@@ -888,6 +889,16 @@ class _SqlLessons(_SqlBase):
                 "SELECT lesson, stars FROM lesson_stars WHERE user_id = ?", (user_id,)
             )
         return {str(r[0]): int(r[1]) for r in rows}
+
+    async def last_lesson(self, user_id: str) -> str | None:
+        """The lesson the user finished last (None: none yet)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT lesson FROM lesson_stars WHERE user_id = ? ORDER BY at_ms DESC, lesson "
+                "LIMIT 1",
+                (user_id,),
+            )
+        return str(rows[0][0]) if rows else None
 
     async def finish_lesson(self, user_id: str, lesson: str, stars: int, at_ms: int) -> int:
         """Keep the better of ``stars`` and the stars already earned, and close the user's

@@ -40,6 +40,25 @@ def star_text(n: int) -> str:
     return STAR * n + NO_STAR * (3 - n)
 
 
+def _item(chosen: Lesson, course: str) -> str:
+    """A practice row's item (and a button's argument): the lesson's id, with the course it is
+    taken in when that is another game's (``socrates-board-2@socrates-shinken``: the shared
+    Socrates board lessons belong to four courses)."""
+    return chosen.id if course == chosen.game else f"{chosen.id}@{course}"
+
+
+def _lesson_id(item: str) -> str:
+    return item.partition("@")[0]
+
+
+def _course(item: str, chosen: Lesson | None) -> str:
+    """The course of ``item`` (its own game unless it names one whose lessons include it)."""
+    course = item.partition("@")[2]
+    if chosen is None:
+        return course
+    return course if course and chosen in LESSONS.get(course, ()) else chosen.game
+
+
 class Lessons:
     def __init__(self, ctx: Context, practice: Practice) -> None:
         self.ctx = ctx
@@ -67,7 +86,7 @@ class Lessons:
     # -- what is open ------------------------------------------------------------------------
     async def open_row(self, user_id: str) -> tuple[PracticeRow, Lesson]:
         row = await self.ctx.store.practice(user_id)
-        found = None if row is None or row.kind != KIND else lesson(row.item)
+        found = None if row is None or row.kind != KIND else lesson(_lesson_id(row.item))
         if row is None or found is None:
             raise Refusal("learn.refuse.none")
         return row, found
@@ -111,12 +130,15 @@ class Lessons:
         )
 
     async def open(self, user: User, what: str) -> Reply:
-        """A game's next unfinished lesson (``what`` a game id), or a lesson by its id."""
-        chosen = lesson(what.strip())
+        """A game's next unfinished lesson (``what`` a game id), or a lesson by its id (in
+        ``lesson@game``, as taken in that game's course: a shared Socrates board lesson)."""
+        chosen = lesson(_lesson_id(what.strip()))
+        course = _course(what.strip(), chosen)
         if chosen is None:
             chosen = await self._next_of(user.id, what)
+            course = get_game(what.strip()).id
         async with self._lock(user.id):
-            return await self._start(user, chosen)
+            return await self._start(user, chosen, course)
 
     async def _next_of(self, user_id: str, game_type: str) -> Lesson:
         try:
@@ -134,30 +156,46 @@ class Lessons:
     @entry
     async def restart(self, user: User, lesson_id: str | None) -> Reply:
         """The lesson from its start again (``lesson_id``: a button's; default the open one)."""
-        chosen = lesson(lesson_id) if lesson_id else None
-        if chosen is None:
-            chosen = (await self.open_row(user.id))[1]
+        chosen, course = await self._which(user.id, lesson_id, finished=False)
         async with self._lock(user.id):
-            return await self._start(user, chosen)
+            return await self._start(user, chosen, course)
 
     @entry
     async def next(self, user: User, lesson_id: str | None) -> Reply:
-        """The lesson after ``lesson_id`` in its game (or the game's next unfinished one)."""
-        chosen = lesson(lesson_id) if lesson_id else None
-        if chosen is None:
-            chosen = (await self.open_row(user.id))[1]
-        lessons = LESSONS[chosen.game]
+        """The lesson after ``lesson_id`` in its course (default: the open one, else the one
+        just finished, as its finishing message offers)."""
+        chosen, course = await self._which(user.id, lesson_id, finished=True)
+        lessons = LESSONS[course]
         after = lessons[(lessons.index(chosen) + 1) % len(lessons)]
         async with self._lock(user.id):
-            return await self._start(user, after)
+            return await self._start(user, after, course)
+
+    async def _which(
+        self, user_id: str, given: str | None, *, finished: bool
+    ) -> tuple[Lesson, str]:
+        """The lesson and course a button names (``lesson`` or ``lesson@course``), else the
+        open one, else (``finished``) the one the user finished last."""
+        chosen = lesson(_lesson_id(given)) if given else None
+        if chosen is not None:
+            return chosen, _course(given or "", chosen)
+        try:
+            row, chosen = await self.open_row(user_id)
+        except Refusal:
+            last = await self.ctx.store.last_lesson(user_id) if finished else None
+            found = lesson(last) if last else None
+            if found is None:
+                raise
+            return found, found.game
+        return chosen, _course(row.item, chosen)
 
     @entry
     async def stop(self, user: User) -> Reply:
         await self.ctx.store.drop_practice(user.id)
         return Reply("learn.stopped", event=Event.LESSON, public=False, audience=user.id)
 
-    async def _start(self, user: User, chosen: Lesson) -> Reply:
-        row = PracticeRow(user.id, KIND, chosen.id, (), 0, 0, 0, to_ms(self.ctx.clock.now()))
+    async def _start(self, user: User, chosen: Lesson, course: str | None = None) -> Reply:
+        item = _item(chosen, course or chosen.game)
+        row = PracticeRow(user.id, KIND, item, (), 0, 0, 0, to_ms(self.ctx.clock.now()))
         await self.ctx.store.set_open_puzzle(user.id, None)  # one practice board at a time
         await self.ctx.store.save_practice(row)
         board = replay(chosen.start(), chosen.seat, ())
@@ -186,7 +224,7 @@ class Lessons:
     async def legal(self, user: User, typed: str, limit: int = 25, lang: str = "en") -> MoveChoices:
         """The open lesson's legal moves for the learner matching ``typed``."""
         row = await self.ctx.store.practice(user.id)
-        chosen = None if row is None else lesson(row.item)
+        chosen = None if row is None else lesson(_lesson_id(row.item))
         if row is None or chosen is None:
             return MoveChoices((), 0)
         board = replay(chosen.start(), chosen.seat, row.moves)
@@ -277,12 +315,13 @@ class Lessons:
         *,
         finished: bool = False,
     ) -> Reply:
-        game = get_game(chosen.game)
+        course = _course(row.item, chosen)
+        game = get_game(course)
         viewer = chosen.seat if chosen.viewer is None else chosen.viewer
         shown = marks(chosen, board.state, board.before, board.last)
         key = (chosen.id, row.moves)  # the board is ``row.moves`` played from the lesson's start
         png = await self.practice.picture(key, board.state, viewer, board.last, shown)
-        lessons = LESSONS[chosen.game]
+        lessons = LESSONS[course]
         number = lessons.index(chosen) + 1
         params = {
             "title": chosen.title,
@@ -310,10 +349,11 @@ class Lessons:
     def _buttons(
         chosen: Lesson, row: PracticeRow, board: Board, finished: bool
     ) -> tuple[Button, ...]:
+        course = _course(row.item, chosen)
         if finished:
             return (
-                Button(Action.LEARN_NEXT, chosen.id),
-                Button(Action.LEARN_RESTART, chosen.id),
+                Button(Action.LEARN_NEXT, _item(chosen, course)),
+                Button(Action.LEARN_RESTART, _item(chosen, course)),
                 Button(Action.LEARN_MENU),
             )
         state, out = board.state, []
@@ -326,7 +366,7 @@ class Lessons:
         out.append(Button(Action.LEARN_MOVE))
         out += [
             Button(Action.LEARN_HINT, chosen.id),
-            Button(Action.LEARN_RESTART, chosen.id),
+            Button(Action.LEARN_RESTART, _item(chosen, course)),
             Button(Action.LEARN_MENU),
             Button(Action.LEARN_STOP),
         ]
