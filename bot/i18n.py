@@ -1243,13 +1243,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name}の開始には{low}人以上必要です。",
     ),
     "tournament.signup": (
-        "**{name}** (tournament #{tournament}): {game}, {format}, {rounds} rounds, clock "
-        "{clock}, {rated}. Players {count}/{max}: {players}",
+        "**{name}** (tournament #{tournament}): {game}, {format}, {rounds} "
+        "{rounds:round|rounds}, clock {clock}, {rated}. Players {count}/{max}: {players}",
         "**{name}**（大会 #{tournament}）: {game}・{format}・{rounds}ラウンド・持ち時間 "
         "{clock}・{rated}。参加者 {count}/{max}: {players}",
     ),
     "tournament.started": (
-        "**{name}** (tournament #{tournament}) has started: {game}, {format}, {rounds} rounds. "
+        "**{name}** (tournament #{tournament}) has started: {game}, {format}, {rounds} "
+        "{rounds:round|rounds}. "
         "Players {count}: {players}",
         "**{name}**（大会 #{tournament}）が始まりました: {game}・{format}・{rounds}ラウンド。"
         "参加者 {count}人: {players}",
@@ -1433,10 +1434,21 @@ def _param(value: Any, lang: str, key: str = "") -> Any:
         return Count(value)
     if key in NAME_PARAMS:
         if isinstance(value, str):
-            return isolate(value)
+            return _Word(isolate(value))
         if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-            return ", ".join(isolate(v) for v in value)
-    return fmt_value(value, lang)
+            return _Word(", ".join(isolate(v) for v in value))
+    return _Word(fmt_value(value, lang))
+
+
+class _Word(str):
+    """A text in a message; a count's noun spec (``round|rounds``) after one that is no number
+    (``-``: not known yet) reads as the plural."""
+
+    def __format__(self, spec: str) -> str:
+        _, bar, other = spec.partition("|")
+        if bar:
+            return other
+        return str.__format__(self, spec)
 
 
 class _Missing(str):

@@ -5,6 +5,7 @@ caller says them, from the host's catalogue), PNG bytes out."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -77,13 +78,14 @@ def render_crosstable(title: str, rows: Sequence[CrossRow], *, player: str, poin
             img, (x_cells + cell_w * j + cell_w // 2, header_y), str(j + 1), SIZE, MUTED, "mm"
         )
     draw_text(img, (x_points + POINTS_W // 2, header_y), points, SIZE, MUTED, "mm")
+    labels = places(rows)
     for i, row in enumerate(rows):
         y0 = top + ROW_H * (i + 1)
         if i % 2 == 0:
             img.paste(PANEL, (PAD, y0, width - PAD, y0 + ROW_H))
         y = y0 + ROW_H // 2
         draw_text(img, (PAD + RANK_W // 2, y), f"{i + 1}", SIZE, MUTED, "mm")
-        name = fit_text(f"{row.rank}. {clean_name(row.name)}", cell_font, NAME_W - 8)
+        name = fit_text(f"{labels[i]} {clean_name(row.name)}", cell_font, NAME_W - 8)
         draw_text(img, (PAD + RANK_W, y), name, SIZE, TEXT, "lm")
         for j in range(n):
             cx = x_cells + cell_w * j + cell_w // 2
@@ -97,6 +99,14 @@ def render_crosstable(title: str, rows: Sequence[CrossRow], *, player: str, poin
                 draw_text(img, (cx, y), cell, SIZE, TEXT, "mm")
         draw_text(img, (x_points + POINTS_W // 2, y), row.points, SIZE, HIGHLIGHT, "mm")
     return encode_png(img)
+
+
+def places(rows: Sequence[CrossRow]) -> list[str]:
+    """Each row's place as printed beside its name: ``2.``, or ``1=`` for a place shared (the
+    row's number keys the columns, so two players both first sit in rows 1 and 2, and the
+    second must not read as second)."""
+    counts = Counter(r.rank for r in rows)
+    return [f"{r.rank}=" if counts[r.rank] > 1 else f"{r.rank}." for r in rows]
 
 
 def samples() -> dict[str, bytes]:
