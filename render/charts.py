@@ -127,8 +127,9 @@ def win_chances(
 def rating_history(
     series: Sequence[tuple[str, Sequence[float]]], *, title: str, xlabel: str, ylabel: str
 ) -> bytes:
-    """A player's displayed rating after each of their rated games, oldest first (game 1 is
-    their first), one line with a dot a game for each ``(game, ratings)`` of ``series``."""
+    """A player's displayed rating before their first rated game (at 0) and after each one,
+    oldest first, one line with a dot a game for each ``(game, ratings)`` of ``series``: a
+    single game is a line from where they started, not a lone dot."""
     from matplotlib import rc_context
     from matplotlib.ticker import MaxNLocator
 
@@ -137,11 +138,11 @@ def rating_history(
         longest = max((len(r) for _, r in series), default=1)
         for k, (label, ratings) in enumerate(series):
             colour = SEAT_COLOURS[(k + 1) % len(SEAT_COLOURS)]
-            xs = range(1, len(ratings) + 1)
+            xs = range(len(ratings))
             ax.plot(xs, list(ratings), color=colour, linewidth=2, marker="o", markersize=4,
                     label=label)  # fmt: skip
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.set_xlim(0.5, longest + 0.5)
+        ax.set_xlim(-0.5, max(longest - 0.5, 1.5))
         _text(ax, title, xlabel, ylabel)
         if len(series) > 1:
             _legend(ax, len(series))

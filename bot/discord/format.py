@@ -8,6 +8,7 @@ mention ``@everyone``, a role or another user.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -73,9 +74,12 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
-def board_filename(game_id: int | None, image_format: str = "png") -> str:
-    """``board-12.png`` for a board, ``replay-12.gif`` for an animated replay."""
+def board_filename(game_id: int | None, image_format: str = "png", event: str | None = None) -> str:
+    """``board-12.png`` for a board, ``replay-12.gif`` for an animated replay; a picture of
+    no game is named by what it shows (``rating.png``, ``lesson.png``, ``tournament.png``)."""
     stem = "replay" if image_format == "gif" else "board"
+    if game_id is None and event:
+        stem = re.sub(r"[^a-z]", "", event.split("_")[0]) or stem
     return f"{stem}-{game_id}.{image_format}" if game_id is not None else f"{stem}.{image_format}"
 
 
@@ -99,7 +103,8 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
             value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
         )
     if with_image and reply.image is not None:
-        embed.set_image(url=f"attachment://{board_filename(reply.game_id, reply.image_format)}")
+        name = board_filename(reply.game_id, reply.image_format, str(reply.event))
+        embed.set_image(url=f"attachment://{name}")
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
     elif reply.outbox is not None and parse_tournament_post_key(reply.outbox) is not None:
@@ -150,7 +155,8 @@ def reply_parts(
         files.insert(
             0,
             discord.File(
-                io.BytesIO(reply.image), filename=board_filename(reply.game_id, reply.image_format)
+                io.BytesIO(reply.image),
+                filename=board_filename(reply.game_id, reply.image_format, str(reply.event)),
             ),
         )
     pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)

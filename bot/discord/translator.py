@@ -109,6 +109,7 @@ JA: dict[str, str] = {
     "file": "ファイル",
     "scope": "範囲",
     "provisional": "暫定も表示",
+    "share": "共有",
     "rated": "レーティング",
     "level": "レベル",
     "ai_seats": "ai席",
@@ -141,6 +142,7 @@ JA: dict[str, str] = {
     "The day, YYYY-MM-DD (default: today, UTC).": "日付 YYYY-MM-DD（省略すると今日、協定世界時）。",
     "The record file, as /record gives it.": "棋譜ファイル（/record で受け取れる形式）。",
     "Whose ratings (default: yours).": "誰のレーティングか（省略すると自分）。",
+    "Show it to the channel (default: only to you).": "チャンネルに表示する（省略時は自分だけ）。",
     "This server (default) or all servers.": "このサーバー（既定）か全サーバーか。",
     "Also list provisional players (too few rated games).": (
         "暫定の人（レーティング対局がまだ少ない人）も表示します。"

@@ -167,3 +167,14 @@ async def test_translator_gives_japanese_names() -> None:
     for name in ("play", "move", "board", "moves", "resign", "draw", "takeback", "record",
                  "games", "rules", "abort", "settings", "setup", "join"):  # fmt: skip
         assert name in JA and len(JA[name]) <= 32 and " " not in JA[name]
+
+
+def test_a_picture_of_no_game_is_named_by_what_it_shows() -> None:
+    """Issue 52: a rating chart was attached as board.png."""
+    from bot.discord.format import board_filename
+
+    assert board_filename(12) == "board-12.png"
+    assert board_filename(12, "gif", "replay") == "replay-12.gif"
+    assert board_filename(None, "png", "rating") == "rating.png"
+    assert board_filename(None, "png", "lesson_menu") == "lesson.png"
+    assert board_filename(None) == "board.png"

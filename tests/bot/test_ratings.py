@@ -32,7 +32,9 @@ async def test_end_message_and_profile(harness: Harness, double: DiscordDouble) 
     assert "Rating: Alice 1000? →" in resigned.text
     assert "Bob 1000? →" in resigned.text
     mine = await double.slash(double.alice, "rating", {})
-    assert not mine.ephemeral
+    assert mine.ephemeral  # issue 52: private unless shared
+    shared = await double.slash(double.alice, "rating", {"share": True})
+    assert not shared.ephemeral and "Ratings of Alice" in shared.text
     assert "Ratings of Alice" in mine.text and "Rokumentai" in mine.text
     assert "1 rated game (0 wins, 1 loss, 0 draws)" in mine.text
     assert "vs Bob: lost, 1000? →" in mine.text

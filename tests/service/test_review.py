@@ -198,8 +198,9 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     reply = await service.compete.rating(ALICE, "ttt-test")
     assert reply.image is not None and len(reply.image) <= MAX_CHART_BYTES
     ((label, points),) = drawn[-1]
-    assert "Noughts and crosses" in label and len(points) == 3  # one point a rated game
-    assert points[0] < points[2]
+    # where she started, then one point a rated game
+    assert "Noughts and crosses" in label and len(points) == 4 and points[0] == 1000
+    assert points[1] < points[3]
     assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 

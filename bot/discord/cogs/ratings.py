@@ -36,6 +36,7 @@ class RatingsCog(commands.Cog):
     @app_commands.describe(
         user=_("Whose ratings (default: yours)."),
         game=_("Only this game (default: every game)."),
+        share=_("Show it to the channel (default: only to you)."),
     )
     @app_commands.choices(game=game_type_choices(rated=True))
     async def rating(
@@ -43,9 +44,12 @@ class RatingsCog(commands.Cog):
         interaction: discord.Interaction[Any],
         user: discord.Member | None = None,
         game: str | None = None,
+        share: bool = False,
     ) -> None:
-        who = service_user(user or interaction.user)
-        await respond(interaction, lambda: self.bot.service.compete.rating(who, game))
+        who, asker = service_user(user or interaction.user), service_user(interaction.user)
+        await respond(
+            interaction, lambda: self.bot.service.compete.rating(who, game, asker, share=share)
+        )
 
     @app_commands.command(
         name=_("leaderboard"), description=_("The best ratings of a game, here or everywhere.")

@@ -27,9 +27,17 @@ class Compete:
 
     # -- ratings -------------------------------------------------------------------------------
     @entry
-    async def rating(self, user: User, game_type: str | None = None) -> Reply:
-        """``user``'s ratings (in one game, or all), record and last rated games."""
-        return await self.ratings.profile(user, game_type)
+    async def rating(
+        self,
+        user: User,
+        game_type: str | None = None,
+        asker: User | None = None,
+        *,
+        share: bool = False,
+    ) -> Reply:
+        """``user``'s ratings (in one game, or all), record and last rated games, with a chart:
+        private to ``asker`` (default: the user) unless ``share``."""
+        return await self.ratings.profile(user, game_type, asker, share=share)
 
     @entry
     async def leaderboard(

@@ -72,8 +72,17 @@ class Ratings:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
 
-    async def profile(self, user: User, game_type: str | None = None) -> Reply:
-        """``user``'s rating in one game (or in every game), their record and last rated games."""
+    async def profile(
+        self,
+        user: User,
+        game_type: str | None = None,
+        asker: User | None = None,
+        *,
+        share: bool = False,
+    ) -> Reply:
+        """``user``'s rating in one game (or in every game), their record and last rated games,
+        privately for ``asker`` (default: the user) unless they ``share`` it with the channel."""
+        seen = {"public": share} if share else {"public": False, "audience": (asker or user).id}
         if game_type is not None:
             _rated_kind(game_type)
         store = self.ctx.store
@@ -81,7 +90,7 @@ class Ratings:
         params: dict[str, Any] = {"name": user.name, "game": _title(game_type or "")}
         if not rows:
             key = "rating.none_in" if game_type else "rating.none"
-            return Reply(key, params, event=Event.RATING)
+            return Reply(key, params, event=Event.RATING, **seen)
         lines = [Line("rating.item", {"game": _title(r.game_type), **_record(r)}) for r in rows]
         history = await store.rating_history(user.id, game_type, RECENT_GAMES)
         if history:
@@ -104,7 +113,14 @@ class Ratings:
         if any(r.games < PROVISIONAL_GAMES for r in rows):
             lines.append(Line("rating.provisional", {"games": PROVISIONAL_GAMES}))
         chart = await self._chart(user, game_type)
-        return Reply("rating.show", params, event=Event.RATING, lines=tuple(lines), image=chart)
+        return Reply(
+            "rating.show",
+            params,
+            event=Event.RATING,
+            lines=tuple(lines),
+            image=chart,
+            **seen,
+        )
 
     async def _chart(self, user: User, game_type: str | None) -> bytes | None:
         """The chart of ``user``'s displayed rating over their rated games, a line a game
@@ -117,7 +133,9 @@ class Ratings:
             if change.user_id == user.id:
                 label = _title(change.game_type)
                 name = label if isinstance(label, str) else f"{label.ja} {label.en}"
-                series.setdefault(name, []).append(shown(change.mu_after, change.sigma_after))
+                if name not in series:  # where the line starts: before the first rated game
+                    series[name] = [shown(change.mu_before, change.sigma_before)]
+                series[name].append(shown(change.mu_after, change.sigma_after))
         if not series:
             return None
         job = partial(
