@@ -34,7 +34,8 @@ class GoalKind(enum.StrEnum):
     CAPTURE = "capture"
     """Take the piece standing on ``cell``."""
     REACH = "reach"
-    """Bring a piece to ``cell`` (略式易双六: the token to line ``cell``)."""
+    """Bring a piece on the board to ``cell`` by moving it (略式易双六: the token to line
+    ``cell``); placing one there from the hand is no reaching."""
     WIN = "win"
     """Win the game."""
     NEXT_SEAT = "next_seat"
@@ -42,7 +43,8 @@ class GoalKind(enum.StrEnum):
     PROMOTE = "promote"
     """Promote a piece (on ``cell``, if given)."""
     DROP = "drop"
-    """Drop (or place) a piece from the hand (on ``cell``, if given)."""
+    """Drop (or place) a piece from the hand (on ``cell``, if given; the piece ``piece``, as
+    the notation writes it before ``@``, if given)."""
     PLAY = "play"
     """Make one of ``moves`` (a choice whose consequence the lesson shows)."""
 
@@ -55,6 +57,8 @@ class Goal:
     cell: str | None = None
     seat: int | None = None
     moves: tuple[str, ...] = ()
+    piece: str | None = None
+    """The piece a DROP must place (``M``: a marked piece), when the goal's text names one."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,7 @@ def met(lesson: Lesson, before: State[Any], move: Any, after: State[Any]) -> boo
         if isinstance(after, yosuko_engine.YosukoState):
             return goal.cell is not None and after.token == int(goal.cell)
         cells = move_cells(move)
-        return cells is not None and cells[1] == target
+        return cells is not None and cells[0] is not None and cells[1] == target
     if kind is GoalKind.NEXT_SEAT:
         return after.announcement() is not None and after.current_player() == goal.seat
     if kind is GoalKind.PROMOTE:
@@ -164,7 +168,8 @@ def met(lesson: Lesson, before: State[Any], move: Any, after: State[Any]) -> boo
     if kind is GoalKind.DROP:
         cells = move_cells(move)
         dropped = cells is not None and cells[0] is None
-        return dropped and (target is None or (cells is not None and cells[1] == target))
+        piece = goal.piece is None or before.format_move(move).partition("@")[0] == goal.piece
+        return dropped and piece and (target is None or (cells is not None and cells[1] == target))
     if kind is GoalKind.PLAY:
         return before.format_move(move) in goal.moves
     raise AssertionError(kind)

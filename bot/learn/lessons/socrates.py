@@ -30,6 +30,7 @@ SHARED = (
             GoalKind.DROP,
             T("Place a marked piece on e5, on the equator.", "印の駒を赤道の e5 に置きましょう。"),
             cell="e5",
+            piece="M",
         ),
         ("M@e5",),
         T("A marked piece is M, a placement is @: M@e5.", "印の駒は M、置く手は @：M@e5。"),
