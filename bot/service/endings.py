@@ -60,13 +60,13 @@ def leaver_text(loaded: Loaded, key: str, losers: Sequence[int]) -> Text:
     winners = [s for s in range(n) if s not in losers]
 
     def one(lang: str) -> str:
-        names = present.names([loaded.name(s) for s in losers], lang) or "?"
+        names = present.names([present.who_sits(loaded, s, lang) for s in losers], lang) or "?"
         if not winners:
             rest = i18n.t("outcome.solo_lost", lang)
         elif len(winners) == 1:
-            rest = i18n.t("outcome.wins", lang, name=loaded.name(winners[0]))
+            rest = i18n.t("outcome.wins", lang, name=present.who_sits(loaded, winners[0], lang))
         else:
-            both = present.names([loaded.name(s) for s in winners], lang)
+            both = present.names([present.who_sits(loaded, s, lang) for s in winners], lang)
             rest = i18n.t("outcome.share_first", lang, names=both)
         return i18n.t(key, lang, names=names, rest=rest)
 

@@ -224,6 +224,16 @@ def ai_lines(loaded: Loaded) -> tuple[Line, ...]:
     return ()
 
 
+def who_sits(loaded: Loaded, seat: int, lang: str) -> str:
+    """The name of whoever sits at ``seat``, with the seat when another seat of the game has the
+    same name (two computer players of one level: ``Banmen AI Lv.2 (魏)``)."""
+    name = loaded.name(seat)
+    n = loaded.row.players
+    if sum(1 for s in range(n) if loaded.name(s) == name) < 2:
+        return name
+    return t("game.winner_seat", lang, name=name, seat=loaded.game.seat_name(seat, lang, n))
+
+
 def winner_lines(loaded: Loaded) -> tuple[Line, ...]:
     """``Winner: bob (White)`` for an end the rules decided (the host's own endings already
     name people); nothing for a draw or a game nobody won."""

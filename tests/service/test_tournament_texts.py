@@ -22,3 +22,19 @@ def test_a_shared_place_is_marked_as_shared() -> None:
         CrossRow(3, "Carol", "1", {}),
     ]
     assert places(rows) == ["1=", "1=", "3."]
+
+
+async def test_two_computer_players_of_one_level_are_told_apart_by_their_seats(
+    real: object,
+) -> None:
+    """Issue 52: a result named "Banmen AI Lv.2 and Banmen AI Lv.2"."""
+    from bot.service import GameService
+    from tests.service.conftest import ALICE
+
+    assert isinstance(real, GameService)
+    made = await real.play.create_game(ALICE, "sangokushi", ai=[2, 2])
+    assert made.game_id is not None
+    resigned = await real.play.resign(made.game_id, ALICE)
+    said = resigned.text("en")
+    assert said.count("Banmen AI Lv.2 (") == 2, said
+    assert "Banmen AI Lv.2 and Banmen AI Lv.2" not in said
