@@ -1158,6 +1158,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "対局 #{id}（{game}）のコンピュータ検討：{plies}手（1手あたり約{seconds}秒の探索）。"
         "グラフは各対局者の勝率です。",
     ),
+    "review.nothing": (
+        "Game #{id} ({game}) has no move to judge: it ended before anyone chose one.",
+        "対局 #{id}（{game}）には判定する指し手がありません。誰かが指す前に終局しました。",
+    ),
     "review.player": ("{name}: the biggest mistakes", "{name}：大きな悪手"),
     "review.clean": ("{name}: no mistake found", "{name}：悪手は見つかりませんでした"),
     "review.mistake": (

@@ -77,7 +77,10 @@ def chance(value: float, unit: float, players: int) -> float:
 
 
 def outcome_chances(outcome: Outcome, players: int) -> tuple[float, ...]:
-    """The chances at the end: the winners share 1 (a draw: everyone ``1/n``)."""
+    """The chances at the end: the winners share 1 (a draw: everyone ``1/n``). A solitaire's
+    player alone either won (1), drew (½) or lost (0): one seat is not a field to share."""
+    if players == 1:
+        return ({"win": 1.0, "draw": 0.5}.get(outcome.result(0), 0.0),)
     returns = outcome.returns()
     top = max(returns)
     winners = [s for s in range(players) if returns[s] == top]

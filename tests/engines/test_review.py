@@ -116,3 +116,13 @@ def test_a_solitaire_choice_is_rated_by_the_sampled_hint() -> None:
     j = judge(state, move, seconds=0.0, seed=9)
     assert j.seat == 0 and j.chances == (j.best_chance,) and j.nodes >= 1
     assert judge(state, move, seconds=0.0, seed=9) == j  # the same samples for the same seed
+
+
+def test_a_lost_solitaire_ends_at_nothing() -> None:
+    """Issue 52: a one-player loss was counted as a draw among one, 1/1: the chart ended at 100%
+    when the player lost."""
+    from engines.core import Outcome, Termination, Text
+
+    text = Text("", "")
+    assert outcome_chances(Outcome.loss(0, 1, Termination.RULE, text), 1) == (0.0,)
+    assert outcome_chances(Outcome.win(0, 1, Termination.RULE, text), 1) == (1.0,)

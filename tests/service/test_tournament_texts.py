@@ -38,3 +38,19 @@ async def test_two_computer_players_of_one_level_are_told_apart_by_their_seats(
     said = resigned.text("en")
     assert said.count("Banmen AI Lv.2 (") == 2, said
     assert "Banmen AI Lv.2 and Banmen AI Lv.2" not in said
+
+
+async def test_a_review_of_a_game_with_no_move_says_so(real: object) -> None:
+    """Issue 52: a game that ended before anyone chose a move (数字将棋 in its setup) showed an
+    empty chart and 'no mistake found' twice."""
+    from bot.service import GameService
+    from tests.service.conftest import ALICE, BOB
+
+    assert isinstance(real, GameService)
+    for game in ("suji-shogi", "rokumentai"):
+        made = await real.play.create_game(ALICE, game, seated=[BOB])
+        assert made.game_id is not None
+        await real.play.resign(made.game_id, ALICE)
+        said = await real.review.game(made.game_id, ALICE)
+        assert said.key == "review.nothing" and said.image is None and not said.lines
+        assert "no move to judge" in said.text("en") and "判定する指し手" in said.text("ja")

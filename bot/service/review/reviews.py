@@ -263,6 +263,16 @@ class Reviews:
         self, loaded: Loaded, viewer: User | None, review: GameReview, public: bool
     ) -> Reply:
         seen = seen_by(loaded, viewer)
+        if not review.plies:  # ended before anyone chose a move (a setup, a resignation)
+            said = public and seen.public
+            return Reply(
+                "review.nothing",
+                {"id": loaded.id, "game": present.title(loaded.game)},
+                event=Event.REVIEW,
+                game_id=loaded.id,
+                public=said,
+                audience=None if said or viewer is None else viewer.id,
+            )
         names = [loaded.name(seat) for seat in range(loaded.row.players)]
         swings = review.swings()
         curve = review.curve()
