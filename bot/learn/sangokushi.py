@@ -66,12 +66,14 @@ SEATS = Section(
                 "魏 sits at row A, 蜀 at the upper-left edge, 呉 at the upper-right. 魏 moves "
                 "first and play goes clockwise (魏 → 蜀 → 呉), changed only by checks. "
                 "Sideways (横) runs along your own edge; the four other directions are oblique "
-                "(斜め): no cell lies straight ahead.",
+                "(斜め): no cell lies straight ahead. Around 魏's general on E4, E3 and E5 lie "
+                "along its row: 横; D3, D4, F4 and F5 are 斜め.",
                 "魏は A 行の辺、蜀は左上の辺、呉は右上の辺に座ります。魏が先手で、手番は時計回り"
                 "（魏→蜀→呉）。変わるのは王手のときだけです。自分の辺に沿った向きが「横」、"
-                "残りの四方向が「斜め」で、真正面のマスはありません。",
+                "残りの四方向が「斜め」で、真正面のマスはありません。E4 の魏の将の周りでは、"
+                "同じ行の E3 と E5 が「横」、D3・D4・F4・F5 が「斜め」です。",
             ),
-            Diagram(),
+            Diagram(GENERAL, piece="E4", reach=("D3", "D4", "E3", "E5", "F4", "F5")),
         ),
     ),
     covers=("Directions",),
