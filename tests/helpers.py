@@ -1,8 +1,9 @@
 """The helpers the test modules share: plain functions and classes, one copy each.
 
 Fixtures stay in the ``conftest.py`` files (pytest's way); what a test calls lives here, so that
-no test module imports another (a test module imported by another runs its module code twice
-under pytest-xdist's workers and ties the two together; tests/test_suite_shape.py checks).
+no test module imports another: a test module imported by another is loaded in every xdist
+worker that collects the importer, and the two can no longer change or move apart
+(tests/test_suite_shape.py checks).
 
 The stores' snapshots take the store's location (a SQLite file or a PostgreSQL URL) and read it
 with a separate plain connection; SQL is written with ``?`` placeholders for both.

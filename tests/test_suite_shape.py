@@ -1,8 +1,8 @@
 """The suite's own shape: no file under tests/ imports a test module (``test_*``).
 
 What tests share is in tests/helpers.py (plain functions) and the conftest.py files (fixtures).
-A test module imported by another runs its module code again wherever it is imported, and
-ties the two modules together (one cannot move or run without the other).
+A test module imported by another is loaded wherever the importer is collected, and ties the
+two together (one cannot change or move without the other).
 """
 
 from __future__ import annotations
