@@ -17,8 +17,8 @@ import pytest
 
 from bot.service import InlineThinker, StepClock
 from tests.bot.conftest import Harness
-from tests.bot.test_computer import Silent
 from tests.discord_double import DiscordDouble
+from tests.helpers import Silent
 
 CLOSE_BOUND = 30.0
 """Far more than a close takes; a close that needs it is a hang (and fails the test)."""

@@ -8,8 +8,8 @@ import logging
 import pytest
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import start_challenge
 from tests.discord_double import DiscordDouble
+from tests.helpers import start_challenge
 
 
 async def _first_move(double: DiscordDouble, thread_id: int, turn: dict[str, object]) -> tuple:  # type: ignore[type-arg]

@@ -8,10 +8,10 @@ import asyncio
 from typing import Any
 
 from bot.service import InlineThinker, StepClock
-from bot.service.thinking import ThinkRequest
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 from tests.discord_double.payloads import User, snowflake
+from tests.helpers import Silent
 
 
 def _says(text: str) -> Any:
@@ -82,19 +82,6 @@ async def test_a_computer_seat_in_a_three_player_lobby(
         thread, _says("Banmen AI Lv.3"), after=int(moved.message["id"])
     )
     assert answer["content"] == double.bob.mention
-
-
-class Silent(InlineThinker):
-    """A computer player that never finishes thinking (the host stops first)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = asyncio.Event()
-
-    async def choose(self, request: ThinkRequest) -> str:
-        self.asked.set()
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
 
 
 async def test_a_pending_ai_turn_is_played_after_a_restart(

@@ -9,8 +9,8 @@ import pytest
 
 from bot.discord import actions
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png, start_challenge
 from tests.discord_double import DiscordDouble
+from tests.helpers import assert_png, start_challenge
 
 
 def gate_play(harness: Harness) -> asyncio.Event:

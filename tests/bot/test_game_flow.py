@@ -2,57 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble, Interaction
-
-PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def assert_png(inter: Interaction | dict[str, Any], double: DiscordDouble) -> None:
-    """The message carries a real PNG (checked by its signature and IHDR chunk)."""
-    if isinstance(inter, Interaction):
-        datas = [f.data for f in inter.files]
-    else:
-        datas = [double.files[int(a["id"])] for a in inter["attachments"]]
-    pngs = [d for d in datas if d.startswith(PNG)]
-    assert pngs, "no PNG attached"
-    assert pngs[0][12:16] == b"IHDR"
-    assert len(pngs[0]) <= 100_000
-
-
-def restricted(allowed: dict[str, Any] | None, users: set[int]) -> None:
-    """Allowed mentions never parse everyone/roles, and list exactly ``users``."""
-    assert allowed is not None
-    assert not allowed.get("parse"), allowed
-    assert {int(u) for u in allowed.get("users", [])} == users
-    assert not allowed.get("roles")
-
-
-async def start_challenge(double: DiscordDouble) -> tuple[int, dict[str, Any]]:
-    """alice challenges bob to 六面体; bob accepts; returns (thread id, first turn message)."""
-    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
-    assert not challenge.ephemeral
-    message = challenge.message
-    assert message is not None
-    assert double.bob.mention in message["content"]
-    restricted(message["allowed_mentions"], {double.bob.id})
-    buttons = double.buttons(message)
-    assert set(buttons) == {"Accept", "Decline"}
-
-    # Someone else cannot accept a challenge addressed to bob.
-    wrong = await double.click(double.carol, message, buttons["Accept"])
-    assert wrong.ephemeral
-
-    accepted = await double.click(double.bob, message, buttons["Accept"])
-    assert accepted.response_time < 3.0
-    thread = (await double.wait_for(lambda: double.threads()))[0]
-    thread_id = int(thread["id"])
-    assert thread["name"].startswith("#")
-    turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
-    assert_png(turn, double)
-    return thread_id, turn
+from tests.discord_double import DiscordDouble
+from tests.helpers import assert_png, restricted, start_challenge
 
 
 async def test_full_game(harness: Harness, double: DiscordDouble) -> None:

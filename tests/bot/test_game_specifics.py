@@ -4,36 +4,32 @@ statistics, and every ソクラテス game under /play and /rules."""
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
-from PIL import Image
-
 from engines.registry import all_games, get_game
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import PNG, assert_png, restricted
 from tests.discord_double import DiscordDouble, Interaction
 from tests.discord_double.payloads import ALL_PERMISSIONS, User
+from tests.helpers import (
+    EPHEMERAL,
+    PNG,
+    assert_png,
+    game_of,
+    image_pixels,
+    public,
+    restricted,
+    suji_game,
+)
 
-EPHEMERAL = 1 << 6
 CHECK_LINE = ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4")
 """From the start: 魏, 蜀, 呉, then 魏's cavalry checks 呉 (so 呉 moves next, then back to 魏)."""
-
-
-def pixels(data: bytes) -> bytes:
-    with Image.open(io.BytesIO(data)) as image:
-        return image.convert("RGBA").tobytes()
-
-
-def public(message: dict[str, Any]) -> bool:
-    return not int(message.get("flags") or 0) & EPHEMERAL
 
 
 def thread_pictures(double: DiscordDouble, thread_id: int) -> list[bytes]:
     """The decoded pixels of every picture posted publicly in a thread, in order."""
     return [
-        pixels(double.files[int(a["id"])])
+        image_pixels(double.files[int(a["id"])])
         for m in double.channel_messages(thread_id)
         if public(m)
         for a in m["attachments"]
@@ -49,11 +45,6 @@ def private_part(inter: Interaction) -> tuple[str, list[bytes]]:
             text = " ".join(str(e.get("description")) for e in data.get("embeds") or [])
             return text, [f.data for f in reply.files]
     raise AssertionError(f"no private message in {inter.replies}")
-
-
-def game_of(inter: Interaction | dict[str, Any]) -> int:
-    embeds = inter.embeds if isinstance(inter, Interaction) else inter["embeds"]
-    return int(embeds[0]["footer"]["text"].lstrip("#").split()[0])
 
 
 # --- 三国志三人将棋 -----------------------------------------------------------------------------
@@ -133,21 +124,6 @@ async def test_announcements_in_japanese(harness: Harness, double: DiscordDouble
 # --- 数字将棋 ---------------------------------------------------------------------------------
 
 
-async def suji_game(double: DiscordDouble, arrangement: str) -> tuple[int, Interaction]:
-    """alice challenges bob to 数字将棋 and sends ``arrangement``; returns the thread and her
-    (private) confirmation."""
-    before = {t["id"] for t in double.threads()}
-    challenge = await double.slash(double.alice, "play", {"suji-shogi": {"opponent": double.bob}})
-    assert challenge.message is not None
-    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
-    thread = await double.wait_for(lambda: [t for t in double.threads() if t["id"] not in before])
-    thread_id = int(thread[0]["id"])
-    await double.wait_for_message(thread_id, lambda m: bool(m["components"]))
-    mine = await double.slash(double.alice, "setup", {"text": arrangement}, channel=thread_id)
-    await double.wait_for_message(thread_id, lambda m: public(m) and "secret setup" in str(m))
-    return thread_id, mine
-
-
 async def test_secret_setup_pictures_reveal_nothing(
     harness: Harness, double: DiscordDouble
 ) -> None:
@@ -163,13 +139,13 @@ async def test_secret_setup_pictures_reveal_nothing(
     # A spectator's /board and /moves (theirs alone): the same for both games.
     boards = [await double.slash(double.carol, "board", {}, channel=t) for t in (first, second)]
     assert all(b.ephemeral for b in boards)
-    assert pixels(boards[0].files[0].data) == pixels(boards[1].files[0].data)
+    assert image_pixels(boards[0].files[0].data) == image_pixels(boards[1].files[0].data)
     lists = [await double.slash(double.carol, "moves", {}, channel=t) for t in (first, second)]
     assert all("123/456" not in m.text and "654/321" not in m.text for m in lists)
     # bob's own board comes to him alone, and shows nothing of alice's either.
     bobs = [await double.slash(double.bob, "board", {}, channel=t) for t in (first, second)]
     assert all(b.ephemeral for b in bobs)
-    assert pixels(bobs[0].files[0].data) == pixels(bobs[1].files[0].data)
+    assert image_pixels(bobs[0].files[0].data) == image_pixels(bobs[1].files[0].data)
     # The record offered to bob has no JSON (it would hold the setup).
     record = await double.slash(double.bob, "record", {}, channel=first)
     gid = game_of(boards[0])
@@ -190,8 +166,8 @@ async def test_secret_setup_pictures_reveal_nothing(
     (mine_text, mine_files), (other_text, other_files) = private_part(mine), private_part(other)
     assert "123/456" in mine_text and "654/321" in other_text
     assert len(mine_files) == len(other_files) == 1 and mine_files[0].startswith(PNG)
-    assert pixels(mine_files[0]) != pixels(other_files[0])
-    assert pixels(mine_files[0]) != pixels(boards[0].files[0].data)
+    assert image_pixels(mine_files[0]) != image_pixels(other_files[0])
+    assert image_pixels(mine_files[0]) != image_pixels(boards[0].files[0].data)
     # ... while the public note of the same interaction has neither.
     assert "123/456" not in mine.text and not mine.answer.files
     # Until bob's is in, alice may change hers: privately confirmed, publicly only noted.

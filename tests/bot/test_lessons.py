@@ -8,8 +8,8 @@ import json
 from typing import Any
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png
 from tests.discord_double import DiscordDouble
+from tests.helpers import assert_png
 
 
 def described(message: dict[str, Any]) -> str:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png, restricted
 from tests.discord_double import DiscordDouble
 from tests.discord_double.server import Request
+from tests.helpers import assert_png, restricted
 
 
 async def test_open_lobby_join_starts_game_in_a_thread(

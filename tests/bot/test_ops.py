@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import socket
 import sys
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -21,92 +19,10 @@ from bot.discord_app import RedactToken, beat, run_bot, sync_warning
 from bot.service import GameService
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
+from tests.helpers import TIMEOUT, bot_env, double_env, python_m_bot
 
-ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 60.0
 SIGTERM_BOUND = 30.0
 """How long a SIGTERMed bot may take to exit, whatever it was doing (it needs a few seconds)."""
-
-
-def _env(tmp_path: Path, **settings: str) -> dict[str, str]:
-    """A clean environment for ``python -m bot`` (no setting inherited from the caller)."""
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DISCORD_", "BANMEN_")) and k not in ("DEV_GUILD_ID", "LOG_LEVEL")
-    }
-    env |= {"PYTHONPATH": str(ROOT), "BANMEN_DB": str(tmp_path / "banmen.db"), "LOG_LEVEL": "INFO"}
-    env["BANMEN_WEB_PORT"] = "0"  # no site: runs side by side must not share a port
-    return env | settings
-
-
-def double_env(double: DiscordDouble, tmp_path: Path, **settings: str) -> dict[str, str]:
-    """The environment of a ``python -m bot`` that logs in to ``double``."""
-    return _env(
-        tmp_path,
-        DISCORD_TOKEN=double.token,
-        DISCORD_API_BASE=double.api_base,
-        DISCORD_GATEWAY_URL=double.gateway_url,
-        DEV_GUILD_ID=str(double.guild_id),
-        **settings,
-    )
-
-
-class Bot:
-    """``python -m bot`` in a subprocess; its stderr is read line by line as it comes."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.lines: list[str] = []
-
-    async def wait_line(self, predicate: Callable[[str], bool]) -> str:
-        """The first stderr line (already read or still to come) matching ``predicate``."""
-
-        async def read() -> str:
-            for line in self.lines:
-                if predicate(line):
-                    return line
-            assert self.proc.stderr is not None
-            while raw := await self.proc.stderr.readline():
-                line = raw.decode().rstrip("\n")
-                self.lines.append(line)
-                if predicate(line):
-                    return line
-            raise AssertionError("the bot exited without the line:\n" + "\n".join(self.lines))
-
-        return await asyncio.wait_for(read(), TIMEOUT)
-
-    async def finish(self) -> int:
-        """Read stderr to its end and wait for the exit status."""
-        assert self.proc.stderr is not None
-        rest = await asyncio.wait_for(self.proc.stderr.read(), TIMEOUT)
-        self.lines += rest.decode().splitlines()
-        return await asyncio.wait_for(self.proc.wait(), TIMEOUT)
-
-    @property
-    def stderr(self) -> str:
-        return "\n".join(self.lines)
-
-
-STDERR_LINE_LIMIT = 4 * 1024 * 1024
-"""The longest stderr line read: at DEBUG, discord.py logs whole request bodies on one line (the
-commands synced at start, with their Japanese names, pass asyncio's default 64 KiB)."""
-
-
-@contextlib.asynccontextmanager
-async def python_m_bot(env: dict[str, str], cwd: Path, *args: str) -> AsyncIterator[Bot]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args,
-        cwd=cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-        limit=STDERR_LINE_LIMIT,
-    )  # fmt: skip
-    try:
-        yield Bot(proc)
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
 
 
 async def _healthcheck(env: dict[str, str], cwd: Path) -> tuple[int, str]:
@@ -135,7 +51,7 @@ def _one_error_line(stderr: str) -> str:
 
 # -- a wrong token, an unreachable Discord --------------------------------------------------------
 async def test_wrong_token_is_one_line_and_exit_2(double: DiscordDouble, tmp_path: Path) -> None:
-    env = _env(
+    env = bot_env(
         tmp_path,
         DISCORD_TOKEN="not-the-token",
         DISCORD_API_BASE=double.api_base,
@@ -155,7 +71,7 @@ async def test_wrong_token_is_one_line_and_exit_2(double: DiscordDouble, tmp_pat
 
 async def test_unreachable_api_is_one_line_and_exit_1(tmp_path: Path) -> None:
     port = _closed_port()
-    env = _env(
+    env = bot_env(
         tmp_path,
         DISCORD_TOKEN="some-token",
         DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",

@@ -27,9 +27,9 @@ from typing import Any
 
 from engines.core import State
 from engines.registry import get_game
-from tests.bot.test_ops import Bot, double_env, python_m_bot
 from tests.discord_double import DiscordDouble
 from tests.discord_double.server import Request
+from tests.helpers import Bot, double_env, python_m_bot
 
 KILLS = 27
 MODES = ("before", "after", "timed")

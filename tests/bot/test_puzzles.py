@@ -10,9 +10,8 @@ from typing import Any
 from bot.learn import puzzles as data
 from bot.service.learn.puzzles import daily_puzzle
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png
 from tests.discord_double import DiscordDouble
-from tests.service.test_puzzles import a_wrong_move, solver_moves
+from tests.helpers import a_wrong_move, assert_png, solver_moves
 
 
 async def test_a_puzzle_answered_as_a_game_is(harness: Harness, double: DiscordDouble) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 from bot.service import GameService, User
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import start_challenge
 from tests.discord_double import DiscordDouble
+from tests.helpers import start_challenge
 
 
 def description(message: dict[str, Any]) -> str:

@@ -3,33 +3,14 @@ notation, threads that stay readable, rematches, words, and seats drawn at rando
 
 from __future__ import annotations
 
-import io
 from typing import Any
-
-from PIL import Image
 
 from engines.registry import get_game
 from render import render_png
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png, restricted
-from tests.discord_double import DiscordDouble, Interaction
+from tests.discord_double import DiscordDouble
 from tests.discord_double.payloads import User
-
-EPHEMERAL = 1 << 6
-
-
-def public(message: dict[str, Any]) -> bool:
-    return not int(message.get("flags") or 0) & EPHEMERAL
-
-
-def game_of(message: dict[str, Any] | Interaction) -> int:
-    embeds = message.embeds if isinstance(message, Interaction) else message["embeds"]
-    return int(embeds[0]["footer"]["text"].lstrip("#").split()[0])
-
-
-def pixels(data: bytes) -> bytes:
-    with Image.open(io.BytesIO(data)) as image:
-        return image.convert("RGBA").tobytes()
+from tests.helpers import assert_png, game_of, image_pixels, public, restricted
 
 
 def text_of(message: dict[str, Any]) -> str:
@@ -100,9 +81,9 @@ async def test_the_end_names_the_winner_and_pictures_name_the_players(
     assert "Result: Black wins" in end.text and "Winner: Alice (Black)" in end.text
     final = service.play.current_state(gid)
     assert final is not None and final.is_over()
-    shown = pixels(end.files[0].data)
-    assert shown == pixels(render_png(final, None, win, None, ("Alice", "Bob")))
-    assert shown != pixels(render_png(final, None, win))  # the names are in the header
+    shown = image_pixels(end.files[0].data)
+    assert shown == image_pixels(render_png(final, None, win, None, ("Alice", "Bob")))
+    assert shown != image_pixels(render_png(final, None, win))  # the names are in the header
 
 
 # --- 3. one notation --------------------------------------------------------------------------

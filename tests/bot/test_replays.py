@@ -10,10 +10,8 @@ from typing import Any
 from PIL import Image
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import PNG, start_challenge
-from tests.bot.test_game_specifics import game_of, suji_game
 from tests.discord_double import DiscordDouble, Interaction, Upload
-from tests.service.helpers import snapshot
+from tests.helpers import PNG, game_of, play_three, snapshot, start_challenge, suji_game
 
 GIF = b"GIF8"
 
@@ -36,19 +34,6 @@ def jump_list(message: dict[str, Any]) -> dict[str, Any]:
             if component.get("type") == 3:
                 return dict(component)
     raise AssertionError(f"no jump list on {message['id']}")
-
-
-async def play_three(double: DiscordDouble, thread_id: int, turn: dict[str, Any]) -> None:
-    to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
-    other = double.bob if to_move is double.alice else double.alice
-    for user in (to_move, other, to_move):
-        choices = await double.autocomplete(
-            user, "move", {"notation": ""}, "notation", channel=thread_id
-        )
-        move = choices.choices[0]["value"]
-        assert not (
-            await double.slash(user, "move", {"notation": move}, channel=thread_id)
-        ).ephemeral
 
 
 async def test_replay_steps_in_place_and_survives_a_restart(

@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import PNG, start_challenge
-from tests.bot.test_replays import play_three
 from tests.discord_double import DiscordDouble
+from tests.helpers import PNG, play_three, start_challenge
 
 
 async def test_review_through_discord(harness: Harness, double: DiscordDouble) -> None:

@@ -9,9 +9,9 @@ from typing import Any
 
 from bot.learn.catalogue import RULES
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png
 from tests.discord_double import DiscordDouble
 from tests.discord_double.payloads import find_components
+from tests.helpers import assert_png
 
 
 def footer(message: dict[str, Any]) -> str:

@@ -9,8 +9,8 @@ import contextlib
 import signal
 from pathlib import Path
 
-from tests.bot.test_ops import Bot, _env, python_m_bot
 from tests.discord_double import DiscordDouble
+from tests.helpers import Bot, double_env, python_m_bot
 
 TTL = 6
 """Seconds an unanswered challenge stays open in this test (BANMEN_CHALLENGE_TTL)."""
@@ -40,14 +40,10 @@ async def test_two_processes_share_one_postgres(
     double: DiscordDouble, postgres_url: str, tmp_path: Path
 ) -> None:
     mine = double.shard_of_guild(2)  # the shard that carries the double's guild
-    env = _env(
+    env = double_env(
+        double,
         tmp_path,
-        DISCORD_TOKEN=double.token,
-        DISCORD_API_BASE=double.api_base,
-        DISCORD_GATEWAY_URL=double.gateway_url,
-        DEV_GUILD_ID=str(double.guild_id),
         BANMEN_DB=postgres_url,
-        BANMEN_WEB_PORT="0",
         BANMEN_CHALLENGE_TTL=str(TTL),
         BANMEN_HEARTBEAT_INTERVAL="1",
     )

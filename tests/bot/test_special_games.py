@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import Harness
-from tests.bot.test_game_flow import assert_png, start_challenge
 from tests.discord_double import DiscordDouble
+from tests.helpers import assert_png, start_challenge
 
 
 async def _suji_thread(double: DiscordDouble) -> tuple[int, dict[str, Any]]:

@@ -19,10 +19,10 @@ from engines.core import (
     Game,
     IllegalMoveError,
     PositionError,
-    State,
 )
 from engines.record import Record
 from tests.engines.playout import random_game
+from tests.helpers import actors_of, mutated, samples
 
 ROOT = Path(__file__).parents[2]
 GAMES = all_games()
@@ -33,13 +33,6 @@ def _id(item: Any) -> str:
     if isinstance(item, Game):
         return item.id
     return str(item)
-
-
-def _actors(state: State[Any]) -> list[int | None]:
-    p = state.current_player()
-    if p == SIMULTANEOUS:
-        return list(state.acting_players())
-    return [None]
 
 
 @pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
@@ -79,7 +72,7 @@ def test_random_playout(game: Game[Any], players: int, seed: int) -> None:
             for move, _ in outcomes:
                 assert state.parse_move(state.format_move(move)) == move
             continue
-        for actor in _actors(state):
+        for actor in actors_of(state):
             moves = state.legal_moves(actor)
             assert moves == state.legal_moves(actor), "legal moves must be stable"
             assert len(set(moves)) == len(moves), "duplicate legal moves"
@@ -97,7 +90,7 @@ def test_random_playout(game: Game[Any], players: int, seed: int) -> None:
         again = game.from_position(text, state.options(), players)
         assert again.position() == text
         assert again.current_player() == p
-        for actor in _actors(state):
+        for actor in actors_of(state):
             assert again.legal_moves(actor) == state.legal_moves(actor)
     # The record replays to the identical state, also through JSON.
     assert record.replay() == states[-1]
@@ -161,7 +154,7 @@ def test_fuzz_parse_move(game: Game[Any]) -> None:
     @given(text=st.text(_alphabet, max_size=24), index=st.integers(min_value=0))
     def check(text: str, index: int) -> None:
         state = live[index % len(live)]
-        actors = _actors(state) if state.current_player() != CHANCE else [None]
+        actors = actors_of(state) if state.current_player() != CHANCE else [None]
         for actor in actors:
             try:
                 move = state.parse_move(text, actor)
@@ -199,7 +192,7 @@ def test_fuzz_parse_position(game: Game[Any]) -> None:
         except PositionError as exc:
             assert exc.text.en and exc.text.ja
         else:
-            state.legal_moves(*[a for a in _actors(state) if a is not None][:1])
+            state.legal_moves(*[a for a in actors_of(state) if a is not None][:1])
 
     check()
 
@@ -220,59 +213,13 @@ def test_player_out_of_range_is_an_engine_error(game: Game[Any]) -> None:
 
 # --- mutation fuzzing of real texts -------------------------------------------------------------
 
-_ODD = ["²", "³", "½", "Ⅻ", "١", "٣", "０", "１", "９", "\ud800", "\udfff", "+", "++", "＋", "－"]
-_ODD += ["ー", "\u3000", "\t", "\n", "/", " ", "-", "*", "@", "!", "(", ")", "▲", "△", "\x00"]
-
-
-def _samples(game: Game[Any], players: int) -> tuple[list[State[Any]], list[str], list[str]]:
-    """Live states, real position texts and real move texts (canonical and display forms)."""
-    states: list[State[Any]] = []
-    for seed in range(3):
-        states += random_game(game, seed, 40, players)[0]
-    positions = sorted({s.position() for s in states})
-    moves: set[str] = set()
-    for state in states[::3]:
-        if state.is_over():
-            continue
-        for actor in _actors(state):
-            for move in state.legal_moves(actor)[:12]:
-                moves.add(state.format_move(move))
-                moves.add(state.display_move(move, "en"))
-                moves.add(state.display_move(move, "ja"))
-    return [s for s in states if not s.is_over()], positions, sorted(moves)
-
-
-def _mutated(samples: list[str]) -> st.SearchStrategy[str]:
-    """A real text with a few insertions, deletions and substitutions (and '+' prefixes), the
-    characters drawn from the texts themselves, odd unicode and anything at all."""
-    alphabet = sorted({c for text in samples for c in text})
-    chars = st.one_of(st.sampled_from(alphabet), st.sampled_from(_ODD), st.characters())
-    edit = st.tuples(
-        st.sampled_from(("insert", "delete", "replace", "prefix")), st.integers(0), chars
-    )
-
-    def apply(text: str, edits: list[tuple[str, int, str]]) -> str:
-        for op, at, ch in edits:
-            i = at % (len(text) + 1)
-            if op == "insert":
-                text = text[:i] + ch + text[i:]
-            elif op == "delete":
-                text = text[:i] + text[i + 1 :]
-            elif op == "replace":
-                text = text[:i] + ch + text[i + 1 :]
-            else:
-                text = ch + text
-        return text
-
-    return st.builds(apply, st.sampled_from(samples), st.lists(edit, min_size=1, max_size=4))
-
 
 @pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
 def test_mutated_positions_raise_only_position_errors(game: Game[Any], players: int) -> None:
-    _, positions, _ = _samples(game, players)
+    _, positions, _ = samples(game, players)
 
     @_fuzz
-    @given(text=_mutated(positions))
+    @given(text=mutated(positions))
     def check(text: str) -> None:
         try:
             state = game.from_position(text, None, players)
@@ -280,7 +227,7 @@ def test_mutated_positions_raise_only_position_errors(game: Game[Any], players: 
             assert exc.text.en and exc.text.ja
             return
         assert game.from_position(state.position(), None, players).position() == state.position()
-        for actor in _actors(state):
+        for actor in actors_of(state):
             state.legal_moves(actor)
         state.outcome()
 
@@ -289,13 +236,13 @@ def test_mutated_positions_raise_only_position_errors(game: Game[Any], players: 
 
 @pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS, ids=_id)
 def test_mutated_moves_raise_only_engine_errors(game: Game[Any], players: int) -> None:
-    live, _, moves = _samples(game, players)
+    live, _, moves = samples(game, players)
 
     @_fuzz
-    @given(text=_mutated(moves), index=st.integers(min_value=0))
+    @given(text=mutated(moves), index=st.integers(min_value=0))
     def check(text: str, index: int) -> None:
         state = live[index % len(live)]
-        for actor in _actors(state):
+        for actor in actors_of(state):
             try:
                 move = state.parse_move(text, actor)
             except EngineError as exc:

@@ -4,61 +4,14 @@ with the right better move, chances are chances, and the mapping is what docs/re
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from engines.ai.review import chance, even, judge, outcome_chances
 from engines.ai.search import PROVEN
-from engines.core import CHANCE, State
+from engines.core import CHANCE
 from engines.registry import get_game
-
-
-def wins_now(state: State[Any]) -> list[Any]:
-    """The moves that win at once for the seat to move."""
-    seat = state.current_player()
-    out = []
-    for move in state.legal_moves():
-        outcome = state.apply(move).outcome()
-        if outcome is not None and outcome.returns()[seat] > 0:
-            out.append(move)
-    return out
-
-
-def planted(game_id: str, seed: int) -> tuple[list[State[Any]], list[Any], int, list[Any]]:
-    """A game where both sides play at random but take every immediate win, except once: at
-    the first position with a win in one, a move is played that does not win and lets the
-    opponent win at once instead. Returns the positions before each ply, the plies, the
-    blunder's index and the wins it missed."""
-    rng = random.Random(seed)
-    state: State[Any] = get_game(game_id).new_game()
-    befores: list[State[Any]] = []
-    plies: list[Any] = []
-    blunder, missed = -1, []
-    while state.outcome() is None and len(plies) < 400:
-        if state.current_player() == CHANCE:
-            state = state.apply(rng.choice([m for m, _ in state.chance_outcomes()]))
-            continue
-        wins = wins_now(state)
-        legal = list(state.legal_moves())
-        losing = []
-        if wins and blunder < 0:
-            losing = [m for m in legal if m not in wins and wins_now(state.apply(m))]
-        if losing:
-            blunder, missed = len(plies), wins
-            move = rng.choice(losing)
-        elif wins:
-            move = wins[0]
-        else:
-            move = rng.choice(legal)
-        befores.append(state)
-        plies.append(move)
-        state = state.apply(move)
-    return befores, plies, blunder, missed
-
-
-PLANTED_SEED = 16
-"""The first seed whose 六面体 game has such a position (at ply 25 of 26)."""
+from tests.helpers import PLANTED_SEED, planted, wins_now
 
 
 def test_a_missed_win_is_the_biggest_mistake_with_the_win_as_the_better_move() -> None:

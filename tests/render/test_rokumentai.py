@@ -2,20 +2,11 @@
 
 from __future__ import annotations
 
-import io
-
-from PIL import Image
-
 from engines.rokumentai import FACES, ROKUMENTAI, square_name
 from render import render_png
-from render.base import CHECK, HIGHLIGHT, MAX_PNG_BYTES, font, has_glyph
+from render.base import CHECK, HIGHLIGHT, font, has_glyph
 from render.rokumentai import BOARD_X, BOARD_Y, CELL, STRIKE_4_1, samples
-
-
-def _image(png: bytes) -> Image.Image:
-    assert png.startswith(b"\x89PNG")
-    assert len(png) <= MAX_PNG_BYTES
-    return Image.open(io.BytesIO(png)).convert("RGB")
+from tests.helpers import png_image
 
 
 def _centre_edge(sq: int) -> tuple[int, int]:
@@ -37,19 +28,19 @@ def test_every_face_has_a_glyph() -> None:
 
 
 def test_start_and_samples_render() -> None:
-    img = _image(render_png(ROKUMENTAI.new_game()))
+    img = png_image(render_png(ROKUMENTAI.new_game()))
     assert 560 <= img.width <= 700 and 600 <= img.height <= 760
     out = samples()
     assert len(out) >= 4
     for stem, png in out.items():
         assert stem.startswith("rokumentai-")
-        _image(png)
+        png_image(png)
 
 
 def test_strike_marks_struck_square_and_landing() -> None:
     state = ROKUMENTAI.from_position(STRIKE_4_1)
     move = state.parse_move("怨六01-四03-一06")
-    img = _image(render_png(state.apply(move), None, move))
+    img = png_image(render_png(state.apply(move), None, move))
     assert _is(img.getpixel(_centre_edge(move.struck)), CHECK)
     assert _is(img.getpixel(_centre_edge(move.to)), HIGHLIGHT)
     assert _is(img.getpixel(_centre_edge(move.frm)), HIGHLIGHT)

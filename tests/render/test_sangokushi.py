@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image
 
 from engines.registry import get_game
 from engines.sangokushi import CELL_OF, KANJI, SangokushiState
 from render import render_png
 from render.base import MAX_PNG_BYTES, font, has_glyph
 from render.sangokushi import ARMY, EDGE_LABEL, _centres, _edge_labels, _image, _static, samples
+from tests.helpers import loaded_image
 
 THREE = get_game("sangokushi")
 TWO = get_game("sangokushi-2p")
-
-
-def _png(data: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(data))
-    img.load()
-    return img
 
 
 def test_kanji_glyphs_exist() -> None:
@@ -35,7 +27,7 @@ def test_png_for_every_viewer(viewer: int | None) -> None:
     after = state.apply(move)
     data = render_png(after, viewer, move)
     assert data.startswith(b"\x89PNG") and len(data) <= MAX_PNG_BYTES
-    assert 600 <= _png(data).width <= 760
+    assert 600 <= loaded_image(data).width <= 760
 
 
 def test_each_player_sees_their_own_edge_at_the_bottom() -> None:

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from PIL import Image
 
 from engines.registry import get_game
 from engines.socrates.board import parse_cell
 from render import has_renderer, render_png
-from render.base import CHECK, HIGHLIGHT, MAX_PNG_BYTES, font, has_glyph
+from render.base import CHECK, HIGHLIGHT, font, has_glyph
 from render.socrates import SIZE, _center, samples
 from tests.engines.playout import random_game
+from tests.helpers import png_image
 
 
 def cell_index(name: str) -> int:
@@ -22,12 +21,6 @@ def cell_index(name: str) -> int:
 
 
 IDS = ("socrates-uchu", "socrates-shinken", "socrates-kokutan", "socrates-twothree")
-
-
-def _image(png: bytes) -> Image.Image:
-    assert png.startswith(b"\x89PNG")
-    assert len(png) <= MAX_PNG_BYTES
-    return Image.open(io.BytesIO(png)).convert("RGB")
 
 
 def _near(img: Image.Image, xy: tuple[int, int], colour: tuple[int, int, int]) -> bool:
@@ -50,14 +43,14 @@ def test_every_game_renders_along_a_game(game_id: str) -> None:
     for i, state in enumerate(states[1:]):
         move = states[i].parse_move(record.entries[i].move)
         for viewer in (None, 0, 1):
-            img = _image(render_png(state, viewer, move))
+            img = png_image(render_png(state, viewer, move))
             assert 560 <= img.width <= 700
 
 
 def test_white_sees_the_board_turned() -> None:
     state = get_game("socrates-shinken").new_game()
-    black = _image(render_png(state, 0))
-    white = _image(render_png(state, 1))
+    black = png_image(render_png(state, 0))
+    white = png_image(render_png(state, 1))
     assert black.size == white.size
     assert black.tobytes() != white.tobytes()
     # Black's view: a1 (Black's piece) at the bottom left; White's view: at the top right.
@@ -69,7 +62,7 @@ def test_last_move_is_highlighted() -> None:
     state = game.new_game()
     move = state.parse_move("e4-e5")
     after = state.apply(move)
-    img = _image(render_png(after, None, move))
+    img = png_image(render_png(after, None, move))
     assert _near(img, _center(cell_index("e4"), False), HIGHLIGHT)  # the cell it left
 
 
@@ -78,7 +71,7 @@ def test_kokutan_check_is_marked() -> None:
     # Black plain c3 next to White marked d4: in check.
     text = "10/7p2/10/10/10/3m6/2P7/7P2/10 b move 0 30"
     state = game.from_position(text)
-    img = _image(render_png(state, None))
+    img = png_image(render_png(state, None))
     assert _near(img, _center(cell_index("c3"), False), CHECK)
     assert not _near(img, _center(cell_index("h2"), False), CHECK)
 
@@ -95,4 +88,4 @@ def test_samples() -> None:
         got
     )
     for png in got.values():
-        _image(png)
+        png_image(png)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image
 
 from engines.suji_shogi import (
     BLACK,
@@ -21,12 +18,7 @@ from engines.suji_shogi import (
 from render import has_renderer, render_png
 from render.base import MAX_PNG_BYTES
 from render.suji_shogi import BOARD_X, BOARD_Y, CELL, _cell_xy, file_label, rank_label, samples
-
-
-def _image(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
+from tests.helpers import loaded_image
 
 
 def test_registered() -> None:
@@ -39,7 +31,7 @@ def test_picture_is_a_small_png(viewer: int | None) -> None:
     png = render_png(s, viewer, s.parse_move("2b2c"))
     assert png.startswith(b"\x89PNG")
     assert len(png) <= MAX_PNG_BYTES
-    assert _image(png).width >= 500
+    assert loaded_image(png).width >= 500
 
 
 @pytest.mark.parametrize(("hidden", "viewer"), [(0, 1), (0, None), (1, 0), (1, None)])

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import io
-
 import pytest
-from PIL import Image, ImageChops, ImageStat
+from PIL import ImageChops, ImageStat
 
 from engines.core import CHANCE, chance_pick
 from engines.yosuko import GAME, MAJORS, YosukoState
 from render import has_renderer, render_png
 from render.base import MAX_PNG_BYTES, font, has_glyph
 from render.yosuko import HEIGHT, WIDTH, compose, render, samples
+from tests.helpers import loaded_image
 
 BOARD = "VI,XI,III,VIIIr,XIXr,XVIIr"
 MID = f"{BOARD} 2 2 C3,C8/CQ,C4/C1/P9,P2/P5/PK S4,W10,P6,W3 1 card 30"
-
-
-def _image(png: bytes) -> Image.Image:
-    img = Image.open(io.BytesIO(png))
-    img.load()
-    return img
 
 
 def _play(state: YosukoState, *moves: str) -> YosukoState:
@@ -55,7 +48,7 @@ def test_every_phase_draws_a_small_png(index: int) -> None:
     state = _states()[index]
     png = render_png(state, 0)
     assert png.startswith(b"\x89PNG") and len(png) <= MAX_PNG_BYTES
-    img = _image(png)
+    img = loaded_image(png)
     assert img.size == (WIDTH, HEIGHT)
     assert render_png(state, None) == png  # nothing is secret from a spectator either
 
@@ -70,7 +63,7 @@ def test_samples() -> None:
         "yosuko-win",
     }
     for png in out.values():
-        assert len(png) <= MAX_PNG_BYTES and _image(png).size == (WIDTH, HEIGHT)
+        assert len(png) <= MAX_PNG_BYTES and loaded_image(png).size == (WIDTH, HEIGHT)
 
 
 def test_the_picture_shows_only_the_table() -> None:

@@ -9,13 +9,8 @@ import pytest
 
 from bot.clock import FakeClock
 from bot.config import Settings
-from bot.service import GameService, User
+from bot.service import GameService
 from tests.service import fakegame
-
-ALICE = User("100", "alice")
-BOB = User("200", "bob")
-CAROL = User("300", "carol")
-DAVE = User("400", "dave")
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from bot.i18n import clean_text
 from bot.sandbox import run_sandbox
 from bot.service import GameService, Refusal, User
 from bot.service.play.timers import Timers
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import query
+from tests.helpers import ALICE, BOB, CAROL, DAVE, query
 
 # -- clock bounds -------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.service.footprint import Sizer, footprint
 from engines.registry import get_game
-from tests.service.conftest import ALICE, BOB
+from tests.helpers import ALICE, BOB
 
 
 def test_a_footprint_counts_each_object_once_and_not_what_games_share() -> None:

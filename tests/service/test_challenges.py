@@ -7,8 +7,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import Event, GameService, Refusal
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import offered, snapshot
+from tests.helpers import ALICE, BOB, CAROL, DAVE, offered, snapshot
 
 
 async def challenge(service: GameService, *invited: object, **kw: object) -> int:

@@ -8,7 +8,7 @@ import pytest
 
 from bot.clock import ClockError, ClockSpec, FakeClock, parse_clock
 from bot.service import GameService, Refusal
-from tests.service.conftest import ALICE, BOB, CAROL
+from tests.helpers import ALICE, BOB, CAROL
 
 MS = timedelta(milliseconds=1)
 

@@ -19,8 +19,7 @@ from bot.model import SeatKind
 from bot.service import GameService, InlineThinker, Refusal, StepClock, User
 from bot.service.thinking import HintChoice, ThinkRequest
 from engines.core import SIMULTANEOUS
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import snapshot
+from tests.helpers import ALICE, BOB, CAROL, snapshot
 
 SECONDS = 0.05
 """The AI's time per move in these tests (on the stepping clock: a few reads, each every 64

@@ -10,8 +10,7 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal
 from bot.store import Change, ConflictError, MoveRow
-from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import moves_of, stored_row
+from tests.helpers import ALICE, BOB, moves_of, stored_row
 
 SQUARES = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
 

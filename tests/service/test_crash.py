@@ -15,7 +15,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.store import is_postgres_url
 from engines.core import CHANCE
-from tests.service.helpers import query
+from tests.helpers import query
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 10

@@ -18,8 +18,7 @@ from bot.service.guard import bad_text
 from bot.service.learn.front import Learn
 from bot.service.play.front import Play
 from bot.service.review.front import Review
-from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import snapshot
+from tests.helpers import ALICE, BOB, snapshot
 
 BAD = ["2026-11-27\udfff", "a\x00b", "\x1b[2J"]
 """A lone surrogate, NUL, another control character (each refused at every entry point)."""

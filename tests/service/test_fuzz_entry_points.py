@@ -22,8 +22,7 @@ from bot.sandbox import Sandbox, UnknownCommand
 from bot.service import GameService, Refusal, User
 from engines.core import Game
 from engines.registry import all_games
-from tests.engines.test_conformance import _mutated, _samples
-from tests.service.helpers import snapshot
+from tests.helpers import mutated, samples, snapshot
 
 EXAMPLES = int(os.environ.get("BANMEN_FUZZ_EXAMPLES", "150")) // 3
 _fuzz = settings(
@@ -57,7 +56,7 @@ def test_mutated_moves_through_the_service(
     game: Game[Any], loop: asyncio.AbstractEventLoop, tmp_path: Path
 ) -> None:
     players = game.player_counts[-1]
-    _, _, moves = _samples(game, players)
+    _, _, moves = samples(game, players)
     path = str(tmp_path / "fuzz.db")
     service = _open(loop, path)
     try:
@@ -68,7 +67,7 @@ def test_mutated_moves_through_the_service(
         assert gid is not None
 
         @_fuzz
-        @given(text=_mutated(moves), who=st.integers(0, players - 1), setup=st.booleans())
+        @given(text=mutated(moves), who=st.integers(0, players - 1), setup=st.booleans())
         def check(text: str, who: int, setup: bool) -> None:
             before = snapshot(path)
             use = service.play.setup if setup else service.play.move
@@ -100,7 +99,7 @@ def test_mutated_records_through_import(
         kifu = next(f.data.decode("utf-8") for f in files if f.name.endswith(".kifu"))
 
         @_fuzz
-        @given(text=_mutated([record, kifu]))
+        @given(text=mutated([record, kifu]))
         def check(text: str) -> None:
             before = snapshot(path)
             try:
@@ -116,7 +115,7 @@ def test_mutated_records_through_import(
 
 def test_mutated_lines_through_the_sandbox(loop: asyncio.AbstractEventLoop, tmp_path: Path) -> None:
     game = next(g for g in GAMES if g.id == "rokumentai")
-    _, _, moves = _samples(game, 2)
+    _, _, moves = samples(game, 2)
     lines = [f"/move {m}" for m in moves[:40]]
     lines += ["/board 1", "/moves 1", "/tick 5m", "/play rokumentai @bob", "/import x.json"]
     lines += ["/setup 1 321/654", "/draw", "/takeback", "/legal 1", "/join 1", "/as bob"]
@@ -128,7 +127,7 @@ def test_mutated_lines_through_the_sandbox(loop: asyncio.AbstractEventLoop, tmp_
         loop.run_until_complete(sandbox.handle("/play rokumentai @bob"))
 
         @_fuzz
-        @given(line=_mutated(lines))
+        @given(line=mutated(lines))
         def check(line: str) -> None:
             # an unknown command is reported by the loop that reads lines; /quit ends it
             with contextlib.suppress(UnknownCommand, EOFError):

@@ -27,7 +27,7 @@ from engines.yosuko import (
     card_name_ja,
 )
 from render import render_png
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.helpers import ALICE, BOB, CAROL, DAVE
 
 CHECK_LINE = ("PB4-C4", "BI6-G5", "PF8-F7", "HA4-B4")
 """From the start: 魏, 蜀, 呉, then 魏's cavalry checks 呉 (so 呉 moves next, then back to 魏)."""

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.learn.lessons.catalogue import BY_ID, LESSONS
 from bot.service import Action, Event, GameService, Press, Refusal
 from bot.service.learn.practice import replay
-from tests.service.conftest import ALICE, BOB
+from tests.helpers import ALICE, BOB
 
 
 async def test_a_lesson_survives_a_restart_and_keeps_the_best_stars(

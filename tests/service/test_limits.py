@@ -4,15 +4,13 @@ transaction that adds the game or the seat."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
-from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import snapshot
+from tests.helpers import ALICE, BOB, snapshot
 
 
 @pytest.fixture
@@ -88,14 +86,6 @@ async def test_abort_only_in_the_games_own_server(service: GameService) -> None:
 
 
 # -- repeated takebacks and draw offers -----------------------------------------------------------
-@pytest.fixture
-async def real(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
-    """A service with the real games (六面体)."""
-    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
-    try:
-        yield svc
-    finally:
-        await svc.close()
 
 
 async def _rokumentai(service: GameService) -> int:

@@ -11,8 +11,7 @@ from bot.clock import FakeClock, to_ms
 from bot.model import NotifyPrefs
 from bot.service import Event, GameService, Refusal
 from bot.service.correspond import notify_rules as rules
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import snapshot
+from tests.helpers import ALICE, BOB, CAROL, snapshot
 
 
 def _ms(*args: int) -> int:

@@ -18,8 +18,8 @@ from bot import discord_app
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
+from tests.helpers import ALICE, BOB
 from tests.pgcluster import Cluster
-from tests.service.conftest import ALICE, BOB
 
 SHORT = 0.3
 """The store timeout of these tests (seconds)."""

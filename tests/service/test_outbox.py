@@ -9,17 +9,12 @@ from typing import Any
 import pytest
 
 from bot.clock import FakeClock
-from bot.config import Settings
 from bot.service import Action, Button, Event, GameService, Line, Refusal, Reply
 from bot.service.cache import CLAIM_MS
 from bot.service.outbox import MAX_RETRY_MS, RETRY_MS, retry_delay_ms
 from engines.core import Text
-from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import query
-
-
-async def _open(db_path: str, clock: FakeClock) -> GameService:
-    return await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+from tests.helpers import ALICE, BOB, query
+from tests.helpers import open_service as _open
 
 
 async def _game(service: GameService, **kw: Any) -> int:

@@ -11,8 +11,7 @@ from bot.config import Settings
 from bot.model import Conditional, MoveRow
 from bot.service import GameService, Refusal
 from bot.service.correspond import premove_rules as rules
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import moves_of, snapshot, stored_row
+from tests.helpers import ALICE, BOB, CAROL, moves_of, snapshot, stored_row
 
 
 async def _ttt(service: GameService) -> int:

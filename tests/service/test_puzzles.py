@@ -14,29 +14,9 @@ from bot.learn import puzzles as data
 from bot.learn.puzzles import Puzzle
 from bot.service import Action, Event, GameService, Refusal, User
 from bot.service.learn.puzzles import daily_puzzle
-from tests.service.conftest import ALICE, BOB
+from tests.helpers import ALICE, BOB, IN_THREE, a_wrong_move, solver_moves
 
 IN_ONE = next(p for p in data.load("rokumentai") if p.plies == 1)
-IN_THREE = next(p for p in data.load("rokumentai") if p.plies == 3)
-
-
-def solver_moves(puzzle: Puzzle) -> list[str]:
-    """The main line's moves of the solver (the service plays the replies)."""
-    state, out = puzzle.start(), []
-    for text in puzzle.solution:
-        if state.current_player() == puzzle.seat:
-            out.append(text)
-        state = state.apply(state.parse_move(text))
-    return out
-
-
-def a_wrong_move(puzzle: Puzzle) -> str:
-    state = puzzle.start()
-    return next(
-        state.format_move(m)
-        for m in state.legal_moves()
-        if state.format_move(m) != puzzle.solution[0]
-    )
 
 
 async def solve(service: GameService, user: User, puzzle: Puzzle) -> str:

@@ -15,9 +15,7 @@ from bot.service import GameService, Refusal, Scope, User
 from bot.service import ratings as rt
 from bot.store import RatingConflict
 from engines.core import Outcome, Termination, Text
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import query, stored_row
-from tests.service.test_service import play_all
+from tests.helpers import ALICE, BOB, CAROL, DAVE, beat, play_all, query, stored_row, ttt
 
 MODEL = PlackettLuce()
 NO_TEXT = Text("", "")
@@ -50,19 +48,6 @@ def history(db_path: str, game_id: int) -> list[tuple[str, int, str]]:
             (game_id,),
         )
     ]
-
-
-async def ttt(service: GameService, a: User = ALICE, b: User = BOB, **kw: Any) -> int:
-    reply = await service.play.create_game(a, "ttt-test", seated=[b], **kw)
-    assert reply.game_id is not None
-    return reply.game_id
-
-
-async def beat(service: GameService, winner: User, loser: User, **kw: Any) -> int:
-    """A rated game of noughts and crosses that ``loser`` resigns."""
-    gid = await ttt(service, winner, loser, **kw)
-    await service.play.resign(gid, loser)
-    return gid
 
 
 async def race3(service: GameService, **kw: Any) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import random
 from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
@@ -18,12 +17,21 @@ import bot.service.review.replays
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, InlineThinker, ProcessThinker, Refusal, Reply, User
-from engines.core import SIMULTANEOUS
 from engines.registry import all_games
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import file_text, offered, snapshot
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    PEOPLE,
+    file_text,
+    offered,
+    pixels,
+    play_on,
+    snapshot,
+    start,
+    suji_with,
+)
 
-PEOPLE = (ALICE, BOB, CAROL)
 T = TypeVar("T")
 
 
@@ -37,12 +45,6 @@ def frames(gif: bytes | None) -> list[tuple[bytes, int]]:
         ]
 
 
-def pixels(png: bytes | None) -> bytes:
-    assert png is not None and png.startswith(b"\x89PNG")
-    with Image.open(io.BytesIO(png)) as image:
-        return image.convert("RGBA").tobytes()
-
-
 def steps(reply: Reply) -> dict[str, int]:
     """The reply's step buttons: action -> the ply it shows."""
     out = {}
@@ -51,36 +53,6 @@ def steps(reply: Reply) -> dict[str, int]:
         if name.startswith("step_"):
             out[name] = int(arg)
     return out
-
-
-async def start(service: GameService, game_id: str, players: int | None = None) -> int:
-    game = next(g for g in all_games() if g.id == game_id)
-    n = players or game.player_counts[0]
-    reply = await service.play.create_game(
-        ALICE, game_id, seated=list(PEOPLE[1:n]), players=players, seed=f"seed-{game_id}"
-    )
-    assert reply.game_id is not None
-    return reply.game_id
-
-
-async def play_on(service: GameService, game_id: int, plies: int, seed: int = 0) -> int:
-    """Random legal moves (and setups) through the service; returns how many were made."""
-    rng = random.Random(seed)
-    people = {u.id: u for u in PEOPLE}
-    for made in range(plies):
-        info = await service.play.game_info(game_id)
-        if info.status != "active":
-            return made
-        state = service.play.current_state(game_id)
-        assert state is not None
-        seat = rng.choice(state.acting_players())
-        user = people[str(info.seats[seat].user_id)]
-        move = rng.choice(await service.play.legal_move_choices(game_id, user.id, "", 500))
-        if state.current_player() == SIMULTANEOUS:
-            await service.play.setup(game_id, user, move)
-        else:
-            await service.play.move(game_id, user, move)
-    return plies
 
 
 # --- replays ------------------------------------------------------------------------------------
@@ -135,12 +107,6 @@ async def test_a_lobby_has_no_replay(real: GameService) -> None:
     with pytest.raises(Refusal) as refused:
         await real.review.replay(lobby.game_id, ALICE)
     assert refused.value.key == "refuse.not_started"
-
-
-async def suji_with(service: GameService, arrangement: str) -> int:
-    gid = await start(service, "suji-shogi")
-    await service.play.setup(gid, ALICE, arrangement)
-    return gid
 
 
 async def test_secret_setup_stays_hidden_in_replays(real: GameService) -> None:

@@ -5,14 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from bot.clock import FakeClock
-from bot.config import Settings
 from bot.service import GameService
 from engines.record import Record
-from tests.service.conftest import ALICE, BOB
-
-
-async def _open(db_path: str, clock: FakeClock) -> GameService:
-    return await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+from tests.helpers import ALICE, BOB, open_service
 
 
 async def _play_until_over(service: GameService, gid: int, limit: int) -> int:
@@ -27,7 +22,7 @@ async def _play_until_over(service: GameService, gid: int, limit: int) -> int:
 
 
 async def _reference(db_path: str, clock: FakeClock) -> Record:
-    service = await _open(db_path, clock)
+    service = await open_service(db_path, clock)
     try:
         reply = await service.play.create_game(ALICE, "race-test", seated=[BOB], seed="s")
         assert reply.game_id is not None
@@ -44,13 +39,13 @@ async def test_restart_gives_the_identical_record(fakes: None, tmp_path: object)
     clock = FakeClock()
     expected = await _reference(str(base / "ref.db"), clock)
     db = str(base / "restart.db")
-    first = await _open(db, clock)
+    first = await open_service(db, clock)
     reply = await first.play.create_game(ALICE, "race-test", seated=[BOB], seed="s", clock="corr:2")
     gid = reply.game_id
     assert gid is not None
     assert await _play_until_over(first, gid, 5) == 5
     await first.close()
-    second = await _open(db, clock)
+    second = await open_service(db, clock)
     try:
         await _play_until_over(second, gid, 1000)
         assert (await second.play.game_info(gid)).status == "finished"
@@ -63,7 +58,7 @@ async def test_restart_gives_the_identical_record(fakes: None, tmp_path: object)
 
 async def test_clocks_and_reminders_survive_a_restart(fakes: None, db_path: str) -> None:
     clock = FakeClock()
-    first = await _open(db_path, clock)
+    first = await open_service(db_path, clock)
     reply = await first.play.create_game(ALICE, "ttt-test", seated=[BOB], clock="corr:2")
     gid = reply.game_id
     assert gid is not None
@@ -74,7 +69,7 @@ async def test_clocks_and_reminders_survive_a_restart(fakes: None, db_path: str)
     assert [r.key for r in await first.process_due()] == ["clock.reminder"]
     await first.close()
 
-    second = await _open(db_path, clock)
+    second = await open_service(db_path, clock)
     try:
         assert await second.process_due() == []  # the 24 h reminder is not sent again
         nxt = second.next_timer_at()

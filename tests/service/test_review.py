@@ -19,9 +19,7 @@ from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
 from bot.service.review.reviews import GameReview
 from render.charts import MAX_CHART_BYTES
-from tests.engines.test_review import PLANTED_SEED, planted
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import offered, query
+from tests.helpers import ALICE, BOB, CAROL, DAVE, PLANTED_SEED, beat, offered, planted, query
 
 FAST = 0.001
 """Seconds a ply is searched past depth 1 in these tests (depth 1 is always searched)."""
@@ -182,7 +180,6 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.service.compete import leaderboards as ratings
-    from tests.service.test_ratings import beat
 
     drawn: list[Any] = []
     real = ratings.charts.rating_history

@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.sandbox import Sandbox, run_sandbox
 from bot.service import Page, Reply, Scope
 from engines.registry import all_games
+from tests.helpers import run_script as _run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,21 +42,6 @@ TTT_SCRIPT = """\
 /record
 /stats
 """
-
-
-async def _run(tmp_path: Path, script: str, **kw: object) -> tuple[int, str]:
-    path = tmp_path / "script.txt"
-    path.write_text(script, encoding="utf-8")
-    out = io.StringIO()
-    settings = Settings(db_path=str(tmp_path / "sandbox.db"))
-    code = await run_sandbox(
-        settings,
-        script=str(path),
-        out_dir=str(tmp_path / "out"),
-        out=out,
-        **kw,  # type: ignore[arg-type]
-    )
-    return code, out.getvalue()
 
 
 async def test_scripted_game_to_the_end(fakes: None, tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.service.test_puzzles import IN_THREE, a_wrong_move, solver_moves
-from tests.service.test_sandbox import _run
+from tests.helpers import IN_THREE, a_wrong_move, solver_moves
+from tests.helpers import run_script as _run
 
 
 async def test_a_script_solves_a_puzzle(tmp_path: Path) -> None:

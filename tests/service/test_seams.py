@@ -28,8 +28,7 @@ from bot.model import (
 )
 from bot.service import GameService
 from bot.service.cache import Claims
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import stored_row
+from tests.helpers import ALICE, BOB, CAROL, stored_row, ttt
 
 RESIGNED = StoredOutcome("resignation", (1,), (2, 1), "alice resigned", "aliceさんが投了")
 OLD_TEXT = (
@@ -56,12 +55,6 @@ EVERYTHING = Update(
     paused_until_ms=17,
     conditional=Conditional(1, (("a1", "b1"),), due="b2"),
 )
-
-
-async def ttt(service: GameService) -> int:
-    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
-    assert reply.game_id is not None
-    return reply.game_id
 
 
 # --- the row's update -------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import bot.service.context
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import HOST_ID, GameService, Refusal, User
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import offered
+from tests.helpers import ALICE, BOB, CAROL, DAVE, offered
 
 
 def reverse(seats: list[Any]) -> None:

@@ -10,21 +10,19 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, User
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
-from tests.service.helpers import file_text, moves_of, offered, query, snapshot
-
-
-async def ttt(service: GameService, **kw: object) -> int:
-    reply = await service.play.create_game(ALICE, "ttt-test", seated=[BOB], **kw)  # type: ignore[arg-type]
-    assert reply.game_id is not None
-    return reply.game_id
-
-
-async def play_all(service: GameService, gid: int, moves: str) -> None:
-    """Play space-separated moves alternately by alice and bob."""
-    for i, m in enumerate(moves.split()):
-        await service.play.move(gid, (ALICE, BOB)[i % 2], m)
-
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    file_text,
+    moves_of,
+    offered,
+    play_all,
+    query,
+    snapshot,
+    ttt,
+)
 
 # --- creating, joining, starting ------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings, load_settings, parse_shards, shard_of, with_shards
 from bot.service import GameService, Reply
-from tests.service.conftest import ALICE, BOB, CAROL, DAVE
+from tests.helpers import ALICE, BOB, CAROL, DAVE
 
 GUILD_0 = str(10 << 22)  # (id >> 22) % 2 == 0
 GUILD_1 = str(11 << 22)  # ... == 1

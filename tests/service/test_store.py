@@ -23,7 +23,7 @@ from bot.store import (
     migrations,
 )
 from bot.store_postgres import POSTGRES_MIGRATIONS, PostgresStore
-from tests.service.helpers import moves_of, query, stored_row
+from tests.helpers import moves_of, query, stored_row
 
 
 def _schema(db_url: str) -> list[tuple[str, ...]]:

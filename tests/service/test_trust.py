@@ -16,9 +16,7 @@ from bot.config import Settings
 from bot.service import GameService, Refusal, Reply, User
 from engines.core import CHANCE, State, chance_pick
 from engines.registry import get_game
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import file_text, offered
-from tests.service.test_replays import play_on
+from tests.helpers import ALICE, BOB, CAROL, file_text, offered, play_on
 
 
 async def suji(real: GameService) -> int:

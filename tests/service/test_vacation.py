@@ -12,8 +12,7 @@ from bot.config import Settings
 from bot.model import VacationRow
 from bot.service import GameService, Refusal
 from bot.service.correspond import vacation_rules as rules
-from tests.service.conftest import ALICE, BOB, CAROL
-from tests.service.helpers import snapshot, stored_row
+from tests.helpers import ALICE, BOB, CAROL, snapshot, stored_row
 
 H = timedelta(hours=1)
 

@@ -19,8 +19,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.service import GameService
 from bot.web import RateLimit, create_app
-from tests.service.conftest import BOB
-from tests.service.test_replays import pixels, play_on, start, suji_with
+from tests.helpers import BOB, pixels, play_on, start, suji_with
 
 playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 expect = playwright.expect

@@ -17,8 +17,7 @@ from bot.clock import FakeClock
 from bot.config import load_settings
 from bot.service import GameService, Refusal, User
 from bot.web import RateLimit, create_app
-from tests.service.conftest import ALICE, BOB
-from tests.service.test_replays import pixels, play_on, start, suji_with
+from tests.helpers import ALICE, BOB, pixels, play_on, start, suji_with
 from tests.web.conftest import PUBLIC
 
 Client = TestClient[Any, Any]
