@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.service import GameService, Refusal, TournamentOptions, User
-from tests.service.conftest import ALICE, BOB
+from tests.helpers import ALICE, BOB
 
 HUGE = 2**64 + 5
 """A number past what any store holds as an integer."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.learn.lessons.catalogue import LESSONS
 from bot.service import GameService
-from tests.service.conftest import ALICE
+from tests.helpers import ALICE
 
 
 async def test_learn_next_after_a_finished_lesson_opens_the_next(real: GameService) -> None:

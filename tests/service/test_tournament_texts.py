@@ -29,7 +29,7 @@ async def test_two_computer_players_of_one_level_are_told_apart_by_their_seats(
 ) -> None:
     """Issue 52: a result named "Banmen AI Lv.2 and Banmen AI Lv.2"."""
     from bot.service import GameService
-    from tests.service.conftest import ALICE
+    from tests.helpers import ALICE
 
     assert isinstance(real, GameService)
     made = await real.play.create_game(ALICE, "sangokushi", ai=[2, 2])
@@ -44,7 +44,7 @@ async def test_a_review_of_a_game_with_no_move_says_so(real: object) -> None:
     """Issue 52: a game that ended before anyone chose a move (数字将棋 in its setup) showed an
     empty chart and 'no mistake found' twice."""
     from bot.service import GameService
-    from tests.service.conftest import ALICE, BOB
+    from tests.helpers import ALICE, BOB
 
     assert isinstance(real, GameService)
     for game in ("suji-shogi", "rokumentai"):

@@ -14,8 +14,7 @@ from bot.model import VacationRow
 from bot.service import GameService
 from bot.service.correspond import vacation_rules as rules
 from bot.service.correspond.vacation import Vacations
-from tests.service.conftest import ALICE, BOB
-from tests.service.helpers import stored_row
+from tests.helpers import ALICE, BOB, stored_row
 
 H = timedelta(hours=1)
 

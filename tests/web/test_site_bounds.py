@@ -16,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.service import GameService
 from bot.web import RateLimit, create_app
 from bot.web.app import Bounds, Busy
-from tests.service.test_replays import start
+from tests.helpers import start
 
 Client = TestClient[Any, Any]
 
@@ -135,7 +135,7 @@ async def test_a_daily_deal_is_linked_only_once_its_page_opens(real: GameService
     from datetime import UTC, datetime
 
     from bot.clock import FakeClock
-    from tests.service.conftest import ALICE
+    from tests.helpers import ALICE
 
     clock = real.clock
     assert isinstance(clock, FakeClock)
@@ -154,7 +154,7 @@ async def test_a_page_offers_only_the_record_files_there_are(
     real: GameService, client: Client, name: str
 ) -> None:
     from bot.service import User
-    from tests.service.conftest import ALICE
+    from tests.helpers import ALICE
 
     made = await real.play.create_game(
         ALICE, "sangokushi", seated=[User("b", name), User("c", "C")]
