@@ -21,6 +21,14 @@ from engines.core import Text
 MESSAGES: dict[str, tuple[str, str]] = {
     # -- refusals ---------------------------------------------------------------------------
     "refuse.unknown_game": ("There is no game #{id}.", "対局 #{id} はありません。"),
+    "refuse.button_target": (
+        "That button does not belong here: nothing was done.",
+        "このボタンはここでは使えません。何も変わっていません。",
+    ),
+    "refuse.button_argument": (
+        "That button's value is not understood: nothing was done.",
+        "このボタンの値を読み取れません。何も変わっていません。",
+    ),
     "refuse.unknown_game_type": ("{reason}", "{reason}"),
     "refuse.not_a_player": (
         "You are not a player in game #{id}.",

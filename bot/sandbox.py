@@ -27,6 +27,8 @@ from bot.service import (
     MAX_GAME_ID,
     Action,
     GameService,
+    GameTarget,
+    Practice,
     Press,
     Refusal,
     Reply,
@@ -74,6 +76,12 @@ BUTTONS = {
 }
 """Commands that do what a button does, run through the same table: ``/join [id]``,
 ``/move [id] <move>`` (``/draw`` and ``/takeback`` are :data:`ANSWERS`; ``/replay`` takes more)."""
+LEARN_BUTTONS = {
+    "restart": Action.LEARN_RESTART,
+    "next": Action.LEARN_NEXT,
+    "stop": Action.LEARN_STOP,
+}
+"""``/learn restart|next|stop``: a lesson's buttons, on the user's practice board."""
 PRACTICE = frozenset({"/move", "/legal", "/hint"})
 """Commands that go to the user's open lesson or puzzle when they name no game (``/learn``,
 ``/puzzle``)."""
@@ -298,7 +306,7 @@ class Sandbox:
             gid, rest = await self._game_and_rest(args)
             answers = ANSWERS[command[1:]]
             action = answers.get(rest[0].lower() if rest else None, answers[None])
-            self.show_all(await s.act(action, Press(gid, me)))
+            self.show_all(await s.act(action, Press(GameTarget(gid), me)))
         elif command == "/games":
             self.show(await s.play.list_games(me))
         elif command == "/stats":
@@ -338,13 +346,14 @@ class Sandbox:
         button would ask for."""
         if ACTIONS[action].takes is not Takes.TEXT:
             gid, _ = await self._game_and_rest(args)
-            self.show_all(await self.service.act(action, Press(gid, self.user)))
+            self.show_all(await self.service.act(action, Press(GameTarget(gid), self.user)))
             return
         gid, rest = await self._game_and_rest(args, min_rest=1, to_play=True)
         if not rest:
             self.say(self.t("sandbox.usage", usage=f"/{action} [id] <move>"))
             return
-        self.show_all(await self.service.act(action, Press(gid, self.user, " ".join(rest))))
+        press = Press(GameTarget(gid), self.user, " ".join(rest))
+        self.show_all(await self.service.act(action, press))
 
     async def _replay(self, args: list[str]) -> None:
         """``/replay [id]``: the GIF, written to a file; ``/replay [id] at=N``: the picture after
@@ -542,18 +551,13 @@ async def review_command(sb: Sandbox, args: list[str]) -> None:
 async def learn_command(sb: Sandbox, args: list[str]) -> None:
     """``/learn``: the menu; ``/learn <game|lesson>``: a game's next lesson or that lesson;
     ``/learn restart|next|stop``: the open lesson again, the one after it, or close it."""
-    learn, me = sb.service.learn, sb.user
     word = args[0] if args else None
     if len(args) > 1:
         sb.say(sb.t("sandbox.usage", usage="/learn [game | lesson | restart | next | stop]"))
-    elif word == "restart":
-        sb.show(await learn.restart_lesson(me, None))
-    elif word == "next":
-        sb.show(await learn.next_lesson(me, None))
-    elif word == "stop":
-        sb.show(await learn.stop_lesson(me))
+    elif word in LEARN_BUTTONS:  # the lesson's own buttons, through the same table
+        sb.show_all(await sb.service.act(LEARN_BUTTONS[word], Press(Practice(), sb.user)))
     else:
-        sb.show(await learn.lesson(me, word))
+        sb.show(await sb.service.learn.lesson(sb.user, word))
 
 
 async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
@@ -561,10 +565,11 @@ async def puzzle_command(sb: Sandbox, args: list[str]) -> None:
     ``/puzzle quit``."""
     learn, me = sb.service.learn, sb.user
     what = args[0].lower() if args else None
-    if what == "daily":
-        sb.show(await learn.solve_daily(me, args[1] if len(args) > 1 else None))
+    if what == "daily":  # a daily post's Solve button (the day: its argument)
+        press = Press(Practice(), me, args[1] if len(args) > 1 else None)
+        sb.show_all(await sb.service.act(Action.PUZZLE_SOLVE, press))
     elif what == "solution":
-        sb.show(await learn.puzzle_solution(me))
+        sb.show_all(await sb.service.act(Action.PUZZLE_SOLUTION, Press(Practice(), me)))
     elif what == "quit":
         sb.show(await learn.give_up_puzzle(me))
     elif args and args[0].rsplit("-", 1)[-1].isdigit():  # a puzzle's id: rokumentai-004

@@ -31,7 +31,6 @@ from bot.service import (
     ACTIONS,
     LOBBY_EVENTS,
     PRACTICE_EVENTS,
-    PRACTICE_GAME,
     Action,
     Event,
     Press,
@@ -39,6 +38,7 @@ from bot.service import (
     Reply,
     Scope,
     Takes,
+    Target,
     User,
 )
 
@@ -606,34 +606,25 @@ async def _action(interaction: discord.Interaction[Any], name: str) -> Action | 
 
 
 async def run_action(
-    interaction: discord.Interaction[Any], game_id: int, name: str, arg: str | None
+    interaction: discord.Interaction[Any], name: str, target: Target, arg: str | None
 ) -> None:
-    """A button was pressed: run its action's use case (or first ask for the move or setup)."""
+    """A button was pressed (any button: a game's, a lesson's, a puzzle's, a tournament's, in
+    any custom id form ever posted): run its action's use case through the table, or first ask
+    for the text its row takes (a move, a secret setup)."""
     bot = host_of(interaction)
     action = await _action(interaction, name)
     if action is None:
         return
     if ACTIONS[action].takes is Takes.TEXT:
         lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
-        modal = MoveModal(game_id, lang, setup=action is Action.SETUP)
-        await interaction.response.send_modal(modal)
+        await interaction.response.send_modal(MoveModal(action, target, lang))
         return
-    press = Press(game_id, service_user(interaction.user), arg, interaction.filesize_limit)
+    press = Press(target, service_user(interaction.user), arg, interaction.filesize_limit)
     await respond(
         interaction,
         lambda: bot.service.act(action, press),
         keep_components=action is Action.ACCEPT,
     )
-
-
-async def puzzle_action(interaction: discord.Interaction[Any], name: str, arg: str | None) -> None:
-    """A puzzle's button (or its typed move): on the presser's own open puzzle."""
-    service = host_of(interaction).service
-    action = await _action(interaction, name)
-    if action is None:
-        return
-    press = Press(0, service_user(interaction.user), arg)
-    await respond(interaction, lambda: service.act(action, press))
 
 
 async def play_daily(interaction: discord.Interaction[Any]) -> None:
@@ -669,12 +660,9 @@ async def show_leaderboard(
 
 
 async def submit_text(
-    interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
+    interaction: discord.Interaction[Any], action: Action, target: Target, text: str
 ) -> None:
-    """The move (or secret setup) typed in the modal."""
+    """The text typed in the modal a button's action asked for (a move, a secret setup)."""
     service = host_of(interaction).service
-    press = Press(game_id, service_user(interaction.user), text)
-    action = Action.SETUP if setup else Action.MOVE
-    if game_id == PRACTICE_GAME and not setup:
-        action = Action.LEARN_MOVE  # typed on a lesson's board
+    press = Press(target, service_user(interaction.user), text)
     await respond(interaction, lambda: service.act(action, press))

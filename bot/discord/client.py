@@ -24,7 +24,7 @@ from bot.discord.flights import Flights
 from bot.discord.stopping import stop_tasks
 from bot.discord.translator import BanmenTranslator
 from bot.discord.views import GameButton, JumpSelect, PageButton, PuzzleButton
-from bot.service import GameService, Scope
+from bot.service import Action, GameService, Scope, Target
 
 log = logging.getLogger("banmen.discord")
 
@@ -164,19 +164,14 @@ class BanmenBot(commands.AutoShardedBot):
         await super().start(token, reconnect=reconnect)
 
     async def run_action(
-        self, interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
+        self, interaction: discord.Interaction[Any], action: str, target: Target, arg: str | None
     ) -> None:
-        await actions.run_action(interaction, game_id, action, arg)
+        await actions.run_action(interaction, action, target, arg)
 
     async def submit_text(
-        self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
+        self, interaction: discord.Interaction[Any], action: Action, target: Target, text: str
     ) -> None:
-        await actions.submit_text(interaction, game_id, text, setup=setup)
-
-    async def puzzle_action(
-        self, interaction: discord.Interaction[Any], action: str, arg: str | None
-    ) -> None:
-        await actions.puzzle_action(interaction, action, arg)
+        await actions.submit_text(interaction, action, target, text)
 
     async def show_leaderboard(
         self,

@@ -11,7 +11,7 @@ import discord
 
 from bot.config import Settings
 from bot.discord.flights import Flights
-from bot.service import GameService, Scope
+from bot.service import Action, GameService, Scope, Target
 
 
 @runtime_checkable
@@ -21,9 +21,9 @@ class Host(Protocol):
     flights: Flights
 
     async def run_action(
-        self, interaction: discord.Interaction[Any], game_id: int, action: str, arg: str | None
+        self, interaction: discord.Interaction[Any], action: str, target: Target, arg: str | None
     ) -> None:
-        """A game button was pressed."""
+        """A button was pressed: ``action`` (as posted) on ``target`` with ``arg``."""
 
     def get_partial_messageable(
         self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
@@ -32,14 +32,9 @@ class Host(Protocol):
         ...
 
     async def submit_text(
-        self, interaction: discord.Interaction[Any], game_id: int, text: str, *, setup: bool
+        self, interaction: discord.Interaction[Any], action: Action, target: Target, text: str
     ) -> None:
-        """A move (or secret setup) was typed in the modal."""
-
-    async def puzzle_action(
-        self, interaction: discord.Interaction[Any], action: str, arg: str | None
-    ) -> None:
-        """A puzzle's button was pressed (or its move typed): on the presser's own puzzle."""
+        """The text an action takes (a move, a secret setup) was typed in its modal."""
 
     async def show_leaderboard(
         self,

@@ -1,13 +1,19 @@
 """Persistent buttons, the replay's jump list and the move modal.
 
-Every game button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries the
-action and the game id (``banmen:resign:12``; ``banmen:play:12:Draw`` for a move offered as a
-button; ``banmen:step_next:12:5`` for a replay's step to ply 5). A replay's jump list is a
-:class:`JumpSelect` (``banmen-goto:12``, the ply is the value chosen). A leaderboard's page
-buttons are each a :class:`PageButton`, whose ``custom_id`` carries the game, the scope, whether
-provisional players are listed and the page it leads to (``banmen-lb:rokumentai:server:0:2``).
-The bot registers the three classes once, so they work after any restart. A view is built from
-a service reply (its ``actions``, its ``page``): the adapter knows labels, never rules.
+Every action's button is a :class:`GameButton`, a ``DynamicItem`` whose ``custom_id`` carries
+the action, what it acts on and its argument: ``banmen:<action>:<target>[:<arg>]``, the target a
+game's id (``banmen:resign:12``; ``banmen:play:12:7|Draw``; ``banmen:step_next:12:5``), ``p`` for
+the presser's practice board (``banmen:learn_next:p:rokumentai-2``,
+``banmen:puzzle_solve:p:2026-11-27``) or ``t<id>`` for a tournament (``banmen:t_join:t3``).
+Discord keeps posted ids forever, so :func:`posted` also reads the forms posted before: a lesson's
+``banmen:learn_*:0[:<arg>]``, a tournament's ``banmen:t_join:0:3`` and a puzzle's
+``banmen-pz:<action>[:<arg>]`` (a :class:`PuzzleButton`). Every press, whatever its form, goes
+to the one action runner as a typed target. A replay's jump list is a :class:`JumpSelect`
+(``banmen-goto:12``, the ply is the value chosen). A leaderboard's page buttons are each a
+:class:`PageButton`, whose ``custom_id`` carries the game, the scope, whether provisional players
+are listed and the page it leads to (``banmen-lb:rokumentai:server:0:2``). The bot registers the
+classes once, so they work after any restart. A view is built from a service reply (its
+``actions``, its ``page``): the adapter knows labels, never rules.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Self, cast
 
 import discord
@@ -24,21 +31,29 @@ from bot.discord.host import host_of
 from bot.i18n import t
 from bot.service import (
     ACTIONS,
-    PRACTICE_EVENTS,
-    PRACTICE_GAME,
     Action,
     Button,
-    Event,
+    GameTarget,
+    On,
     Page,
+    Practice,
     Reply,
     Scope,
     Style,
+    Takes,
+    Target,
+    TournamentTarget,
     split_play,
+    target_of,
 )
 
 log = logging.getLogger("banmen.discord.views")
 
-CUSTOM_ID = re.compile(r"banmen:(?P<action>[a-z_]{1,24}):(?P<game>\d{1,18})(?::(?P<arg>.{1,60}))?")
+CUSTOM_ID = re.compile(
+    r"banmen:(?P<action>[a-z_]{1,24}):(?P<target>\d{1,18}|p|t\d{1,18})(?::(?P<arg>.{1,60}))?"
+)
+"""``banmen:<action>:<target>[:<arg>]``: the target a game's id, ``p`` (the presser's practice
+board) or ``t<id>`` (a tournament); a lesson's and a tournament's old buttons carry ``0``."""
 
 STYLES: dict[Style, discord.ButtonStyle] = {
     Style.PRIMARY: discord.ButtonStyle.primary,
@@ -50,9 +65,68 @@ STYLES: dict[Style, discord.ButtonStyle] = {
 MAX_BUTTONS = 25
 
 
-def custom_id(action: str, game_id: int, arg: str | None = None) -> str:
-    """``banmen:<action>:<game>[:<arg>]``: what a posted button keeps (never change it)."""
-    return f"banmen:{action}:{game_id}" + (f":{arg}" if arg else "")
+def target_text(target: Target) -> str:
+    """A target as a custom id writes it: ``12`` (a game), ``p`` (practice), ``t3``."""
+    match target:
+        case GameTarget(game_id):
+            return str(game_id)
+        case TournamentTarget(tournament_id):
+            return f"t{tournament_id}"
+        case Practice():
+            return "p"
+
+
+def custom_id(action: str, target: Target, arg: str | None = None) -> str:
+    """``banmen:<action>:<target>[:<arg>]``: what a posted button keeps (:func:`posted` reads it
+    and every older form back)."""
+    return f"banmen:{action}:{target_text(target)}" + (f":{arg}" if arg else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """What a posted button's custom id says: its action's name (as posted: one that no longer
+    exists is answered with an apology), what it acts on and its argument."""
+
+    action: str
+    target: Target
+    arg: str | None = None
+
+
+def _row_on(action: str) -> On | None:
+    try:
+        return ACTIONS[Action(action)].on
+    except ValueError:
+        return None
+
+
+def posted(action: str, where: str, arg: str | None = None) -> Posted:
+    """A :data:`CUSTOM_ID`'s parts as a press: the new forms (``p``, ``t3``, a game's id) as they
+    say, and the older forms, whose number was a game's id for every row, by the action's row:
+    a lesson's ``banmen:learn_hint:0:rokumentai-2`` is on the practice board (an argument its row
+    does not take, the lesson id an old hint button carried, is dropped), a tournament's
+    ``banmen:t_join:0:3`` on tournament 3 (its argument; else the number it was posted with)."""
+    if where == "p":
+        return Posted(action, Practice(), arg)
+    if where.startswith("t"):
+        return Posted(action, TournamentTarget(int(where[1:])), arg)
+    number, on = int(where), _row_on(action)
+    if on is On.PRACTICE:
+        takes = ACTIONS[Action(action)].takes
+        return Posted(action, Practice(), None if takes is Takes.NOTHING else arg)
+    if on is On.TOURNAMENT:
+        tournament = int(arg) if arg and arg.isdigit() and len(arg) <= 18 else number
+        return Posted(action, TournamentTarget(tournament))
+    return Posted(action, GameTarget(number), arg)
+
+
+def read_custom_id(text: str) -> Posted | None:
+    """Any button custom id ever posted (a game's, a lesson's, a tournament's, a puzzle's) as
+    a press, or None for none of them."""
+    if match := CUSTOM_ID.fullmatch(text):
+        return posted(match["action"], match["target"], match["arg"])
+    if match := PUZZLE_ID.fullmatch(text):
+        return Posted(match["action"], Practice(), match["arg"])
+    return None
 
 
 def button_label(button: Button, lang: str) -> str:
@@ -104,12 +178,13 @@ class Persistent:
 class GameButton(
     Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID.pattern
 ):
-    """A button for one action of one game; the callback hands it to the action runner."""
+    """A button for one action on a game, the practice board or a tournament; the callback
+    hands it to the action runner."""
 
     def __init__(
         self,
         action: str,
-        game_id: int,
+        target: Target,
         arg: str | None = None,
         *,
         label: str | None = None,
@@ -119,21 +194,21 @@ class GameButton(
             discord.ui.Button(
                 label=label or action,
                 style=style or button_style(action),
-                custom_id=custom_id(action, game_id, arg),
+                custom_id=custom_id(action, target, arg),
             )
         )
-        self.action = action  # as posted: an action that no longer exists is answered politely
-        self.game_id = game_id
-        self.arg = arg
+        self.press = Posted(action, target, arg)
 
     @classmethod
     def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> GameButton:
         label = getattr(item, "label", None)
         style = getattr(item, "style", None)
-        return cls(match["action"], int(match["game"]), match["arg"], label=label, style=style)
+        p = posted(match["action"], match["target"], match["arg"])
+        return cls(p.action, p.target, p.arg, label=label, style=style)
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
-        await host_of(interaction).run_action(interaction, self.game_id, self.action, self.arg)
+        p = self.press
+        await host_of(interaction).run_action(interaction, p.action, p.target, p.arg)
 
 
 JUMP_ID = re.compile(r"banmen-goto:(?P<game>\d{1,18})")
@@ -168,24 +243,33 @@ class JumpSelect(
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
         chosen = self.item.values[0] if self.item.values else None
-        await host_of(interaction).run_action(interaction, self.game_id, Action.GOTO, chosen)
+        await host_of(interaction).run_action(
+            interaction, Action.GOTO, GameTarget(self.game_id), chosen
+        )
 
 
 class GameView(discord.ui.View):
     """The buttons of one reply (and a replay's jump list); persistent (no timeout), errors go
     to the shared handler."""
 
-    def __init__(self, game_id: int, buttons: Sequence[Button], lang: str) -> None:
+    def __init__(self, reply: Reply, lang: str) -> None:
         super().__init__(timeout=None)
+        buttons = reply.actions
         jumps = [
             int(b.arg) for b in buttons if b.action is Action.GOTO and b.arg and b.arg.isdigit()
         ]
         shown = [b for b in buttons if b.action is not Action.GOTO]
         for b in shown[: MAX_BUTTONS - (5 if jumps else 0)]:  # a select takes a row
-            label = button_label(b, lang)
-            self.add_item(GameButton(b.action.value, game_id, b.arg, label=label))
-        if jumps:
-            self.add_item(JumpSelect(game_id, jumps[:25], lang))
+            target = target_of(b.action, reply)
+            if target is None:
+                log.warning("%s offered on %s, which names nothing it acts on", b.action, reply.key)
+                continue
+            # an argument the row does not take is not posted (a tournament's sign-up kept in
+            # the outbox from before carries its id as one)
+            arg = None if ACTIONS[b.action].takes is Takes.NOTHING else b.arg
+            self.add_item(GameButton(b.action.value, target, arg, label=button_label(b, lang)))
+        if jumps and reply.game_id is not None:
+            self.add_item(JumpSelect(reply.game_id, jumps[:25], lang))
 
     async def on_error(
         self,
@@ -200,14 +284,9 @@ class GameView(discord.ui.View):
 def reply_view(reply: Reply, lang: str) -> discord.ui.View | None:
     """The buttons of a service reply (its actions, labelled as the service says), or None
     when it offers none."""
-    if reply.event in PUZZLE_EVENTS:
-        return puzzle_view(reply.actions, lang)
     if not reply.actions:
         return None
-    # a practice board's and a tournament's buttons carry no game (0; a tournament's its id in
-    # their argument)
-    game_id = PRACTICE_GAME if reply.event in PRACTICE_EVENTS else reply.game_id or 0
-    return GameView(game_id, reply.actions, lang)
+    return GameView(reply, lang)
 
 
 PAGE_ID = re.compile(
@@ -279,22 +358,29 @@ def page_view(page: Page | None, lang: str) -> discord.ui.View | None:
     return view
 
 
-class MoveModal(discord.ui.Modal):
-    """Type a move (or a secret setup) for people who prefer a text box to /move."""
+MODAL_TITLES = {
+    Action.MOVE: "modal.move.title",
+    Action.SETUP: "modal.setup.title",
+    Action.LEARN_MOVE: "learn.modal.title",
+    Action.PUZZLE_MOVE: "modal.puzzle.title",
+}
+"""The title of the box each action that takes typed text asks with."""
 
-    def __init__(self, game_id: int, lang: str, *, setup: bool = False, example: str = "") -> None:
-        kind = "setup" if setup else "move"
+
+class MoveModal(discord.ui.Modal):
+    """Type a move (or a secret setup) for people who prefer a text box to /move: the text is
+    the argument of ``action`` (a row that takes :attr:`~bot.service.Takes.TEXT`)."""
+
+    def __init__(self, action: Action, target: Target, lang: str, *, example: str = "") -> None:
+        kind = "setup" if action is Action.SETUP else "move"
+        game = target.game_id if isinstance(target, GameTarget) else 0
         super().__init__(
-            title=(
-                t("learn.modal.title", lang)
-                if game_id == PRACTICE_GAME
-                else t(f"modal.{kind}.title", lang, game=game_id)
-            )[:45],
-            custom_id=f"banmen-modal:{kind}:{game_id}",
+            title=t(MODAL_TITLES.get(action, "modal.move.title"), lang, game=game)[:45],
+            custom_id=f"banmen-modal:{action.value}:{target_text(target)}",
             timeout=900,
         )
-        self.game_id = game_id
-        self.setup = setup
+        self.action = action
+        self.target = target
         self.text: discord.ui.TextInput[MoveModal] = discord.ui.TextInput(
             label=t(f"modal.{kind}.label", lang),
             custom_id="text",
@@ -305,7 +391,7 @@ class MoveModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         await host_of(interaction).submit_text(
-            interaction, self.game_id, self.text.value, setup=self.setup
+            interaction, self.action, self.target, self.text.value
         )
 
     async def on_error(  # type: ignore[override]
@@ -314,18 +400,19 @@ class MoveModal(discord.ui.Modal):
         await on_view_error(interaction, error, None)
 
 
-# --- puzzles (issue 31): the user's own open puzzle, whatever the message -------------------------
+# --- puzzles' old buttons (issue 31), posted before every button was a GameButton -----------------
 
 PUZZLE_ID = re.compile(r"banmen-pz:(?P<action>puzzle_[a-z]{1,16})(?::(?P<arg>[0-9-]{1,10}))?")
-"""A puzzle button: ``banmen-pz:puzzle_hint``, a daily post's ``banmen-pz:puzzle_solve:2026-11-27``
-(the day). It acts on the presser's own open puzzle, so it needs no game id."""
-PUZZLE_EVENTS = frozenset({Event.PUZZLE, Event.PUZZLE_DAILY})
+"""A puzzle's old button: ``banmen-pz:puzzle_hint``, a daily post's
+``banmen-pz:puzzle_solve:2026-11-27`` (the day). It acts on the presser's practice board; new
+ones are :class:`GameButton` ids (``banmen:puzzle_hint:p``)."""
 
 
 class PuzzleButton(
     Persistent, discord.ui.DynamicItem[discord.ui.Button[Any]], template=PUZZLE_ID.pattern
 ):
-    """A puzzle's button (solve, move, hint, solution, next); works after any restart."""
+    """A puzzle's old button (solve, move, hint, solution, next), still pressed on posted
+    messages: it goes to the one action runner like every other button."""
 
     def __init__(self, action: str, arg: str | None = None, *, label: str | None = None) -> None:
         super().__init__(
@@ -335,45 +422,12 @@ class PuzzleButton(
                 custom_id=f"banmen-pz:{action}" + (f":{arg}" if arg else ""),
             )
         )
-        self.action = action
-        self.arg = arg
+        self.press = Posted(action, Practice(), arg)
 
     @classmethod
     def from_match(cls, match: re.Match[str], item: discord.ui.Item[Any]) -> PuzzleButton:
         return cls(match["action"], match["arg"], label=getattr(item, "label", None))
 
     async def answer(self, interaction: discord.Interaction[Any]) -> None:
-        if self.action == Action.PUZZLE_MOVE:
-            await interaction.response.send_modal(PuzzleModal(interaction.locale.value))
-            return
-        await host_of(interaction).puzzle_action(interaction, self.action, self.arg)
-
-
-def puzzle_view(buttons: Sequence[Button], lang: str) -> discord.ui.View | None:
-    if not buttons:
-        return None
-    view = discord.ui.View(timeout=None)
-    for b in buttons[:MAX_BUTTONS]:
-        view.add_item(PuzzleButton(b.action.value, b.arg, label=button_label(b, lang)))
-    return view
-
-
-class PuzzleModal(discord.ui.Modal):
-    """Type a move for the open puzzle."""
-
-    def __init__(self, lang: str) -> None:
-        super().__init__(
-            title=t("modal.puzzle.title", lang)[:45], custom_id="banmen-modal:puzzle", timeout=900
-        )
-        self.text: discord.ui.TextInput[PuzzleModal] = discord.ui.TextInput(
-            label=t("modal.move.label", lang), custom_id="text", max_length=100
-        )
-        self.add_item(self.text)
-
-    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        await host_of(interaction).puzzle_action(interaction, Action.PUZZLE_MOVE, self.text.value)
-
-    async def on_error(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], error: Exception, /
-    ) -> None:
-        await on_view_error(interaction, error, None)
+        p = self.press
+        await host_of(interaction).run_action(interaction, p.action, p.target, p.arg)

@@ -36,12 +36,17 @@ from bot.model import (
 from bot.service import context, routes
 from bot.service.actions import (
     ANSWERS,
-    PRACTICE_GAME,
     TURN_ACTIONS,
     Action,
     Button,
+    GameTarget,
+    On,
+    Practice,
     Style,
     Takes,
+    Target,
+    TournamentTarget,
+    parse_arg,
     play_arg,
     split_play,
 )
@@ -74,7 +79,7 @@ from bot.service.review.site import (
     WebRank,
     WebRated,
 )
-from bot.service.routes import ACTIONS, ActionSpec
+from bot.service.routes import ACTIONS, ActionSpec, target_of
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
@@ -113,7 +118,6 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "NOT_FOUND",
     "PRACTICE_EVENTS",
-    "PRACTICE_GAME",
     "RECORD_KINDS",
     "REPLAY_MAX_BYTES",
     "TURN_ACTIONS",
@@ -125,14 +129,17 @@ __all__ = [
     "File",
     "GameInfo",
     "GameService",
+    "GameTarget",
     "GuildSettings",
     "InlineThinker",
     "Lang",
     "Line",
     "Location",
     "MoveChoices",
+    "On",
     "OptionInfo",
     "Page",
+    "Practice",
     "Press",
     "ProcessThinker",
     "Progress",
@@ -145,9 +152,11 @@ __all__ = [
     "StoreUnreachable",
     "Style",
     "Takes",
+    "Target",
     "Text",
     "Thinker",
     "TournamentOptions",
+    "TournamentTarget",
     "User",
     "WebBoard",
     "WebGame",
@@ -158,10 +167,12 @@ __all__ = [
     "WebRank",
     "WebRated",
     "catalogue",
+    "parse_arg",
     "parse_outbox_key",
     "parse_tournament_post_key",
     "play_arg",
     "split_play",
+    "target_of",
 ]
 
 

@@ -1,11 +1,13 @@
 """What a reply offers to do next: every button's action, in one table.
 
-An :class:`Action` names something a player can do to a game from its message (``resign``,
-``accept_draw``, a replay's ``step_next``). :data:`ACTIONS` says, for each, which use case runs
-it, which catalogue key labels it, how it is styled (a neutral :class:`Style` each adapter maps to
-its own) and what argument it takes (:class:`Takes`). Use cases offer :class:`Button` values
-(an action and its argument); adapters read this table to label, style and run them, so a new
-action is added here and nowhere else (a test fails if any column is missing).
+An :class:`Action` names something a player can do from a message (``resign``, ``accept_draw``,
+a replay's ``step_next``, a lesson's ``learn_next``, a tournament's ``t_join``).
+:data:`bot.service.routes.ACTIONS` says, for each, which use case runs it, which catalogue key
+labels it, how it is styled (a neutral :class:`Style` each adapter maps to its own), what it acts
+on (:class:`On`; a press carries a matching :data:`Target`) and what argument it takes
+(:class:`Takes`, read by :func:`parse_arg`). Use cases offer :class:`Button` values (an action
+and its argument); adapters read the table to label, style and run them, so a new action is
+added there and nowhere else (a test fails if any column is missing).
 
 A button's text form, ``action`` or ``action:arg`` (``play:7|Draw``, ``step_next:5``), is what
 Discord keeps in its ``custom_id`` and the outbox in its JSON: it never changes for an action
@@ -18,6 +20,8 @@ import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
+from typing import ClassVar
 
 from engines.core import Text
 
@@ -84,21 +88,93 @@ class Style(enum.StrEnum):
     DANGER = "danger"
 
 
+class On(enum.Enum):
+    """What an action acts on: a press's :data:`Target` must be of its row's kind."""
+
+    GAME = enum.auto()
+    """A game (its id)."""
+    PRACTICE = enum.auto()
+    """The presser's own practice board (a lesson, a puzzle): no id, it is theirs."""
+    TOURNAMENT = enum.auto()
+    """A tournament (its id)."""
+
+
 class Takes(enum.Enum):
-    """The argument an action carries."""
+    """The argument an action carries (see :func:`parse_arg`: each kind's one parser)."""
 
     NOTHING = enum.auto()
+    """No argument: a press that carries one is refused."""
     PLY = enum.auto()
     """A ply of a replay to show (0: the start)."""
     MOVE = enum.auto()
     """A move offered as a button: ``<log length>|<move>`` (see :func:`play_arg`)."""
     TEXT = enum.auto()
     """Text the user types first (a move, a secret setup): the adapter asks for it."""
+    DAY = enum.auto()
+    """A day, ``YYYY-MM-DD`` (a daily puzzle's); none: today."""
+    LESSON = enum.auto()
+    """A lesson's id, or a game's (its next lesson); none, where allowed: the current one."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameTarget:
+    """A press on a game's button: that game."""
+
+    game_id: int
+    on: ClassVar[On] = On.GAME
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """A press on a practice board's button (a lesson, a puzzle): the presser's own board."""
+
+    on: ClassVar[On] = On.PRACTICE
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentTarget:
+    """A press on a tournament's button (its sign-up message): that tournament."""
+
+    tournament_id: int
+    on: ClassVar[On] = On.TOURNAMENT
+
+
+Target = GameTarget | Practice | TournamentTarget
+"""What a press acts on; an action's row says which kind (:class:`On`) it must be."""
 
 
 PLY = re.compile(r"[0-9]{1,9}")
-PRACTICE_GAME = 0
-"""The game id a press on a practice board (a lesson) carries: it is no game."""
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+LESSON = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}(?:@[a-z0-9-]{1,40})?")
+"""A lesson or game id; a shared lesson taken in another game's course names it after ``@``
+(``socrates-board-2@socrates-shinken``)."""
+OPTIONAL = frozenset({Takes.DAY, Takes.LESSON})
+"""Kinds whose argument may be left out (the use case has a default)."""
+
+
+def parse_arg(takes: Takes, arg: str | None, *, required: bool = False) -> str | None:
+    """``arg`` checked against its kind: the argument to run with, or ``ValueError`` (an argument
+    where none is taken, a missing one where one is needed, or one that does not read as its
+    kind: a ply that is no number, a day that is no date)."""
+    if takes is Takes.NOTHING:
+        if arg is not None:
+            raise ValueError(f"no argument is taken, not {arg!r}")
+        return None
+    if arg is None or arg == "":
+        if takes in OPTIONAL and not required:
+            return None
+        raise ValueError(f"{takes.name.lower()} needs an argument")
+    if takes is Takes.PLY and not PLY.fullmatch(arg):
+        raise ValueError(f"not a ply: {arg!r}")
+    if takes is Takes.DAY:
+        if not DAY.fullmatch(arg):
+            raise ValueError(f"not a day: {arg!r}")
+        date.fromisoformat(arg)  # ValueError for 2026-02-30
+    if takes is Takes.LESSON and not LESSON.fullmatch(arg):
+        raise ValueError(f"not a lesson or game: {arg!r}")
+    if takes is Takes.MOVE and not split_play(arg)[1]:
+        raise ValueError(f"not a move: {arg!r}")
+    return arg
 
 
 def play_arg(ply: int, move: str) -> str:

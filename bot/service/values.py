@@ -21,7 +21,7 @@ from typing import Any
 from bot import i18n
 from bot.clock import ClockError, parse_clock
 from bot.i18n import Lang as Lang
-from bot.service.actions import Button
+from bot.service.actions import Button, Target
 from engines.core import Text
 
 HOST_ID = "host"
@@ -47,9 +47,11 @@ class User:
 
 @dataclass(frozen=True, slots=True)
 class Press:
-    """One use of an action: by whom, on which game, with what argument."""
+    """One use of an action: on what (a game, the presser's practice board, a tournament), by
+    whom, with what argument (as posted: :func:`bot.service.routes.run` checks both against the
+    action's row before its use case runs)."""
 
-    game_id: int
+    target: Target
     user: User
     arg: str | None = None
     max_bytes: int | None = None

@@ -19,7 +19,7 @@ from bot.discord.format import (
 from bot.discord.translator import JA, BanmenTranslator
 from bot.discord.views import CUSTOM_ID, GameView, button_label, custom_id
 from bot.i18n import Lang
-from bot.service import Action, Button, File, Refusal, Reply, split_play
+from bot.service import Action, Button, File, GameTarget, Refusal, Reply, split_play
 from engines.core import Text
 
 ALICE, BOB = "1300000000000000003", "1300000000000000004"
@@ -111,12 +111,12 @@ def test_autocomplete_choices_are_bounded() -> None:
 
 
 def test_custom_ids_round_trip() -> None:
-    cid = custom_id("resign", 12)
+    cid = custom_id("resign", GameTarget(12))
     m = CUSTOM_ID.fullmatch(cid)
-    assert m and m["action"] == "resign" and m["game"] == "12" and m["arg"] is None
-    cid = custom_id("play", 3, "start 4")
+    assert m and m["action"] == "resign" and m["target"] == "12" and m["arg"] is None
+    cid = custom_id("play", GameTarget(3), "start 4")
     m = CUSTOM_ID.fullmatch(cid)
-    assert m and (m["action"], m["game"], m["arg"]) == ("play", "3", "start 4")
+    assert m and (m["action"], m["target"], m["arg"]) == ("play", "3", "start 4")
     assert len(cid) <= 100
     assert Button.parse("play:draw") == Button(Action.PLAY, "draw")
     assert Button.parse("resign") == Button(Action.RESIGN)
@@ -132,7 +132,7 @@ async def test_view_labels_follow_the_language() -> None:
     assert split_play("12|draw") == (12, "draw")
     assert split_play("draw") == (None, "draw")
     buttons = (Button(Action.MOVE), Button(Action.RESIGN), Button(Action.PLAY, "draw"))
-    view = GameView(5, buttons, "ja")
+    view = GameView(Reply("x", game_id=5, actions=buttons), "ja")
     labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
     assert labels == ["指す", "投了", "draw"]
     assert view.timeout is None

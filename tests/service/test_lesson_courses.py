@@ -33,3 +33,13 @@ async def test_a_shared_socrates_lesson_stays_in_the_course_it_was_taken_in(
     assert "真剣勝負" in following.params["game"].ja
     again = await real.learn.restart_lesson(ALICE, None)
     assert again.params["n"] == 3 and "真剣勝負" in again.params["game"].ja
+
+
+async def test_a_course_rides_on_the_next_button(real: GameService) -> None:
+    from bot.service import Action, Practice, Press
+
+    pressed = await real.act(
+        Action.LEARN_NEXT, Press(Practice(), ALICE, "socrates-board-2@socrates-shinken")
+    )
+    assert not isinstance(pressed, list | tuple)
+    assert pressed.params["n"] == 3 and "真剣勝負" in pressed.params["game"].ja

@@ -9,7 +9,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.learn.lessons.catalogue import BY_ID, LESSONS
-from bot.service import Action, Event, GameService, Press, Refusal
+from bot.service import Action, Event, GameService, Practice, Press, Refusal
 from bot.service.learn.practice import replay
 from tests.helpers import ALICE, BOB
 
@@ -32,7 +32,7 @@ async def test_a_lesson_survives_a_restart_and_keeps_the_best_stars(
     try:
         assert await again.learn.practice_of(ALICE.id) == "lesson"
         with pytest.raises(Refusal) as stale:  # a move button of the first position
-            await again.act(Action.LEARN_PLAY, Press(0, ALICE, "0|弓四04-七04"))
+            await again.act(Action.LEARN_PLAY, Press(Practice(), ALICE, "0|弓四04-七04"))
         assert stale.value.key == "learn.refuse.stale"
         done = await again.learn.lessons.move(ALICE, "弓七04-七07")
         assert done.lines[-1].key == "learn.done" and done.lines[-1].params["stars"] == "★★★"

@@ -467,3 +467,15 @@ async def test_correspondence_commands(fakes: None, tmp_path: Path) -> None:
     assert "quiet hours: 22:00–07:00" in out
     assert "✗ I cannot read the return date 'yesterday'" in out
     assert "(a conditional move)" in out
+
+
+async def test_the_sandbox_presses_lesson_and_puzzle_buttons_through_the_table(
+    tmp_path: Path,
+) -> None:
+    """``/learn next`` and ``/puzzle daily <day>`` are the buttons' rows: a day that is no date
+    is refused as a button's would be, with nothing opened."""
+    script = "/learn yosuko\n/learn next\n/puzzle daily 2026-02-30\n/puzzle solution\n"
+    code, out = await _run(tmp_path, script)
+    assert code == 0
+    assert out.count("Choose the start") == 1  # the first lesson, then the next one
+    assert "That button's value is not understood: nothing was done." in out

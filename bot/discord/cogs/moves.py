@@ -21,7 +21,7 @@ from bot.discord.common import GAME_OPTION, game_autocomplete, game_here, target
 from bot.discord.errors import NoGameHere
 from bot.discord.format import choices_for
 from bot.i18n import Lang
-from bot.service import ANSWERS, Press, Refusal
+from bot.service import ANSWERS, GameTarget, Press, Refusal
 
 log = logging.getLogger("banmen.discord.moves")
 
@@ -157,7 +157,7 @@ class MovesCog(commands.Cog):
     ) -> None:
         """Ask for a draw or a takeback, or answer the other player's request."""
         game_id = await game_here(interaction, game)
-        press = Press(game_id, service_user(interaction.user))
+        press = Press(GameTarget(game_id), service_user(interaction.user))
         action = ANSWERS[request][answer]
         await respond(interaction, lambda: self.bot.service.act(action, press))
 

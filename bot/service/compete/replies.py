@@ -65,8 +65,9 @@ class TournamentReplies:
         entrants = await self.ctx.store.entrants(t.id)
         buttons: tuple[Button, ...] = ()
         if t.status is TournamentStatus.SIGNUP:
+            # on the tournament the reply names (``params["tournament"]``): no argument
             buttons = tuple(
-                Button(a, str(t.id))
+                Button(a)
                 for a in (Action.TOURNAMENT_JOIN, Action.TOURNAMENT_LEAVE, Action.TOURNAMENT_START)
             )
         params = about(t)

@@ -365,7 +365,7 @@ class Lessons:
                 out.append(Button(Action.LEARN_PLAY, arg, present.display(state, m)))
         out.append(Button(Action.LEARN_MOVE))
         out += [
-            Button(Action.LEARN_HINT, chosen.id),
+            Button(Action.LEARN_HINT),
             Button(Action.LEARN_RESTART, _item(chosen, course)),
             Button(Action.LEARN_MENU),
             Button(Action.LEARN_STOP),
