@@ -542,3 +542,8 @@ def planted(game_id: str, seed: int) -> tuple[list[State[Any]], list[Any], int, 
 
 PLANTED_SEED = 16
 """The first seed whose 六面体 game has such a position (at ply 25 of 26)."""
+
+
+def described(message: dict[str, Any]) -> str:
+    """What a Discord message's embeds describe, one per line (a lesson's text)."""
+    return "\n".join(str(e.get("description") or "") for e in message.get("embeds") or [])

@@ -5,15 +5,10 @@ Everything is private, names no file and never becomes a game."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
-from tests.helpers import assert_png
-
-
-def described(message: dict[str, Any]) -> str:
-    return "\n".join(str(e.get("description") or "") for e in message.get("embeds") or [])
+from tests.helpers import assert_png, described
 
 
 async def test_a_lesson_with_a_wrong_move_and_a_restart_in_the_middle(

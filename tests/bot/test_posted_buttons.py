@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.conftest import Harness
-from tests.bot.test_lessons import described
 from tests.discord_double import DiscordDouble, payloads
+from tests.helpers import described
 
 JSON = dict[str, Any]
 
