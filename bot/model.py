@@ -765,6 +765,8 @@ class TournamentPost:
     body: str
     attempts: int
     guild_id: str | None
+    next_ms: int = 0
+    """When it is handed out (again)."""
 
     @property
     def key(self) -> str:

@@ -261,10 +261,9 @@ class Sandbox:
             await self.service.announced(key)
 
     async def catch_up(self) -> None:
-        """Print what an earlier session committed but never printed (it was killed)."""
+        """Print what an earlier session committed but never printed (it was killed): every
+        row of the outbox, whatever its kind (the one delivery loop of the sandbox)."""
         for reply in await self.service.pending_announcements():
-            self.show(reply)
-        for reply in await self.service.compete.pending_tournament_posts():
             self.show(reply)
         await self.report()
 

@@ -1364,13 +1364,13 @@ class _SqlTournaments(_SqlRatings):
         """Tournament announcements not yet posted and due, oldest first."""
         async with self._reading() as tx:
             rows = await tx.fetchall(
-                "SELECT p.tournament_id, p.name, p.body, p.attempts, t.guild_id "
+                "SELECT p.tournament_id, p.name, p.body, p.attempts, t.guild_id, p.next_ms "
                 "FROM tournament_posts p JOIN tournaments t ON t.id = p.tournament_id "
                 "WHERE p.delivered_ms IS NULL AND p.next_ms <= ? "
                 "ORDER BY p.created_ms, p.tournament_id, p.name LIMIT ?",
                 (now_ms, limit),
             )
-        return [TournamentPost(int(r[0]), r[1], r[2], int(r[3]), r[4]) for r in rows]
+        return [TournamentPost(int(r[0]), r[1], r[2], int(r[3]), r[4], int(r[5])) for r in rows]
 
     async def tournament_post_delivered(self, tournament_id: int, name: str, at_ms: int) -> None:
         async with self._writing() as tx:

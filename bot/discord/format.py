@@ -23,7 +23,6 @@ from bot.service import (
     Refusal,
     Reply,
     parse_outbox_key,
-    parse_tournament_post_key,
 )
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
@@ -107,8 +106,8 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
         embed.set_image(url=f"attachment://{name}")
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
-    elif reply.outbox is not None and parse_tournament_post_key(reply.outbox) is not None:
-        embed.set_footer(text=reply.outbox)  # a tournament's post, found again after a crash
+    elif reply.outbox is not None:
+        embed.set_footer(text=reply.outbox)  # a post of no game's, found again after a crash
     return embed
 
 
@@ -125,12 +124,8 @@ def footer_text(game_id: int, outbox: str | None) -> str:
 def announcement_in(message: discord.Message, key: str) -> bool:
     """Whether ``message`` is the announcement ``key`` (by the mark in its footer)."""
     parsed = parse_outbox_key(key)
-    if parsed is None:
-        wanted = key if parse_tournament_post_key(key) is not None else None
-    else:
-        wanted = footer_text(parsed[0], key)
-    if wanted is None:
-        return False
+    # a post of no game's (a tournament's, the daily puzzle) carries its key as it is
+    wanted = key if parsed is None else footer_text(parsed[0], key)
     return any(e.footer.text == wanted for e in message.embeds)
 
 

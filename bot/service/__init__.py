@@ -57,8 +57,7 @@ from bot.service.context import Context, Shuffle
 from bot.service.correspond.front import Correspond
 from bot.service.endings import Endings
 from bot.service.learn.front import Learn
-from bot.service.learn.puzzles import DailyPost
-from bot.service.outbox import Outbox
+from bot.service.outbox import Kind, Outbox
 from bot.service.play.community import catalogue
 from bot.service.play.directory import MoveChoices
 from bot.service.play.front import Play
@@ -124,7 +123,6 @@ __all__ = [
     "Action",
     "ActionSpec",
     "Button",
-    "DailyPost",
     "Event",
     "File",
     "GameInfo",
@@ -132,6 +130,7 @@ __all__ = [
     "GameTarget",
     "GuildSettings",
     "InlineThinker",
+    "Kind",
     "Lang",
     "Line",
     "Location",
@@ -234,7 +233,9 @@ class GameService:
         self.correspond = Correspond(ctx, self.play, self.play.timers.changed)
         self.compete = Compete(ctx, self.play, endings)
         self.play.wire(replies=self.correspond.premoves, link=self.review.linked)
-        self.outbox = Outbox(ctx)
+        self.outbox = Outbox(ctx)  # the games' kind, and each capability's own:
+        self.outbox.register(self.compete.tournaments.posts)
+        self.outbox.register(self.learn.daily_posts)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -301,28 +302,22 @@ class GameService:
         back = await correspond.vacations.process_due(now) + await self.play.timers.process_due(now)
         return back + await correspond.notices.due(now)  # the digests: direct messages
 
-    # -- the outbox: announcements committed with their change --------------------------------
-    async def pending_announcements(self) -> list[Reply]:
-        """Announcements nobody delivered yet (after a crash, a failed send), oldest first;
+    # -- the outbox: everything posted later (announcements, tournament and daily posts) ------
+    async def pending_announcements(self, kind: Kind | None = None) -> list[Reply]:
+        """What nobody delivered yet (after a crash, a failed send; a daily post fallen due),
+        of every kind or of ``kind`` (:class:`~bot.service.outbox.Kind`), oldest first;
         report each with :meth:`announced` or :meth:`announcement_failed`."""
-        return await self.outbox.pending()
+        return await self.outbox.pending(kind=kind)
 
     async def next_announcement_at(self) -> datetime | None:
         at = await self.outbox.next_at_ms()
         return None if at is None else from_ms(at)
 
     async def announced(self, key: str) -> None:
-        """The reply whose ``outbox`` is ``key`` was posted (a game's announcement, or a
-        tournament's post)."""
-        if parse_tournament_post_key(key) is not None:
-            await self.compete.tournaments.posts.posted(key)
-            return
+        """The reply whose ``outbox`` is ``key`` was posted (whatever its kind)."""
         await self.outbox.delivered(key)
 
     async def announcement_failed(self, key: str) -> None:
         """Posting it failed: it is handed out again later."""
-        if parse_tournament_post_key(key) is not None:
-            await self.compete.tournaments.posts.failed(key)
-            return
         await self.outbox.failed(key)
         self.timer_changed.set()  # the delivery loop recomputes when to look again

@@ -1,19 +1,31 @@
-"""The outbox: no committed move, result, reminder or offer goes unannounced.
+"""The outbox: everything posted later (a game's announcements, a tournament's posts, the daily
+puzzle's posts) is a row of one delivery mechanism: a kind, a key, a claim, a delivery.
 
 A change that must be announced (a move's turn message and ping, a result, a reminder, an offer)
-writes its announcements in the same transaction (:meth:`GameCache.commit_announcing`). The caller
-that made the change gets them back keyed (``Reply.outbox``) and claimed for a while, posts them
-and reports each :meth:`Outbox.delivered`, or :meth:`Outbox.failed` to have it retried. Whatever is
-left (the process died between the commit and the post, a send failed, nobody reported)
-:meth:`Outbox.pending` hands out again, picture redrawn from the log, for the adapter's delivery
-loop (when several processes run the Discord shards, each process only the announcements of the
-guilds its shards hold); before posting such a one the adapter looks in the channel for a message
-that already carries its key, so users see each announcement exactly once."""
+writes its announcements in the same transaction (:meth:`GameCache.commit_announcing`); a
+tournament writes its round, end and call-off posts once (:mod:`bot.service.compete.posts`); the
+daily puzzle's post of a server and day is written when it falls due
+(:mod:`bot.service.learn.puzzles`). The caller that wrote a row gets it back keyed
+(``Reply.outbox``) and claimed for a while, posts it and reports it :meth:`Outbox.delivered`, or
+:meth:`Outbox.failed` to have it retried. Whatever is left (the process died between the write
+and the post, a send failed, nobody reported) :meth:`Outbox.pending` hands out again, rebuilt by
+its kind's :class:`Source` (a game's picture redrawn from the log, a tournament's crosstable, the
+day's puzzle), for the adapter's one delivery loop (when several processes run the Discord
+shards, each process only the rows of the guilds its shards hold); before posting such a one the
+adapter looks in the channel for a message that already carries its key, so users see each row
+exactly once.
+
+The kernel owns the generic part (claims, attempts and backoff, what is pending and when) and the
+games' kind; each capability registers its own kind (:meth:`Outbox.register`), so the kernel
+imports none of them."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
+from enum import StrEnum
+from typing import Any, Protocol
 
 from bot.model import OutboxRow, parse_outbox_key
 from bot.service.cache import CLAIM_MS, Claims, Loaded, replay
@@ -36,11 +48,71 @@ def retry_delay_ms(attempts: int) -> int:
     return int(min(MAX_RETRY_MS, RETRY_MS * 2 ** min(max(attempts - 1, 0), 16)))
 
 
+class Kind(StrEnum):
+    """The kinds of rows the outbox delivers (each a :class:`Source`, registered by its owner)."""
+
+    GAME = "game"
+    """A game's announcements (a move's turn message and ping, a result, a reminder, an offer)."""
+    TOURNAMENT = "tournament"
+    """A tournament's posts (a round, the end, a call-off, a start at the deadline)."""
+    PUZZLE = "puzzle"
+    """The daily puzzle's posts (one a server and day)."""
+
+
+class Pending(Protocol):
+    """A row of some kind that is written and not yet delivered."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def next_ms(self) -> int: ...
+    @property
+    def attempts(self) -> int: ...
+
+
+class Source(Protocol):
+    """One kind of row: where its rows are kept and how a row becomes a reply again."""
+
+    kind: Kind
+    """Which kind; its keys say it too (:meth:`owns`)."""
+
+    def owns(self, key: str) -> bool:
+        """Whether ``key`` is a key of this kind."""
+        ...
+
+    async def pending(self, now_ms: int, limit: int) -> Sequence[Pending]:
+        """Undelivered rows of this process's servers due by ``now_ms``, oldest first."""
+        ...
+
+    async def next_written_ms(self, now_ms: int) -> int | None:
+        """When a row of this kind may next fall due to be written (None: only by a change);
+        asked right after :meth:`pending`."""
+        ...
+
+    async def reply(self, row: Any) -> Reply:
+        """The row as a reply again (``outbox`` set to its key, its picture drawn)."""
+        ...
+
+    async def delivered(self, key: str, at_ms: int) -> None: ...
+
+    async def failed(self, key: str, next_ms: int) -> None:
+        """Posting it failed: hand it out again from ``next_ms`` (one more attempt)."""
+        ...
+
+
 class Outbox:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._attempts: dict[str, int] = {}
-        """Failed tries so far of the announcements handed out by :meth:`pending`."""
+        """Failed tries so far of the rows handed out by :meth:`pending`."""
+        self._sources: list[Source] = [GameAnnouncements(ctx)]
+
+    def register(self, source: Source) -> None:
+        """Deliver the rows of ``source``'s kind too."""
+        self._sources.append(source)
+
+    def source_of(self, key: str) -> Source | None:
+        return next((s for s in self._sources if s.owns(key)), None)
 
     @property
     def claims(self) -> Claims:
@@ -48,49 +120,56 @@ class Outbox:
 
     async def next_at_ms(self) -> int | None:
         """When :meth:`pending` next has something to hand out (None: nothing pending)."""
-        rows = await self.ctx.store.pending_announcements(
-            FOREVER_MS, len(self.claims) + 1, self.ctx.settings.shard_slice
-        )
-        points = [r.next_ms for r in rows if r.key not in self.claims][:1]
+        now = self.ctx.now_ms()
+        points: list[int] = []
+        claimed = False
+        for source in self._sources:
+            rows = await source.pending(FOREVER_MS, len(self.claims) + 1)
+            points += [r.next_ms for r in rows if r.key not in self.claims][:1]
+            claimed = claimed or any(r.key in self.claims for r in rows)
+            written = await source.next_written_ms(now)
+            if written is not None:
+                points.append(written)
         ends = self.claims.next_end()
-        if ends is not None and any(r.key in self.claims for r in rows):
+        if ends is not None and claimed:
             # a claimed one is handed out when its claim ends, if nobody reported it by then
             points.append(ends)
         return min(points) if points else None
 
-    async def pending(self, limit: int = BATCH) -> list[Reply]:
-        """Undelivered announcements that nobody in this process is delivering, oldest first,
-        each with its picture drawn again; they are claimed by the caller until reported."""
+    async def pending(self, limit: int = BATCH, kind: Kind | None = None) -> list[Reply]:
+        """Undelivered rows (of ``kind``, or of every kind) that nobody in this process is
+        delivering, oldest first within a kind, each rebuilt; they are claimed by the caller
+        until reported."""
         now = self.ctx.now_ms()
         self.claims.expire(now)
-        rows = await self.ctx.store.pending_announcements(
-            now, limit + len(self.claims), self.ctx.settings.shard_slice
-        )
         out: list[Reply] = []
-        for row in rows:
-            if row.key in self.claims:
+        for source in self._sources:
+            if kind is not None and source.kind != kind:
                 continue
-            try:
-                reply = await self._reply(row)
-            except Exception:
-                # an announcement that cannot be rebuilt must not block the others
-                log.exception("outbox: announcement %s cannot be rebuilt; retried later", row.key)
-                await self._postpone(row.key, row.attempts + 1)
-                continue
-            self.claims.claim(row.key, now + CLAIM_MS)
-            self._attempts[row.key] = row.attempts
-            out.append(reply)
-            if len(out) == limit:
-                break
+            for row in await source.pending(now, limit - len(out) + len(self.claims)):
+                if row.key in self.claims:
+                    continue
+                try:
+                    reply = await source.reply(row)
+                except Exception:
+                    # a row that cannot be rebuilt must not block the others
+                    log.exception("outbox: %s cannot be rebuilt; retried later", row.key)
+                    await source.failed(row.key, now + retry_delay_ms(row.attempts + 1))
+                    continue
+                self.claims.claim(row.key, now + CLAIM_MS)
+                self._attempts[row.key] = row.attempts
+                out.append(reply)
+                if len(out) == limit:
+                    return out
         return out
 
     async def delivered(self, key: str) -> None:
-        """The announcement ``key`` was posted: never hand it out again (it stays claimed
-        until that is stored, so nobody hands it out in between)."""
-        parsed = parse_outbox_key(key)
+        """The row ``key`` was posted: never hand it out again (it stays claimed until that
+        is stored, so nobody hands it out in between)."""
+        source = self.source_of(key)
         try:
-            if parsed is not None:
-                await self.ctx.store.announcement_delivered(parsed, self.ctx.now_ms())
+            if source is not None:
+                await source.delivered(key, self.ctx.now_ms())
         finally:
             self.claims.release(key)
             self._attempts.pop(key, None)
@@ -98,15 +177,32 @@ class Outbox:
     async def failed(self, key: str) -> None:
         """Posting ``key`` failed: hand it out again after a while (longer each time)."""
         self.claims.release(key)
-        await self._postpone(key, self._attempts.pop(key, 0) + 1)
+        attempts = self._attempts.pop(key, 0) + 1
+        source = self.source_of(key)
+        if source is not None:
+            await source.failed(key, self.ctx.now_ms() + retry_delay_ms(attempts))
 
-    async def _postpone(self, key: str, attempts: int) -> None:
-        parsed = parse_outbox_key(key)
-        if parsed is not None:
-            delay = retry_delay_ms(attempts)
-            await self.ctx.store.announcement_failed(parsed, self.ctx.now_ms() + delay)
 
-    async def _reply(self, row: OutboxRow) -> Reply:
+class GameAnnouncements:
+    """A game's announcements (the ``outbox`` table), keyed ``game.version.n``."""
+
+    kind = Kind.GAME
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def owns(self, key: str) -> bool:
+        return parse_outbox_key(key) is not None
+
+    async def pending(self, now_ms: int, limit: int) -> Sequence[OutboxRow]:
+        return await self.ctx.store.pending_announcements(
+            now_ms, limit, self.ctx.settings.shard_slice
+        )
+
+    async def next_written_ms(self, now_ms: int) -> int | None:
+        return None  # written with their change, never by the clock
+
+    async def reply(self, row: OutboxRow) -> Reply:
         reply = Reply.from_json(row.body, outbox=row.key)
         if not reply.picture:
             return reply
@@ -115,6 +211,16 @@ class Outbox:
         if len(loaded.entries) != row.ply:  # the game went on: show the announced position
             loaded = at_ply(loaded, row.ply)
         return replace(reply, image=await self.ctx.pictures.of(loaded, reply.image_viewer))
+
+    async def delivered(self, key: str, at_ms: int) -> None:
+        parsed = parse_outbox_key(key)
+        if parsed is not None:
+            await self.ctx.store.announcement_delivered(parsed, at_ms)
+
+    async def failed(self, key: str, next_ms: int) -> None:
+        parsed = parse_outbox_key(key)
+        if parsed is not None:
+            await self.ctx.store.announcement_failed(parsed, next_ms)
 
 
 def at_ply(loaded: Loaded, ply: int) -> Loaded:

@@ -8,7 +8,7 @@ import contextlib
 import sqlite3
 from typing import Any
 
-from bot.service import User
+from bot.service import Kind, User
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 
@@ -91,7 +91,7 @@ async def test_a_manager_calls_off_a_tournament(harness: Harness, double: Discor
     assert not double.buttons(signup)
     service = harness.service
     assert service is not None
-    assert await service.compete.pending_tournament_posts() == []  # reported posted
+    assert await service.pending_announcements(Kind.TOURNAMENT) == []  # reported posted
 
 
 async def test_the_sign_up_deadline_starts_it_and_its_message_says_so(
@@ -118,7 +118,7 @@ async def test_the_sign_up_deadline_starts_it_and_its_message_says_so(
     signup = await double.wait_for(lambda: started_on(double, created.message))
     assert not double.buttons(signup)
     await double.wait_for(double.threads)  # round one's game
-    assert await service.compete.pending_tournament_posts() == []  # reported posted
+    assert await service.pending_announcements(Kind.TOURNAMENT) == []  # reported posted
 
 
 async def test_a_post_sent_before_a_crash_is_not_posted_again(
@@ -139,12 +139,11 @@ async def test_a_post_sent_before_a_crash_is_not_posted_again(
     with contextlib.closing(sqlite3.connect(harness.db_path)) as db, db:
         db.execute("UPDATE tournament_posts SET delivered_ms = NULL")  # never reported
     bot = await harness.start()
-    cog: Any = bot.get_cog("TournamentCog")
-    cog.settled.clear()
-    await cog.settled.wait()  # a round of the loop: the pending post looked at
+    cog: Any = bot.get_cog("TimersCog")  # the one delivery loop
+    await cog.delivered.wait()  # its first round: the pending post looked at
     service = harness.service
     assert service is not None
-    assert await service.compete.pending_tournament_posts() == []  # reported this time
+    assert await service.pending_announcements(Kind.TOURNAMENT) == []  # reported this time
     rounds = [m for m in double.channel_messages(double.channel_id) if "round 1" in str(m)]
     assert len(rounds) == 1
 

@@ -5,6 +5,7 @@ touch the games, statistics or ratings."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 
@@ -12,8 +13,10 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.learn import puzzles as data
 from bot.learn.puzzles import Puzzle
-from bot.service import Action, Event, GameService, Refusal, User
+from bot.service import Action, Event, GameService, Kind, Refusal, Reply, User
+from bot.service.cache import CLAIM_MS
 from bot.service.learn.puzzles import daily_puzzle
+from bot.service.outbox import RETRY_MS
 from tests.helpers import ALICE, BOB, IN_THREE, a_wrong_move, solver_moves
 
 IN_ONE = next(p for p in data.load("rokumentai") if p.plies == 1)
@@ -127,23 +130,38 @@ async def test_a_new_puzzle_is_one_not_solved_yet(real: GameService) -> None:
 
 
 async def test_the_daily_post_once_a_server_and_day(real: GameService, clock: FakeClock) -> None:
-    assert await real.learn.due_daily_posts() == []  # opt-in: no channel, no post
+    assert await real.pending_announcements(Kind.PUZZLE) == []  # opt-in: no channel, no post
     await real.play.set_guild_setting("g1", "puzzle_channel", "<#555>")
     await real.play.set_guild_setting("g2", "puzzle_channel", "off")
-    (post,) = await real.learn.due_daily_posts()
+    (reply,) = await real.pending_announcements(Kind.PUZZLE)
     today = clock.now().date().isoformat()
-    assert (post.guild_id, post.channel_id, post.day) == ("g1", "555", today)
-    reply = post.reply
+    assert reply.outbox == f"puzzle:g1:{today}" and reply.params["channel"] == "555"
     assert reply.event is Event.PUZZLE_DAILY and reply.public and not reply.notify
     assert [(b.action, b.arg) for b in reply.actions] == [(Action.PUZZLE_SOLVE, today)]
     assert daily_puzzle(today).id in {p.id for p in data.every()}
-    # not reported posted: handed out again, still one
-    assert [p.day for p in await real.learn.due_daily_posts()] == [today]
-    await real.learn.daily_posted("g1", today)
-    assert await real.learn.due_daily_posts() == []
+    # claimed by its caller: not handed out twice at once...
+    assert await real.pending_announcements(Kind.PUZZLE) == []
+    # ...not reported posted: handed out again when the claim ends, still one
+    clock.advance(timedelta(milliseconds=CLAIM_MS))
+    assert [r.outbox for r in await real.pending_announcements(Kind.PUZZLE)] == [reply.outbox]
+    await real.announced(reply.outbox)
+    clock.advance(timedelta(milliseconds=CLAIM_MS))
+    assert await real.pending_announcements(Kind.PUZZLE) == []
     clock.advance(timedelta(days=1))
-    (tomorrow,) = await real.learn.due_daily_posts()
-    assert tomorrow.day == clock.now().date().isoformat()
+    (tomorrow,) = await real.pending_announcements(Kind.PUZZLE)
+    assert tomorrow.params["day"] == clock.now().date().isoformat()
+
+
+async def test_a_failed_daily_post_is_retried_later(real: GameService, clock: FakeClock) -> None:
+    await real.play.set_guild_setting("g1", "puzzle_channel", "<#555>")
+    (reply,) = await real.pending_announcements()  # the one delivery of every kind
+    assert reply.outbox is not None
+    await real.announcement_failed(reply.outbox)
+    assert await real.pending_announcements() == []  # not at once...
+    at = await real.next_announcement_at()
+    assert at is not None and at == clock.now() + timedelta(milliseconds=RETRY_MS)
+    clock.advance(timedelta(milliseconds=RETRY_MS))
+    assert [r.outbox for r in await real.pending_announcements()] == [reply.outbox]
 
 
 async def test_the_streak_counts_days_in_a_row(real: GameService, clock: FakeClock) -> None:
@@ -166,3 +184,46 @@ async def test_the_streak_counts_days_in_a_row(real: GameService, clock: FakeClo
     await real.learn.puzzles.solve_daily(BOB, "2020-01-01")
     await solve(real, BOB, daily_puzzle("2020-01-01"))
     assert await real.ctx.store.puzzle_streak(BOB.id) is None
+
+
+async def test_the_daily_post_is_posted_after_a_crash_and_only_once(
+    clock: FakeClock, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daily post is a row of the outbox like a game's announcement: written once when
+    it falls due, handed out again by the next process when one died before reporting it,
+    claimed until the store has its delivery, and never again after."""
+    first = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    await first.play.set_guild_setting("g1", "puzzle_channel", "<#555>")
+    (posted,) = await first.pending_announcements()  # written as it falls due, then handed out
+    today = clock.now().date().isoformat()
+    assert posted.outbox == f"puzzle:g1:{today}"
+    await first.close()  # died before reporting it posted
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        assert await svc.next_announcement_at() == clock.now()  # due at once
+        (again,) = await svc.pending_announcements()  # written once: still one
+        assert again.outbox == posted.outbox and again.params == posted.params
+        store = svc.ctx.store
+        storing = store.puzzle_post_delivered
+        seen: list[list[Reply]] = []
+
+        async def meanwhile(*args: Any) -> None:  # a look while the delivery is stored
+            seen.append(await svc.pending_announcements())
+            await storing(*args)
+
+        monkeypatch.setattr(store, "puzzle_post_delivered", meanwhile)
+        await svc.announced(posted.outbox)
+        assert seen == [[]]  # still claimed until the store has it
+        clock.advance(timedelta(milliseconds=CLAIM_MS))
+        assert await svc.pending_announcements() == []
+    finally:
+        await svc.close()
+    svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
+    try:
+        assert await svc.pending_announcements() == []  # a restart does not post it again
+        clock.advance(timedelta(days=1))
+        assert [r.outbox for r in await svc.pending_announcements()] == [
+            f"puzzle:g1:{clock.now().date().isoformat()}"
+        ]
+    finally:
+        await svc.close()

@@ -13,7 +13,7 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.model import BoardRow, TournamentStatus
-from bot.service import GameService, Refusal, Reply, TournamentOptions, User
+from bot.service import GameService, Kind, Refusal, Reply, TournamentOptions, User
 from bot.service.values import Event
 
 PLAYERS = [
@@ -275,7 +275,7 @@ async def test_a_round_paired_before_a_crash_gets_its_games_after_it(
 async def _died_before_posting(svc: GameService, db_path: str, clock: FakeClock) -> GameService:
     """``svc``'s posts are claimed by the caller posting them, which dies before it posts any:
     the next process on the same file."""
-    assert await svc.compete.pending_tournament_posts() == []  # claimed by the caller posting them
+    assert await svc.pending_announcements(Kind.TOURNAMENT) == []  # claimed: being posted
     await svc.close()
     return await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
 
@@ -304,7 +304,7 @@ async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
     svc = await _died_before_posting(svc, db_path, clock)
     try:
         assert await svc.compete.settle_tournaments() == []  # not started again
-        again = await svc.compete.pending_tournament_posts()
+        again = await svc.pending_announcements(Kind.TOURNAMENT)
         assert [(r.key, r.outbox) for r in again] == [
             ("tournament.started", f"t{tid}.round0"),
             ("tournament.round", f"t{tid}.round1"),
@@ -316,7 +316,7 @@ async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
         seen: list[list[Reply]] = []
 
         async def meanwhile(*args: Any) -> None:  # a look while the delivery is stored
-            seen.append(await svc.compete.pending_tournament_posts())
+            seen.append(await svc.pending_announcements(Kind.TOURNAMENT))
             await storing(*args)
 
         monkeypatch.setattr(store, "tournament_post_delivered", meanwhile)
@@ -324,7 +324,7 @@ async def test_a_start_at_the_deadline_is_posted_after_a_crash_and_only_once(
             assert r.outbox is not None
             await svc.announced(r.outbox)
         assert seen == [[], []]  # still claimed until the store has it
-        assert await svc.compete.pending_tournament_posts() == []
+        assert await svc.pending_announcements(Kind.TOURNAMENT) == []
     finally:
         await svc.close()
 
@@ -341,11 +341,11 @@ async def test_a_round_and_the_end_are_posted_after_a_crash_and_only_once(
     assert [r.outbox for r in posted] == [f"t{tid}.round1"]
     svc = await _died_before_posting(svc, db_path, clock)
     try:
-        again = await svc.compete.pending_tournament_posts()
+        again = await svc.pending_announcements(Kind.TOURNAMENT)
         assert [(r.key, r.outbox) for r in again] == [("tournament.round", f"t{tid}.round1")]
         assert again[0].lines == posted[0].lines
         await svc.announced(f"t{tid}.round1")
-        assert await svc.compete.pending_tournament_posts() == []
+        assert await svc.pending_announcements(Kind.TOURNAMENT) == []
         ended = await play_round(svc, tid)
         final = [r for r in ended if r.key == "tournament.ended"]
         assert [r.outbox for r in final] == [f"t{tid}.final"]
@@ -354,12 +354,12 @@ async def test_a_round_and_the_end_are_posted_after_a_crash_and_only_once(
     svc = await GameService.open(db_path, clock=clock, settings=Settings(db_path=db_path))
     try:
         assert await svc.compete.settle_tournaments() == []  # the end is not made again...
-        again = await svc.compete.pending_tournament_posts()  # ...but its message is still due
+        again = await svc.pending_announcements(Kind.TOURNAMENT)  # ...but its message is still due
         assert [r.key for r in again] == ["tournament.ended"]
         assert again[0].image is not None and again[0].image.startswith(b"\x89PNG")
         assert again[0].params["winners"] == final[0].params["winners"]
         await svc.announced(f"t{tid}.final")
-        assert await svc.compete.pending_tournament_posts() == []
+        assert await svc.pending_announcements(Kind.TOURNAMENT) == []
     finally:
         await svc.close()
 
@@ -396,9 +396,9 @@ async def test_a_post_whose_send_failed_is_handed_out_again_later(
     key = next(r.outbox for r in started if r.key == "tournament.round")
     assert key is not None
     await real.announcement_failed(key)
-    assert await real.compete.pending_tournament_posts() == []  # not at once...
+    assert await real.pending_announcements(Kind.TOURNAMENT) == []  # not at once...
     clock.advance(seconds=6)
-    assert [r.outbox for r in await real.compete.pending_tournament_posts()] == [
+    assert [r.outbox for r in await real.pending_announcements(Kind.TOURNAMENT)] == [
         key
     ]  # ...but later
 

@@ -5,10 +5,12 @@ this loop waits for the next one, posts each reply in its game's thread (a remin
 player to move, a timeout posts the result) and never dies: not on one failed delivery, not on one
 bad game (the service sets it aside), not on a failed round (logged, retried a little later).
 
-It also empties the outbox: announcements committed with a move whose post never happened (the
-process died between the two, a send failed). Each is posted once: first the thread's recent
-messages are searched for its mark (the key in the embed's footer), and the send carries the key
-as its nonce, so a retry within minutes is not posted twice either.
+It is also the one delivery loop of the outbox: every row of every kind whose post never happened
+(a game's announcement committed with a move, a tournament's post, the daily puzzle's post fallen
+due; the process died between the write and the post, a send failed). Each is posted once: first
+the thread's or channel's recent messages are searched for its mark (the key in the embed's
+footer), and the send carries the key as its nonce, so a retry within minutes is not posted twice
+either.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from discord.ext import commands
 from bot.discord.actions import already_posted, edit_lobby, guild_lang
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
+from bot.discord.cogs.tournament import send_in_channel
 from bot.discord.format import reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.threads import keep_asleep_as_due
@@ -79,17 +82,20 @@ class TimersCog(commands.Cog):
         self.delivered.set()
 
     async def post(self, reply: Reply, *, look_first: bool = False) -> None:
-        """Deliver one reply and report it to the outbox (retried later if the send failed).
-        ``look_first``: it may have been posted before a crash; post it only if it is not in
-        its thread yet."""
+        """Deliver one reply (a game's, or a post in a channel: a tournament's, the daily
+        puzzle) and report it to the outbox (retried later if the send failed). ``look_first``:
+        it may have been posted before a crash; post it only if it is not in its thread or
+        channel yet."""
         service = self.bot.service
         try:
             await self.deliver(reply, look_first=look_first)
         except (discord.NotFound, discord.Forbidden) as exc:
             # the thread is gone or closed to the bot: no retry can post it
-            log.warning("game %s: %s cannot be posted (%s); dropped", reply.game_id, reply.key, exc)
+            where = reply.game_id or reply.params.get("channel")
+            log.warning("%s (%s) cannot be posted (%s); dropped", reply.outbox, where, exc)
         except Exception:
-            log.exception("could not deliver %s for game %s", reply.key, reply.game_id)
+            where = reply.game_id or reply.params.get("channel")
+            log.exception("could not deliver %s (%s) for %s", reply.key, reply.outbox, where)
             if reply.outbox is not None:
                 await service.announcement_failed(reply.outbox)
             return
@@ -99,6 +105,10 @@ class TimersCog(commands.Cog):
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.event is Event.DIGEST:
             await send_digest(self.bot, reply)
+            return
+        if reply.game_id is None and reply.params.get("channel"):
+            # no game's: a tournament's post, the daily puzzle, in its channel
+            await send_in_channel(self.bot, reply, look_first=look_first)
             return
         reply = self.bot.service.correspond.shape(reply)  # pings as their users want them now
         if reply.game_id is None:

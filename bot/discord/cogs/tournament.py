@@ -11,6 +11,7 @@ outbox), the round and final messages in the tournament's channel.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import Any
 
@@ -179,12 +180,10 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         service = self.bot.service
         while not self.bot.is_closed():
             try:
+                # a round's or the end's message: after its games (their threads are linked);
+                # what a crash or a failed send left unposted the delivery loop posts (timers)
                 for reply in await service.compete.settle_tournaments():
                     await self.post(reply)
-                # a round's or the end's message: after its games (their threads are linked);
-                # and what a crash or a failed send left unposted
-                for reply in await service.compete.pending_tournament_posts():
-                    await self.post(reply, look_first=True)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -192,68 +191,21 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             self.settled.set()
             await wait_event(service.compete.tournament_changed, SETTLE_SECONDS)
 
-    async def post(self, reply: Reply, *, look_first: bool = False) -> None:
-        """A game's message through the poster (and the outbox); a tournament's message in its
-        channel, reported to its store (``look_first``: it may have been posted before a
-        crash; posted only if it is not in the channel yet)."""
+    async def post(self, reply: Reply) -> None:
+        """A round's game in a thread of its own (if the server keeps threads); everything
+        else (a game's message, a round's or the end's message in the tournament's channel)
+        through the poster, which reports it to the outbox."""
         if reply.game_id is not None and reply.event is Event.STARTED:
             try:
                 if await self.open_thread(reply):
                     return
             except discord.HTTPException:
                 log.warning("no thread for game %s; posted in its channel", reply.game_id)
-        if reply.game_id is not None:
-            poster = self.bot.get_cog(POSTER)
-            if isinstance(poster, Poster):
-                await poster.post(reply)
-            return
-        try:
-            await self.send(reply, look_first=look_first)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            # the channel is gone or closed to the bot: no retry can post it
-            log.warning(
-                "%s of tournament %s cannot be posted (%s); dropped",
-                reply.key,
-                reply.params.get("tournament"),
-                exc,
-            )
-        except discord.HTTPException:
-            log.warning(
-                "could not post %s of tournament %s; retried later",
-                reply.key,
-                reply.params.get("tournament"),
-            )
-            if reply.outbox is not None:
-                await self.bot.service.announcement_failed(reply.outbox)
-            return
-        if reply.outbox is not None:
-            await self.bot.service.announced(reply.outbox)
-
-    async def send(self, reply: Reply, *, look_first: bool) -> None:
-        channel_id = reply.params.get("channel")
-        if not channel_id:
-            return
-        channel = self.bot.get_channel(int(channel_id)) or await self.bot.fetch_channel(
-            int(channel_id)
-        )
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        if (
-            look_first
-            and reply.outbox is not None
-            and await already_posted(self.bot.user, channel, reply.outbox)
-        ):
-            log.info("tournament post %s was already posted", reply.outbox)
-            return
-        guild = getattr(channel, "guild", None)
-        lang = await guild_lang(self.bot, guild.id if guild is not None else None)
-        if reply.event is Event.TOURNAMENT_SIGNUP:  # started or called off when it was due:
-            await edit_signup(self.bot, reply, lang)  # the sign-up message says so too
-        reply = await with_game_links(self.bot, reply)
-        kwargs = reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
-        if reply.outbox is not None:
-            kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
-        await channel.send(**kwargs)
+        poster = self.bot.get_cog(POSTER)
+        if isinstance(poster, Poster):
+            await poster.post(reply)  # logs and reports a failure to the outbox itself
+        else:  # no delivery loaded: the outbox keeps it for later
+            log.warning("no delivery for %s", reply.outbox or reply.key)
 
     async def open_thread(self, reply: Reply) -> bool:
         """A round's game started by itself: its announcement in the tournament's channel and
@@ -282,6 +234,40 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         if reply.outbox is not None:
             await service.announced(reply.outbox)
         return True
+
+
+def post_nonce(key: str) -> str:
+    """A post's nonce (Discord keeps one message per nonce for a while; at most 25
+    characters): its key, or a digest of a longer key."""
+    return key if len(key) <= 25 else hashlib.sha256(key.encode()).hexdigest()[:25]
+
+
+async def send_in_channel(bot: BanmenBot, reply: Reply, *, look_first: bool) -> None:
+    """A post that is no game's (a tournament's, the daily puzzle) in its channel
+    (``params["channel"]``); ``look_first``: it may have been posted before a crash, posted
+    only if it is not in the channel yet."""
+    channel_id = reply.params.get("channel")
+    if not channel_id:
+        return
+    channel = bot.get_channel(int(channel_id)) or await bot.fetch_channel(int(channel_id))
+    if not isinstance(channel, discord.abc.Messageable):
+        log.warning("%s: channel %s takes no posts", reply.outbox, channel_id)
+        return
+    key = reply.outbox
+    if look_first and key is not None and await already_posted(bot.user, channel, key):
+        log.info("post %s was already posted", reply.outbox)
+        return
+    guild = getattr(channel, "guild", None)
+    lang = await guild_lang(bot, guild.id if guild is not None else None)
+    if reply.event is Event.TOURNAMENT_SIGNUP:  # started or called off when it was due:
+        await edit_signup(bot, reply, lang)  # the sign-up message says so too
+    reply = await with_game_links(bot, reply)
+    kwargs = reply_parts(reply, lang, view=reply_view(reply, lang)).send_kwargs()
+    if reply.event is Event.PUZZLE_DAILY:
+        kwargs["allowed_mentions"] = discord.AllowedMentions.none()  # nobody pinged
+    if reply.outbox is not None:
+        kwargs["nonce"] = post_nonce(reply.outbox)  # one message per nonce (for minutes)
+    await channel.send(**kwargs)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -114,11 +114,6 @@ class Compete:
         message can say so and lose its buttons."""
         await self.tournaments.signup_posted(tournament_id, message_id)
 
-    async def pending_tournament_posts(self) -> list[Reply]:
-        """A tournament's round and final messages nobody posted yet (after a crash, a failed
-        send); report each with ``announced`` or ``announcement_failed``."""
-        return await self.tournaments.posts.pending()
-
     @property
     def tournament_changed(self) -> asyncio.Event:
         """Set when a tournament may have something to do (a driver calls

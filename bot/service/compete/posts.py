@@ -5,22 +5,20 @@ round is made (whichever process makes the last one, and again after a crash tha
 between), the end's and a call-off's in the same transaction as the end
 (:meth:`Store.end_tournament`). The caller that wrote one gets it back keyed (``Reply.outbox``,
 ``t3.round2``) and claimed, posts it and reports it, as for a game's announcements
-(:mod:`bot.service.outbox`); what nobody reported :meth:`TournamentPosts.pending` hands out again.
+(:mod:`bot.service.outbox`): this is the outbox's ``tournament`` kind, and what nobody reported
+the outbox hands out again (the final's crosstable drawn again).
 """
 
 from __future__ import annotations
 
-import logging
 from dataclasses import replace
 
 from bot.model import TournamentPost, parse_tournament_post_key, tournament_post_key
 from bot.service.cache import CLAIM_MS
 from bot.service.compete.replies import TournamentReplies
 from bot.service.context import Context
-from bot.service.outbox import BATCH, retry_delay_ms
+from bot.service.outbox import Kind
 from bot.service.values import Reply
-
-log = logging.getLogger(__name__)
 
 
 class TournamentPosts:
@@ -29,8 +27,6 @@ class TournamentPosts:
         self.replies = replies
         self._kept: set[str] = set()
         """Posts this process knows are written (not written again)."""
-        self._attempts: dict[str, int] = {}
-        """Failed tries so far of the posts handed out by :meth:`pending`."""
 
     def known(self, tournament_id: int, name: str) -> bool:
         """Whether this process knows the post is written (so it need not try again)."""
@@ -38,7 +34,7 @@ class TournamentPosts:
 
     def claimed(self, tournament_id: int, name: str, reply: Reply) -> Reply:
         """``reply`` as the post ``name``, which the caller posts and reports
-        (:meth:`posted`, :meth:`failed`); :meth:`pending` hands it out again if nobody
+        (``announced``, ``announcement_failed``); the outbox hands it out again if nobody
         reports it in time."""
         key = tournament_post_key(tournament_id, name)
         self._kept.add(key)
@@ -55,53 +51,32 @@ class TournamentPosts:
             return []
         return [self.claimed(tournament_id, name, reply)]
 
-    async def pending(self, limit: int = BATCH) -> list[Reply]:
-        """Posts written but not reported posted (a crash, a failed send), of this process's
-        servers, oldest first; claimed by the caller until reported."""
-        now = self.ctx.now_ms()
-        claims = self.ctx.games.claims
-        claims.expire(now)
-        out: list[Reply] = []
-        for row in await self.ctx.store.pending_tournament_posts(now, limit + len(claims)):
-            if row.key in claims or not self.ctx.settings.owns(row.guild_id):
-                continue
-            try:
-                reply = await self._post_reply(row)
-            except Exception:
-                log.exception("tournament post %s cannot be rebuilt; retried later", row.key)
-                await self.ctx.store.tournament_post_failed(
-                    row.tournament_id, row.name, now + retry_delay_ms(row.attempts + 1)
-                )
-                continue
-            claims.claim(row.key, now + CLAIM_MS)
-            self._attempts[row.key] = row.attempts
-            out.append(reply)
-            if len(out) == limit:
-                break
-        return out
+    # -- the outbox's ``tournament`` kind (see bot.service.outbox.Source) -----------------------
+    kind = Kind.TOURNAMENT
 
-    async def _post_reply(self, row: TournamentPost) -> Reply:
+    def owns(self, key: str) -> bool:
+        return parse_tournament_post_key(key) is not None
+
+    async def pending(self, now_ms: int, limit: int) -> list[TournamentPost]:
+        rows = await self.ctx.store.pending_tournament_posts(now_ms, limit)
+        return [r for r in rows if self.ctx.settings.owns(r.guild_id)]
+
+    async def next_written_ms(self, now_ms: int) -> int | None:
+        return None  # written by the step that causes it
+
+    async def reply(self, row: TournamentPost) -> Reply:
         reply = Reply.from_json(row.body, outbox=row.key)
         if row.name == "final" and self.ctx.pictures.enabled:  # the crosstable, drawn again
             drawn = await self.replies.final_reply(await self.replies.load(row.tournament_id))
             reply = replace(reply, image=drawn.image)
         return reply
 
-    async def posted(self, key: str) -> None:
-        """The post ``key`` is in its channel: never hand it out again (it stays claimed
-        until that is stored, so nobody hands it out in between)."""
-        parsed = parse_tournament_post_key(key)
-        try:
-            if parsed is not None:
-                await self.ctx.store.tournament_post_delivered(*parsed, self.ctx.now_ms())
-        finally:
-            self.ctx.games.claims.release(key)
-            self._attempts.pop(key, None)
-
-    async def failed(self, key: str) -> None:
-        """Posting ``key`` failed: handed out again after a while (longer each time)."""
-        self.ctx.games.claims.release(key)
+    async def delivered(self, key: str, at_ms: int) -> None:
         parsed = parse_tournament_post_key(key)
         if parsed is not None:
-            delay = retry_delay_ms(self._attempts.pop(key, 0) + 1)
-            await self.ctx.store.tournament_post_failed(*parsed, self.ctx.now_ms() + delay)
+            await self.ctx.store.tournament_post_delivered(*parsed, at_ms)
+
+    async def failed(self, key: str, next_ms: int) -> None:
+        parsed = parse_tournament_post_key(key)
+        if parsed is not None:
+            await self.ctx.store.tournament_post_failed(*parsed, next_ms)

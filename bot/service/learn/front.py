@@ -8,7 +8,7 @@ from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.learn.lessons import Lessons
 from bot.service.learn.practice import Practice, Practising
-from bot.service.learn.puzzles import DailyPost, Puzzles
+from bot.service.learn.puzzles import DailyPosts, Puzzles
 from bot.service.learn.rules import RulesPages
 from bot.service.play.front import Play
 from bot.service.thinking import Thinker
@@ -22,6 +22,8 @@ class Learn:
         self.rules = RulesPages(ctx)
         self.lessons = Lessons(ctx, Practice(ctx, play.computer))
         self.puzzles = Puzzles(ctx, thinker)
+        self.daily_posts = DailyPosts(ctx)
+        """The outbox's ``puzzle`` kind: the daily puzzle's posts (the root registers it)."""
 
     @entry
     async def rules_page(self, game_id: str, index: int = 0) -> RulesPage:
@@ -107,12 +109,3 @@ class Learn:
     @entry
     async def puzzle_solution(self, user: User) -> Reply:
         return await self.puzzles.solution(user)
-
-    async def due_daily_posts(self) -> list[DailyPost]:
-        """The servers whose daily puzzle is due to be posted (each once a day)."""
-        return await self.puzzles.due_posts()
-
-    @entry
-    async def daily_posted(self, guild_id: str, day: str) -> None:
-        """The daily puzzle of ``day`` was posted in ``guild_id``'s channel."""
-        await self.puzzles.posted(guild_id, day)

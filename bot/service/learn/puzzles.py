@@ -9,8 +9,9 @@ answered with the refutation, the computer's own reply first when it refutes. Pu
 touch the games, statistics or ratings.
 
 The daily puzzle: a server that set ``puzzle_channel`` gets one post a UTC day (the same puzzle
-everywhere), planned as a row of its own (one a server and day) and handed out until the
-adapter reports it posted, as the outbox does: a restart neither loses nor doubles a day's post.
+everywhere), written as a row of its own when it falls due (one a server and day, keyed
+``puzzle:<guild>:<day>``) and delivered as the outbox's ``puzzle`` kind (:class:`DailyPosts`):
+a restart neither loses nor doubles a day's post.
 Solving it on its day extends the user's streak (:mod:`bot.learn.streak`).
 """
 
@@ -22,9 +23,11 @@ import hashlib
 import random
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
+from bot.clock import to_ms
 from bot.learn import puzzles as data
 from bot.learn import streak as streaks
 from bot.learn.puzzles import Answer, Puzzle
@@ -33,6 +36,7 @@ from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.context import Context
 from bot.service.guard import entry
+from bot.service.outbox import Kind
 from bot.service.play.directory import MoveChoices, matching, named_moves
 from bot.service.thinking import Thinker, ThinkRequest
 from bot.service.values import Event, Line, Refusal, Reply, User
@@ -47,14 +51,32 @@ REFUTE_SECONDS = 1.0
 REFUTE_SCALE = 0.25
 
 
-@dataclass(frozen=True, slots=True)
-class DailyPost:
-    """A daily puzzle to post: where, and the public reply (its Solve button included)."""
+DAILY_POST = "puzzle:"
+"""The prefix of a daily post's key: ``puzzle:<guild>:<day>``."""
 
-    guild_id: str
-    channel_id: str
-    day: str
-    reply: Reply
+
+def daily_post_key(guild_id: str, day: str) -> str:
+    return f"{DAILY_POST}{guild_id}:{day}"
+
+
+def parse_daily_post_key(key: str) -> tuple[str, str] | None:
+    if not key.startswith(DAILY_POST):
+        return None
+    guild_id, _, day = key[len(DAILY_POST) :].partition(":")
+    return (guild_id, day) if guild_id and day else None
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRow:
+    """A written daily post not yet delivered, with this process's retry bookkeeping."""
+
+    post: PuzzlePost
+    next_ms: int
+    attempts: int
+
+    @property
+    def key(self) -> str:
+        return daily_post_key(self.post.guild_id, self.post.day)
 
 
 def daily_puzzle(day: str) -> Puzzle:
@@ -331,27 +353,67 @@ class Puzzles:
             lines=tuple(lines),
         )
 
-    # -- the daily puzzle --------------------------------------------------------------------
-    async def due_posts(self) -> list[DailyPost]:
-        """Today's post for every server of this process that set a puzzle channel and has
-        not had it yet (planned once; handed out until :meth:`posted`). A day that passed
-        unposted (the bot was down) is dropped: its puzzle is no longer the day's."""
+
+class DailyPosts:
+    """The outbox's ``puzzle`` kind (see :class:`bot.service.outbox.Source`): the day's post of
+    each server of this process that set a puzzle channel, written once when it falls due (the
+    delivery loop looking is what writes it) and handed out until reported. A day that passed
+    unposted (the bot was down) is dropped: its puzzle is no longer the day's. The table keeps
+    no attempts: a failed post's next try is kept here (a restart tries at once)."""
+
+    kind = Kind.PUZZLE
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._retry: dict[str, tuple[int, int]] = {}
+        """Failed posts: (attempts, when to try again)."""
+        self._wanted = False
+        """Whether a server of this process set a puzzle channel (at the last look)."""
+
+    def owns(self, key: str) -> bool:
+        return parse_daily_post_key(key) is not None
+
+    def _today(self) -> str:
+        return self.ctx.clock.now().date().isoformat()
+
+    async def _channels(self) -> list[tuple[str, str]]:
+        """The servers of this process that set a puzzle channel, and their channels."""
+        found = await self.ctx.store.guilds_with_setting("puzzle_channel")
+        return [(g, c) for g, c in found if c.isdigit() and self.ctx.settings.owns(g)]
+
+    async def pending(self, now_ms: int, limit: int) -> list[DailyRow]:
         store, today = self.ctx.store, self._today()
-        for guild_id, channel in await store.guilds_with_setting("puzzle_channel"):
-            if channel.isdigit() and self.ctx.settings.owns(guild_id):
-                puzzle = daily_puzzle(today)
-                await store.add_puzzle_post(PuzzlePost(guild_id, today, channel, puzzle.id, None))
-        out: list[DailyPost] = []
+        channels = await self._channels()
+        self._wanted = bool(channels)
+        for guild_id, channel in channels:  # falls due: written once
+            puzzle = daily_puzzle(today)
+            await store.add_puzzle_post(PuzzlePost(guild_id, today, channel, puzzle.id, None))
+        out: list[DailyRow] = []
         for post in await store.pending_puzzle_posts():
             if not self.ctx.settings.owns(post.guild_id):
                 continue
+            key = daily_post_key(post.guild_id, post.day)
             if post.day != today:
                 await store.puzzle_post_delivered(post.guild_id, post.day, self.ctx.now_ms())
+                self._retry.pop(key, None)
                 continue
-            out.append(DailyPost(post.guild_id, post.channel_id, post.day, await self._post(post)))
-        return out
+            attempts, next_ms = self._retry.get(key, (0, self.ctx.now_ms()))  # (due now)
+            if next_ms <= now_ms:
+                out.append(DailyRow(post, next_ms, attempts))
+        return out[:limit]
 
-    async def _post(self, post: PuzzlePost) -> Reply:
+    async def next_written_ms(self, now_ms: int) -> int | None:
+        """The next UTC midnight, if a server of this process wants the daily puzzle (as the
+        last look at :meth:`pending` found; a server that sets its channel wakes the delivery
+        loop)."""
+        if not self._wanted:
+            return None
+        now = self.ctx.clock.now()
+        midnight = datetime(now.year, now.month, now.day, tzinfo=now.tzinfo) + timedelta(days=1)
+        return to_ms(midnight)
+
+    async def reply(self, row: DailyRow) -> Reply:
+        post = row.post
         puzzle = data.by_id().get(post.puzzle_id) or daily_puzzle(post.day)
         game = get_game(puzzle.game)
         seat = Text(
@@ -367,17 +429,26 @@ class Puzzles:
                 "seat": seat,
                 "n": puzzle.solver_moves,
                 "difficulty": "★" * puzzle.difficulty,
+                "channel": post.channel_id,
+                "guild": post.guild_id,
             },
             event=Event.PUZZLE_DAILY,
             image=image,
             image_viewer=puzzle.seat,
             actions=(Button(Action.PUZZLE_SOLVE, post.day),),
-            outbox=f"puzzle:{post.guild_id}:{post.day}",
+            outbox=row.key,
         )
 
-    async def posted(self, guild_id: str, day: str) -> None:
+    async def delivered(self, key: str, at_ms: int) -> None:
         """The day's post reached its channel (or never can: the channel is gone)."""
-        await self.ctx.store.puzzle_post_delivered(guild_id, day, self.ctx.now_ms())
+        parsed = parse_daily_post_key(key)
+        self._retry.pop(key, None)
+        if parsed is not None:
+            await self.ctx.store.puzzle_post_delivered(*parsed, at_ms)
+
+    async def failed(self, key: str, next_ms: int) -> None:
+        attempts, _ = self._retry.get(key, (0, 0))
+        self._retry[key] = (attempts + 1, next_ms)
 
 
 def written(state: State[Any], moves: Sequence[str]) -> tuple[Text, State[Any], Any]:

@@ -277,7 +277,9 @@ class Play:
 
     @entry
     async def set_guild_setting(self, guild_id: str, key: str, value: str) -> Reply:
-        return await self.community.set_guild_setting(guild_id, key, value)
+        saved = await self.community.set_guild_setting(guild_id, key, value)
+        self.timers.changed.set()  # the delivery loop looks again (a daily post may be due)
+        return saved
 
     @property
     def daily_game(self) -> str:
