@@ -47,7 +47,7 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     round_one = await double.wait_for_message(double.channel_id, lambda m: "round 1" in str(m))
     # its game is a jump link to the game's thread, and the post carries its key
     assert f"/{threads[0]['id']})" in str(round_one["embeds"])
-    assert round_one["embeds"][0]["footer"]["text"] == "t1.round1"
+    assert round_one["embeds"][0]["footer"]["text"] == "🏆 #1 · 1"  # not the key t1.round1
 
     service = harness.service
     assert service is not None
@@ -125,7 +125,7 @@ async def test_a_post_sent_before_a_crash_is_not_posted_again(
     harness: Harness, double: DiscordDouble
 ) -> None:
     """The process dies after posting a round's message and before reporting it: the next one
-    finds it in the channel (its key in the footer) and does not post it twice."""
+    finds it in the channel (its key's mark in the footer) and does not post it twice."""
     await double.slash(
         double.owner, "tournament", {"create": {"game": "rokumentai", "format": "round-robin"}}
     )
