@@ -128,6 +128,7 @@ class Store(Protocol):
     async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None: ...
     async def apply(self, change: Change) -> None: ...
     async def timed_games(self) -> list[GameRow]: ...
+    async def paused_games(self) -> list[GameRow]: ...
     async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]: ...
     async def games_at(self, channel_id: str, thread_id: str | None) -> list[int]: ...
     async def count_active(self, user_id: str | None, guild_id: str | None) -> int: ...
@@ -1652,6 +1653,16 @@ class SqlStore(
             "THEN user_stats.streak + 1 ELSE user_stats.best_streak END",
             (r.user_id, r.game_type, win, loss, draw, win, win),
         )
+
+    async def paused_games(self) -> list[GameRow]:
+        """Running games whose clock a vacation stopped (read at start-up)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games "
+                "WHERE status = 'active' AND paused_ms IS NOT NULL"
+            )
+            seats = await self._seats(tx, [int(r[0]) for r in rows])
+        return [_game_row(r, seats.get(int(r[0]), ())) for r in rows]
 
     async def timed_games(self) -> list[GameRow]:
         """Running games with a deadline and open challenges that lapse (restored at start-up)."""

@@ -326,9 +326,7 @@ class Vacations:
         """At start-up: the clocks still stopped for a player who is not away (the process
         died while their vacation ended) run again from when it ended."""
         out: list[Reply] = []
-        for game in await self.ctx.store.timed_games():
-            if game.paused_ms is None or game.status is not GameStatus.ACTIVE:
-                continue
+        for game in await self.ctx.store.paused_games():
             loaded = await self.ctx.games.read(game.id)
             acting = acting_users(loaded.row, loaded.state)
             if any(u in self._away for u in acting):
