@@ -470,8 +470,9 @@ class GameCache:
     def _amended(self, new: NewGame) -> NewGame:
         """``new`` with what the amenders add to a game's first turn (a game made running while
         its first player to move is on vacation starts with its clock stopped): a game is
-        created through the same hooks as every change, so no way in forgets one."""
-        if not self._amenders:
+        created through the same hooks as every change, so no way in forgets one. A lobby, a
+        challenge or a finished import has no turn to amend (and is not replayed for it)."""
+        if not self._amenders or new.status is not GameStatus.ACTIVE:
             return new
         row = row_of_new(new, 0)
         state = replay(row, list(new.entries)).state
