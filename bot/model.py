@@ -790,3 +790,36 @@ def parse_tournament_post_key(key: str) -> tuple[int, str] | None:
     if not name or not name.isalnum():
         return None
     return int(number), name
+
+
+DAILY_POST = "puzzle:"
+"""The prefix of a daily puzzle post's key: ``puzzle:<guild>:<day>``."""
+
+
+def daily_post_key(guild_id: str, day: str) -> str:
+    return f"{DAILY_POST}{guild_id}:{day}"
+
+
+def parse_daily_post_key(key: str) -> tuple[str, str] | None:
+    if not key.startswith(DAILY_POST):
+        return None
+    guild_id, _, day = key[len(DAILY_POST) :].partition(":")
+    return (guild_id, day) if guild_id and day else None
+
+
+def delivery_mark(key: str) -> str:
+    """What a message delivered as ``key`` shows of it (its footer): short, readable and one
+    per key, so the delivery loop finds it in the channel after a crash. ``#12 · 35.1`` (game
+    12's 35th change, its second announcement), ``🏆 #3 · 2`` (tournament 3's round 2), ``🏆 #3 ·
+    🏁`` (its end), ``🧩 2026-11-28`` (a server's daily puzzle): never a bare internal key."""
+    game = parse_outbox_key(key)
+    if game is not None:
+        game_id, version, n = game
+        return f"#{game_id} · {version}" + (f".{n}" if n else "")
+    tournament = parse_tournament_post_key(key)
+    if tournament is not None:
+        number, name = tournament
+        is_round = name.startswith("round") and name[5:].isdigit()
+        return f"🏆 #{number} · " + ("🏁" if name == "final" else name[5:] if is_round else name)
+    daily = parse_daily_post_key(key)
+    return key if daily is None else f"🧩 {daily[1]}"

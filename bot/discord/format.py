@@ -22,8 +22,8 @@ from bot.service import (
     Event,
     Refusal,
     Reply,
+    delivery_mark,
     parse_outbox_key,
-    parse_tournament_post_key,
 )
 
 EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
@@ -108,42 +108,21 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
     elif reply.outbox is not None:
-        embed.set_footer(text=post_mark(reply.outbox))  # a post of no game's, found again
+        embed.set_footer(text=delivery_mark(reply.outbox))  # a post of no game's
     return embed
 
 
-def post_mark(key: str) -> str:
-    """The footer of a post of no game's: a mark read from its key, short and readable
-    (``🏆 #3 · 2`` for tournament 3's round 2, ``🏆 #3 · 🏁`` for its end, ``🧩 2026-11-28`` for a
-    daily puzzle) instead of the key itself, and one the delivery loop finds again after a
-    crash (one key, one mark)."""
-    tournament = parse_tournament_post_key(key)
-    if tournament is not None:
-        number, name = tournament
-        is_round = name.startswith("round") and name[5:].isdigit()
-        shown = "🏁" if name == "final" else name[5:] if is_round else name
-        return f"🏆 #{number} · {shown}"
-    kind, _, rest = key.partition(":")
-    if kind == "puzzle" and rest.count(":") == 1:
-        return f"🧩 {rest.split(':')[1]}"
-    return key
-
-
 def footer_text(game_id: int, outbox: str | None) -> str:
-    """``#12``; an announcement also carries its key (``#12 · 35``: the 35th change of game 12),
-    so the delivery loop can see, after a crash, that it was already posted."""
-    parsed = parse_outbox_key(outbox) if outbox is not None else None
-    if parsed is None:
+    """``#12``; an announcement also carries its key's mark (``#12 · 35``: the 35th change of
+    game 12), so the delivery loop can see, after a crash, that it was already posted."""
+    if outbox is None or parse_outbox_key(outbox) is None:
         return f"#{game_id}"
-    _, version, n = parsed
-    return f"#{game_id} · {version}" + (f".{n}" if n else "")
+    return delivery_mark(outbox)
 
 
 def announcement_in(message: discord.Message, key: str) -> bool:
-    """Whether ``message`` is the announcement ``key`` (by the mark in its footer)."""
-    parsed = parse_outbox_key(key)
-    # a post of no game's (a tournament's, the daily puzzle) carries the mark of its key
-    wanted = post_mark(key) if parsed is None else footer_text(parsed[0], key)
+    """Whether ``message`` is the delivery ``key`` (by the mark in its footer)."""
+    wanted = delivery_mark(key)
     return any(e.footer.text == wanted for e in message.embeds)
 
 

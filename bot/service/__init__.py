@@ -30,6 +30,7 @@ from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
 from bot.kifu import MAX_RECORD_BYTES
 from bot.model import (
+    delivery_mark,
     parse_outbox_key,
     parse_tournament_post_key,
 )
@@ -166,6 +167,7 @@ __all__ = [
     "WebRank",
     "WebRated",
     "catalogue",
+    "delivery_mark",
     "parse_arg",
     "parse_outbox_key",
     "parse_tournament_post_key",

@@ -182,11 +182,11 @@ def test_a_picture_of_no_game_is_named_by_what_it_shows() -> None:
 
 def test_a_post_of_no_game_is_marked_readably_not_by_its_key() -> None:
     """Issue 52: tournament messages showed their keys (t1.round1, t1.final) in the footer."""
-    from bot.discord.format import post_mark
+    from bot.service import delivery_mark
 
-    assert post_mark("t1.round1") == "🏆 #1 · 1"
-    assert post_mark("t1.round0") == "🏆 #1 · 0"
-    assert post_mark("t12.final") == "🏆 #12 · 🏁"
-    assert post_mark("puzzle:123456:2026-11-28") == "🧩 2026-11-28"
-    marks = {post_mark(f"t{t}.{n}") for t in (1, 2) for n in ("round1", "round2", "final")}
+    assert delivery_mark("t1.round1") == "🏆 #1 · 1"
+    assert delivery_mark("t1.round0") == "🏆 #1 · 0"
+    assert delivery_mark("t12.final") == "🏆 #12 · 🏁"
+    assert delivery_mark("puzzle:123456:2026-11-28") == "🧩 2026-11-28"
+    marks = {delivery_mark(f"t{t}.{n}") for t in (1, 2) for n in ("round1", "round2", "final")}
     assert len(marks) == 6  # one key, one mark: the delivery loop finds each again

@@ -31,7 +31,7 @@ from bot.clock import to_ms
 from bot.learn import puzzles as data
 from bot.learn import streak as streaks
 from bot.learn.puzzles import Answer, Puzzle
-from bot.model import OpenPuzzle, PuzzlePost
+from bot.model import OpenPuzzle, PuzzlePost, daily_post_key, parse_daily_post_key
 from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.context import Context
@@ -49,21 +49,6 @@ REFUTE_LEVEL = 6
 REFUTE_SECONDS = 1.0
 """The hard limit of that search; it thinks for a quarter of level 6's budget (0.15 s)."""
 REFUTE_SCALE = 0.25
-
-
-DAILY_POST = "puzzle:"
-"""The prefix of a daily post's key: ``puzzle:<guild>:<day>``."""
-
-
-def daily_post_key(guild_id: str, day: str) -> str:
-    return f"{DAILY_POST}{guild_id}:{day}"
-
-
-def parse_daily_post_key(key: str) -> tuple[str, str] | None:
-    if not key.startswith(DAILY_POST):
-        return None
-    guild_id, _, day = key[len(DAILY_POST) :].partition(":")
-    return (guild_id, day) if guild_id and day else None
 
 
 @dataclass(frozen=True, slots=True)
