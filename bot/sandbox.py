@@ -54,12 +54,6 @@ _PICTURE = re.compile(r"(?:game-[0-9]+|[a-z]+)-([0-9]{4,9})-.*\.[a-z]{3,4}")
 (``lesson-0004-seat0.png``, ``puzzle-…``, ``rating-…``, ``tournament-…``)."""
 
 
-def _kind(reply: Reply) -> str:
-    """What a picture of no game shows, for its file's name: its event's first word
-    (``lesson``, ``puzzle``, ``rating``, ``tournament``, ``review``)."""
-    return re.sub(r"[^a-z]", "", str(reply.event).split("_")[0]) or "picture"
-
-
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
 SIMPLE: dict[str, UseCase] = {
     "/abort": lambda s, gid, me: s.play.abort(gid, me),
@@ -150,7 +144,7 @@ class Sandbox:
             self.say("  @" + " @".join(reply.notify))
         if reply.image is not None:
             view = "spectator" if reply.image_viewer is None else f"seat{reply.image_viewer}"
-            what = f"game-{reply.game_id}" if reply.game_id is not None else _kind(reply)
+            what = f"game-{reply.game_id}" if reply.game_id is not None else reply.subject
             path = self._picture_path(what, view, reply.image_format)
             path.write_bytes(reply.image)
             self.say(self.t("sandbox.image", path=path))

@@ -8,7 +8,6 @@ mention ``@everyone``, a role or another user.
 from __future__ import annotations
 
 import io
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -74,12 +73,14 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
-def board_filename(game_id: int | None, image_format: str = "png", event: str | None = None) -> str:
+def board_filename(
+    game_id: int | None, image_format: str = "png", subject: str | None = None
+) -> str:
     """``board-12.png`` for a board, ``replay-12.gif`` for an animated replay; a picture of
     no game is named by what it shows (``rating.png``, ``lesson.png``, ``tournament.png``)."""
     stem = "replay" if image_format == "gif" else "board"
-    if game_id is None and event:
-        stem = re.sub(r"[^a-z]", "", event.split("_")[0]) or stem
+    if game_id is None and subject:
+        stem = subject
     return f"{stem}-{game_id}.{image_format}" if game_id is not None else f"{stem}.{image_format}"
 
 
@@ -103,7 +104,7 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
             value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
         )
     if with_image and reply.image is not None:
-        name = board_filename(reply.game_id, reply.image_format, str(reply.event))
+        name = board_filename(reply.game_id, reply.image_format, reply.subject)
         embed.set_image(url=f"attachment://{name}")
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
@@ -148,7 +149,7 @@ def reply_parts(
             0,
             discord.File(
                 io.BytesIO(reply.image),
-                filename=board_filename(reply.game_id, reply.image_format, str(reply.event)),
+                filename=board_filename(reply.game_id, reply.image_format, reply.subject),
             ),
         )
     pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)

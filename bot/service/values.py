@@ -222,6 +222,12 @@ class Reply:
     silent: bool = False
     """Sent without a notification (everyone it pings is in their quiet hours)."""
 
+    @property
+    def subject(self) -> str:
+        """What the reply is about, as one word for a file's name (its event's first word:
+        ``lesson``, ``puzzle``, ``rating``, ``tournament``, ``review``)."""
+        return "".join(c for c in str(self.event).split("_")[0] if "a" <= c <= "z") or "picture"
+
     def to_json(self) -> str:
         """The reply as JSON text for the outbox (without image or files: an announcement's
         picture is drawn again from the log when it is delivered after a restart)."""

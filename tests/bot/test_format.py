@@ -176,7 +176,10 @@ def test_a_picture_of_no_game_is_named_by_what_it_shows() -> None:
     assert board_filename(12) == "board-12.png"
     assert board_filename(12, "gif", "replay") == "replay-12.gif"
     assert board_filename(None, "png", "rating") == "rating.png"
-    assert board_filename(None, "png", "lesson_menu") == "lesson.png"
+    assert board_filename(None, "png", "lesson") == "lesson.png"
+    from bot.service import Event, Reply
+
+    assert Reply("x", event=Event.LESSON_MENU).subject == "lesson"
     assert board_filename(None) == "board.png"
 
 
