@@ -82,7 +82,7 @@ class Ratings:
     ) -> Reply:
         """``user``'s rating in one game (or in every game), their record and last rated games,
         privately for ``asker`` (default: the user) unless they ``share`` it with the channel."""
-        seen = {"public": share} if share else {"public": False, "audience": (asker or user).id}
+        audience = None if share else (asker or user).id
         if game_type is not None:
             _rated_kind(game_type)
         store = self.ctx.store
@@ -90,7 +90,7 @@ class Ratings:
         params: dict[str, Any] = {"name": user.name, "game": _title(game_type or "")}
         if not rows:
             key = "rating.none_in" if game_type else "rating.none"
-            return Reply(key, params, event=Event.RATING, **seen)
+            return Reply(key, params, event=Event.RATING, public=share, audience=audience)
         lines = [Line("rating.item", {"game": _title(r.game_type), **_record(r)}) for r in rows]
         history = await store.rating_history(user.id, game_type, RECENT_GAMES)
         if history:
@@ -119,7 +119,8 @@ class Ratings:
             event=Event.RATING,
             lines=tuple(lines),
             image=chart,
-            **seen,
+            public=share,
+            audience=audience,
         )
 
     async def _chart(self, user: User, game_type: str | None) -> bytes | None:
