@@ -163,6 +163,8 @@ class Site:
         self.replays = replays
         self.records = records
         self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+        self._kinds: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
+        """The record files a game offers at a version (made once, not at every page view)."""
         self._changed: dict[int, asyncio.Event] = {}
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
@@ -227,8 +229,7 @@ class Site:
             assert move is not None
             plies.append(WebPly(number, move))
         settings = await self.ctx.guild(row.guild_id)
-        files = (await self.records.record(loaded.id, None)).files  # what a download gets
-        records = tuple(k for k in RECORD_KINDS if any(f.name.endswith("." + k) for f in files))
+        records = await self._record_kinds(loaded)
         return WebGame(
             token=token,
             game_type=row.game_type,
@@ -247,6 +248,19 @@ class Site:
             guild_id=row.guild_id,
             listed=row.guild_id is not None and settings.web == "public",
         )
+
+    async def _record_kinds(self, loaded: Loaded) -> tuple[str, ...]:
+        """The record files a download of ``loaded`` gets (a ``.kif`` only when Shift-JIS can
+        hold it), kept per version."""
+        key = (loaded.id, loaded.row.version)
+        kinds = self._kinds.get(key)
+        if kinds is None:
+            files = (await self.records.record(loaded.id, None)).files
+            kinds = tuple(k for k in RECORD_KINDS if any(f.name.endswith("." + k) for f in files))
+            self._kinds[key] = kinds
+            while len(self._kinds) > PICTURE_CACHE:
+                self._kinds.popitem(last=False)
+        return kinds
 
     @entry
     async def picture(self, token: str, ply: int) -> bytes:
