@@ -16,6 +16,7 @@ version guard lets one commit and the other says nothing.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -126,6 +127,12 @@ class Timers:
         self.changed = asyncio.Event()
         """Set whenever the next due time may have moved (the delivery loop waits on it)."""
         self._rows: dict[int, GameRow] = {}
+        self._queue: list[tuple[int, int, int]] = []
+        """The games' next points as a heap of (due ms, stamp, game): the next is at its top,
+        so neither :meth:`next_at` nor :meth:`process_due` looks at every timed game."""
+        self._stamps: dict[int, int] = {}
+        """Each game's latest stamp: an entry with an older one is stale (skipped)."""
+        self._stamp = 0
         self._pending: list[Reply] = []
         self._rescan_at: int | None = None
         ctx.games.listen(self.track)
@@ -135,7 +142,10 @@ class Timers:
         never forgets one)."""
         owns = self.ctx.settings.owns
         rows = await self.ctx.store.timed_games()
-        self._rows = {row.id: row for row in rows if owns(row.guild_id)}
+        self._rows, self._queue, self._stamps = {}, [], {}
+        for row in rows:
+            if owns(row.guild_id):
+                self._keep(row)
         if self.ctx.settings.sharded:
             self._rescan_at = self.ctx.now_ms() + self.ctx.settings.timer_rescan * 1000
         self.changed.set()
@@ -145,17 +155,41 @@ class Timers:
             return  # another process's shards hold this game's guild: its clocks are theirs
         before = self._rows.get(row.id)
         if _timed(row):
-            self._rows[row.id] = row
+            if row != before:
+                self._keep(row)
         else:
-            self._rows.pop(row.id, None)
+            self._drop(row.id)
         if before != self._rows.get(row.id):
             self.changed.set()
+
+    def _keep(self, row: GameRow) -> None:
+        """Time ``row`` (its earlier entry in the heap goes stale)."""
+        self._rows[row.id] = row
+        self._stamp += 1
+        self._stamps[row.id] = self._stamp
+        at = _next_point(row)
+        if at is not None:
+            heapq.heappush(self._queue, (at, self._stamp, row.id))
+
+    def _drop(self, game_id: int) -> None:
+        self._rows.pop(game_id, None)
+        self._stamps.pop(game_id, None)
+
+    def _next(self) -> tuple[int, int] | None:
+        """The next point due (its time and game), stale entries dropped."""
+        while self._queue:
+            at, stamp, game_id = self._queue[0]
+            if self._stamps.get(game_id) == stamp:
+                return at, game_id
+            heapq.heappop(self._queue)
+        return None
 
     def next_at(self) -> datetime | None:
         """When :meth:`process_due` next has something to do (UTC), or None."""
         if self._pending:
             return self.ctx.clock.now()
-        points = [p for row in self._rows.values() if (p := _next_point(row)) is not None]
+        first = self._next()
+        points = [] if first is None else [first[0]]
         if self._rescan_at is not None:
             points.append(self._rescan_at)
         return from_ms(min(points)) if points else None
@@ -181,21 +215,22 @@ class Timers:
         if self._rescan_at is not None and now_ms >= self._rescan_at:
             await self.restore()
         out, self._pending = self._pending, []
-        for game_id, row in sorted(self._rows.items()):
-            at = _next_point(row)
-            if at is None or at > now_ms:
-                continue
+        due: set[int] = set()
+        while (first := self._next()) is not None and first[0] <= now_ms:
+            heapq.heappop(self._queue)  # fired once; a change the firing makes times it again
+            due.add(first[1])
+        for game_id in sorted(due):
             try:
                 async with self.ctx.games.lock(game_id):
                     reply = await self._fire(game_id, now_ms)
             except Refusal:  # the game changed or vanished meanwhile: nothing to say
-                self._rows.pop(game_id, None)
+                self._drop(game_id)
                 continue
             except Exception:
                 # One bad game must not stop every clock: log it and set it aside until it
                 # changes (a commit tracks it again) or the host restarts; go on with the others.
                 log.exception("timers: game %s failed at %s; set aside", game_id, now_ms)
-                self._rows.pop(game_id, None)
+                self._drop(game_id)
                 continue
             if reply is not None:
                 out.append(reply)
@@ -208,8 +243,10 @@ class Timers:
             self.ctx.games.forget(game_id)
         loaded = await self.ctx.games.load(game_id)
         row = loaded.row
+        if row != self._rows.get(game_id):
+            self.track(row)  # another process moved it: timed from what the store says
         if not _timed(row):
-            self._rows.pop(game_id, None)
+            self._drop(game_id)
             return None
         if row.status is GameStatus.OPEN:
             assert row.expires_ms is not None
