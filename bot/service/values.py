@@ -240,7 +240,7 @@ class Reply:
     def from_json(cls, text: str, outbox: str | None = None) -> Reply:
         """The reply :meth:`to_json` wrote (its image not yet drawn)."""
         body = json.loads(text)
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         if "labels" in body:  # written before buttons carried their own labels
             labels = body.pop("labels")
             body["actions"] = [_old_button(a, labels) for a in body["actions"]]
@@ -336,6 +336,17 @@ def _decode(value: Any) -> Any:
     return {k: _decode(v) for k, v in value.items()}
 
 
+_HINTS: dict[str, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    """``cls``'s resolved field types (resolving them compiles every annotation: once)."""
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    if name not in _HINTS:
+        _HINTS[name] = typing.get_type_hints(cls)
+    return _HINTS[name]
+
+
 def _typed(hint: Any, value: Any) -> Any:
     """``value`` as :func:`_encode` wrote it, read back as the type ``hint``."""
     origin = typing.get_origin(hint)
@@ -349,7 +360,7 @@ def _typed(hint: Any, value: Any) -> Any:
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return hint(value)
     if isinstance(hint, type) and is_dataclass(hint) and isinstance(value, list):
-        inner = typing.get_type_hints(hint)
+        inner = _hints(hint)
         parts = [_typed(inner[f.name], v) for f, v in zip(fields(hint), value, strict=False)]
         return hint(*parts)
     return _decode(value)
