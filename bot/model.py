@@ -11,6 +11,7 @@ import enum
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime
 from typing import Any, Literal, TypeAlias, TypeVar
 
 
@@ -807,11 +808,46 @@ def parse_daily_post_key(key: str) -> tuple[str, str] | None:
     return (guild_id, day) if guild_id and day else None
 
 
+DIGEST = "digest:"
+"""The prefix of a daily digest's key: ``digest:<user>:<ms of its mark>``."""
+
+
+@dataclass(frozen=True, slots=True)
+class DigestRow:
+    """A user's daily digest, written with its mark (``mark_ms``: when it fell due and was
+    marked sent) and waiting to be delivered by direct message; ``body`` the reply as JSON."""
+
+    user_id: str
+    mark_ms: int
+    body: str
+    attempts: int
+    next_ms: int
+    """When it is handed out (again)."""
+
+    @property
+    def key(self) -> str:
+        return digest_key(self.user_id, self.mark_ms)
+
+
+def digest_key(user_id: str, mark_ms: int) -> str:
+    return f"{DIGEST}{user_id}:{mark_ms}"
+
+
+def parse_digest_key(key: str) -> tuple[str, int] | None:
+    if not key.startswith(DIGEST):
+        return None
+    user_id, _, mark = key[len(DIGEST) :].partition(":")
+    if not user_id or not mark.isdigit() or len(mark) > 19:
+        return None
+    return user_id, int(mark)
+
+
 def delivery_mark(key: str) -> str:
     """What a message delivered as ``key`` shows of it (its footer): short, readable and one
     per key, so the delivery loop finds it in the channel after a crash. ``#12 · 35.1`` (game
     12's 35th change, its second announcement), ``🏆 #3 · 2`` (tournament 3's round 2), ``🏆 #3 ·
-    🏁`` (its end), ``🧩 2026-11-28`` (a server's daily puzzle): never a bare internal key."""
+    🏁`` (its end), ``🧩 2026-11-28`` (a server's daily puzzle), ``📬 2026-11-28 09:00`` (a user's
+    digest, by the UTC minute it fell due): never a bare internal key."""
     game = parse_outbox_key(key)
     if game is not None:
         game_id, version, n = game
@@ -822,4 +858,9 @@ def delivery_mark(key: str) -> str:
         is_round = name.startswith("round") and name[5:].isdigit()
         return f"🏆 #{number} · " + ("🏁" if name == "final" else name[5:] if is_round else name)
     daily = parse_daily_post_key(key)
-    return key if daily is None else f"🧩 {daily[1]}"
+    if daily is not None:
+        return f"🧩 {daily[1]}"
+    digest = parse_digest_key(key)
+    if digest is not None:  # a user's digests are a day apart: the minute of its mark is one
+        return "📬 " + datetime.fromtimestamp(digest[1] / 1000, UTC).strftime("%Y-%m-%d %H:%M")
+    return key

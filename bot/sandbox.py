@@ -28,6 +28,7 @@ from bot.service import (
     Action,
     GameService,
     GameTarget,
+    Kind,
     Practice,
     Press,
     Refusal,
@@ -235,6 +236,8 @@ class Sandbox:
             self.say("✗ " + text)
         for reply in await self.service.process_due():
             self.show(reply)
+        for reply in await self.service.pending_announcements(kind=Kind.DIGEST):
+            self.show(reply)  # a digest due by the sandbox's clock: the outbox's
         await self.settle()
         await self.report()
 

@@ -20,7 +20,7 @@ import json
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -36,6 +36,7 @@ from bot.model import (
     BoardRow,
     Change,
     Conditional,
+    DigestRow,
     EndedGame,
     EntrantRow,
     GameRow,
@@ -190,9 +191,11 @@ class Store(Protocol):
     async def conditional_games(self) -> list[int]: ...
     async def notify_prefs(self) -> list[NotifyPrefs]: ...
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
-    async def save_notify_prefs_many(self, many: Sequence[NotifyPrefs]) -> None: ...
-    async def finished_since(self, user_id: str, since_ms: int) -> list[int]: ...
-    async def challenges_for(self, user_id: str) -> list[int]: ...
+    async def write_digests(self, marks: Sequence[tuple[str, int, str | None]]) -> None: ...
+    async def pending_digests(self, now_ms: int, limit: int) -> list[DigestRow]: ...
+    async def digest_delivered(self, user_id: str, mark_ms: int) -> None: ...
+    async def digest_failed(self, user_id: str, mark_ms: int, next_ms: int) -> None: ...
+    async def digest_games(self, since: Mapping[str, int | None]) -> dict[str, list[int]]: ...
     # the computer's reviews (issue 32)
     async def review(self, game_id: int) -> ReviewRow | None: ...
     async def save_review(self, review: ReviewRow) -> None: ...
@@ -1009,54 +1012,100 @@ class _SqlCorrespondence(_SqlBase):
         ]
 
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None:
-        await self.save_notify_prefs_many([prefs])
-
-    async def save_notify_prefs_many(self, many: Sequence[NotifyPrefs]) -> None:
-        """Save several users' preferences in one transaction (a batch of digests' marks)."""
-        rows = [
-            (
-                p.user_id,
-                int(p.ping),
-                int(p.digest),
-                p.digest_hour,
-                p.tz,
-                p.quiet_from,
-                p.quiet_to,
-                p.last_digest_ms,
-                int(p.dm_closed),
-            )
-            for p in many
-        ]
-        if not rows:
-            return
+        """Save a user's preferences (a digest waiting to be delivered stays as it is)."""
+        row = (
+            prefs.user_id,
+            int(prefs.ping),
+            int(prefs.digest),
+            prefs.digest_hour,
+            prefs.tz,
+            prefs.quiet_from,
+            prefs.quiet_to,
+            prefs.last_digest_ms,
+            int(prefs.dm_closed),
+        )
         updates = ", ".join(f"{c} = excluded.{c}" for c in self._PREFS.split(", ")[1:])
         async with self._writing() as tx:
-            await tx.executemany(
+            await tx.execute(
                 f"INSERT INTO notify_prefs ({self._PREFS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT (user_id) DO UPDATE SET {updates}",
-                rows,
+                row,
             )
 
-    async def finished_since(self, user_id: str, since_ms: int) -> list[int]:
-        """The user's games that ended (finished or aborted) after ``since_ms``."""
-        async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE s.user_id = ? AND g.status IN ('finished', 'aborted') "
-                "AND g.finished_ms > ? ORDER BY g.id",
-                (user_id, since_ms),
+    async def write_digests(self, marks: Sequence[tuple[str, int, str | None]]) -> None:
+        """Mark a batch of users' digests sent at their mark and write each one's body (None:
+        nothing to tell, the mark alone) to be delivered, in one transaction: (user, mark ms,
+        body) each. Their preferences rows exist (a digest is due only to whoever asked)."""
+        if not marks:
+            return
+        async with self._writing() as tx:
+            await tx.executemany(
+                "UPDATE notify_prefs SET last_digest_ms = ?, digest_body = ?, "
+                "digest_attempts = 0, digest_next_ms = ? WHERE user_id = ?",
+                [(at, body, at if body is not None else None, user) for user, at, body in marks],
             )
-        return [int(r[0]) for r in rows]
 
-    async def challenges_for(self, user_id: str) -> list[int]:
-        """Open challenges that keep a seat for the user."""
+    async def pending_digests(self, now_ms: int, limit: int) -> list[DigestRow]:
+        """Digests written and not yet delivered, due by ``now_ms``, oldest first."""
         async with self._reading() as tx:
             rows = await tx.fetchall(
-                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE s.invited_id = ? AND s.kind = 'open' AND g.status = 'open' ORDER BY g.id",
-                (user_id,),
+                "SELECT user_id, last_digest_ms, digest_body, digest_attempts, digest_next_ms "
+                "FROM notify_prefs WHERE digest_body IS NOT NULL AND digest_next_ms <= ? "
+                "ORDER BY digest_next_ms, user_id LIMIT ?",
+                (now_ms, limit),
             )
-        return [int(r[0]) for r in rows]
+        return [DigestRow(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in rows]
+
+    async def digest_delivered(self, user_id: str, mark_ms: int) -> None:
+        """The digest of ``mark_ms`` reached the user (or never can): not handed out again."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE notify_prefs SET digest_body = NULL, digest_next_ms = NULL "
+                "WHERE user_id = ? AND last_digest_ms = ?",
+                (user_id, mark_ms),
+            )
+
+    async def digest_failed(self, user_id: str, mark_ms: int, next_ms: int) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "UPDATE notify_prefs SET digest_attempts = digest_attempts + 1, "
+                "digest_next_ms = ? WHERE user_id = ? AND last_digest_ms = ? "
+                "AND digest_body IS NOT NULL",
+                (next_ms, user_id, mark_ms),
+            )
+
+    async def digest_games(self, since: Mapping[str, int | None]) -> dict[str, list[int]]:
+        """For each user of ``since`` (a batch of digests), the games their digest may list
+        besides those they are playing: the open challenges that keep a seat for them, and the
+        games of theirs that ended (finished or aborted) after their ``since`` (None: none),
+        in two queries for the whole batch."""
+        users = sorted(since)
+        found: dict[str, set[int]] = {u: set() for u in users}
+        for chunk in (users[i : i + 500] for i in range(0, len(users), 500)):
+            marks = ", ".join("?" for _ in chunk)
+            async with self._reading() as tx:
+                invited = await tx.fetchall(
+                    "SELECT s.invited_id, g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                    f"WHERE s.invited_id IN ({marks}) AND s.kind = 'open' AND g.status = 'open'",
+                    tuple(chunk),
+                )
+                earliest = min((t for u in chunk if (t := since[u]) is not None), default=None)
+                ended: list[Any] = []
+                if earliest is not None:
+                    ended = await tx.fetchall(
+                        "SELECT s.user_id, g.id, g.finished_ms FROM games g "
+                        "JOIN seats s ON s.game_id = g.id "
+                        f"WHERE s.user_id IN ({marks}) "
+                        "AND g.status IN ('finished', 'aborted') AND g.finished_ms > ?",
+                        (*chunk, earliest),
+                    )
+            for user, game_id in invited:
+                found[str(user)].add(int(game_id))
+            for user, game_id, finished_ms in ended:
+                after = since[str(user)]
+                if after is not None and int(finished_ms) > after:
+                    found[str(user)].add(int(game_id))
+        return {u: sorted(ids) for u, ids in found.items()}
 
 
 def _vacation_row(r: Sequence[Any]) -> VacationRow:

@@ -32,6 +32,7 @@ from bot.learn import puzzles
 from bot.learn.puzzles import Puzzle
 from bot.sandbox import run_sandbox
 from bot.service import GameService, InlineThinker, Reply, User
+from bot.service.outbox import Kind
 from bot.service.thinking import ThinkRequest
 from bot.store import GameRow, Store, is_postgres_url
 from engines.core import CHANCE, SIMULTANEOUS, Game, State
@@ -547,3 +548,15 @@ PLANTED_SEED = 16
 def described(message: dict[str, Any]) -> str:
     """What a Discord message's embeds describe, one per line (a lesson's text)."""
     return "\n".join(str(e.get("description") or "") for e in message.get("embeds") or [])
+
+
+async def digests(service: GameService) -> list[Reply]:
+    """The digests the outbox hands out now (written as they fall due), after the clocks' due
+    events, as in a round of the timers' loop; each reported delivered as the adapter would
+    after sending it."""
+    await service.process_due()
+    out = await service.pending_announcements(kind=Kind.DIGEST)
+    for reply in out:
+        assert reply.outbox is not None
+        await service.announced(reply.outbox)
+    return out

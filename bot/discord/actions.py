@@ -9,6 +9,7 @@ the user's language; public replies go to the channel, and a game that starts ge
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
@@ -214,6 +215,12 @@ async def already_posted(
         if me is not None and message.author.id == me.id and announcement_in(message, key):
             return True
     return False
+
+
+def post_nonce(key: str) -> str:
+    """A post's nonce (Discord keeps one message per nonce for a while; at most 25
+    characters): its key, or a digest of a longer key."""
+    return key if len(key) <= 25 else hashlib.sha256(key.encode()).hexdigest()[:25]
 
 
 JUMP = "https://discord.com/channels/{guild}/{place}"

@@ -238,6 +238,7 @@ class GameService:
         self.outbox = Outbox(ctx)  # the games' kind, and each capability's own:
         self.outbox.register(self.compete.tournaments.posts)
         self.outbox.register(self.learn.daily_posts)
+        self.outbox.register(self.correspond.digests)
 
     @classmethod
     async def open(cls, path: str, **options: Unpack[ServiceOptions]) -> GameService:
@@ -289,7 +290,7 @@ class GameService:
         """Build every game's picture caches in a worker thread (so no first move waits)."""
         await asyncio.to_thread(Pictures.warm_up)
 
-    # -- clocks: the games' deadlines, vacations' ends, digests ---------------------------------
+    # -- clocks: the games' deadlines, vacations' ends --------------------------------------
     @property
     def timer_changed(self) -> asyncio.Event:
         """Set whenever the next due time may have moved."""
@@ -300,9 +301,8 @@ class GameService:
 
     async def process_due(self, now: datetime | None = None) -> list[Reply]:
         # the vacations first: a clock that runs again runs from the moment it was due to
-        correspond = self.correspond
-        back = await correspond.vacations.process_due(now) + await self.play.timers.process_due(now)
-        return back + await correspond.notices.due(now)  # the digests: direct messages
+        back = await self.correspond.vacations.process_due(now)
+        return back + await self.play.timers.process_due(now)  # (the digests: the outbox's)
 
     # -- the outbox: everything posted later (announcements, tournament and daily posts) ------
     async def pending_announcements(self, kind: Kind | None = None) -> list[Reply]:

@@ -5,7 +5,8 @@ A change that must be announced (a move's turn message and ping, a result, a rem
 writes its announcements in the same transaction (:meth:`GameCache.commit_announcing`); a
 tournament writes its round, end and call-off posts once (:mod:`bot.service.compete.posts`); the
 daily puzzle's post of a server and day is written when it falls due
-(:mod:`bot.service.learn.puzzles`). The caller that wrote a row gets it back keyed
+(:mod:`bot.service.learn.puzzles`), and so is a user's daily digest, with its mark
+(:mod:`bot.service.correspond.notices`). The caller that wrote a row gets it back keyed
 (``Reply.outbox``) and claimed for a while, posts it and reports it :meth:`Outbox.delivered`, or
 :meth:`Outbox.failed` to have it retried. Whatever is left (the process died between the write
 and the post, a send failed, nobody reported) :meth:`Outbox.pending` hands out again, rebuilt by
@@ -57,6 +58,8 @@ class Kind(StrEnum):
     """A tournament's posts (a round, the end, a call-off, a start at the deadline)."""
     PUZZLE = "puzzle"
     """The daily puzzle's posts (one a server and day)."""
+    DIGEST = "digest"
+    """A user's daily digest, by direct message (one a user and day)."""
 
 
 class Pending(Protocol):

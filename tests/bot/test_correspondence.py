@@ -133,6 +133,41 @@ async def test_quiet_hours_and_the_digest_through_discord(
     assert len([r for r in double.requests if r.method == "POST" and r.status == 403]) == tries
 
 
+async def test_a_digest_sent_before_a_crash_is_not_sent_again(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """The direct message went out, then the process died before noting it: the digest is
+    handed out again after its claim, and the adapter finds its mark in the direct messages
+    instead of sending it twice."""
+    assert harness.service is not None and harness.bot is not None
+    _, _, to_move, _ = await _correspondence_game(double)
+    hour = harness.clock.now().hour
+    await double.slash(to_move, "notify", {"digest": "on", "hour": (hour + 1) % 24})
+    service = harness.service
+    noted = service.announced
+    dropped: list[str] = []
+
+    async def dies_before_noting(key: str) -> None:
+        if key.startswith("digest:") and not dropped:
+            dropped.append(key)  # the process died here: nothing noted
+            return
+        await noted(key)
+
+    setattr(service, "announced", dies_before_noting)  # noqa: B010
+    delivered = getattr(harness.bot.get_cog("TimersCog"), "delivered", None)
+    assert isinstance(delivered, asyncio.Event)
+    harness.clock.advance(hours=1)
+    await _rounds(harness, delivered, lambda: bool(dropped))
+    assert len(double.direct_messages(to_move)) == 1  # sent, then the "crash"
+    harness.clock.advance(minutes=5)  # past its claim: handed out again, looked for first
+    await _rounds(harness, delivered, lambda: False)
+    assert len(double.direct_messages(to_move)) == 1
+    dm = double.direct_messages(to_move)[0]["channel_id"]
+    sends = [r for r in double.requests if r.method == "POST" and r.path.endswith(f"{dm}/messages")]
+    assert len(sends) == 1  # found by its mark: not even tried again
+    assert await service.ctx.store.pending_digests(2**62, 10) == []  # and now noted
+
+
 async def _rounds(harness: Harness, delivered: asyncio.Event, done: Callable[[], bool]) -> None:
     """Let the timers' loop run whole rounds (at most three) until ``done``."""
     assert harness.service is not None

@@ -1,24 +1,27 @@
 """Issue 45, 4: the digests of many users due in the same hour. A user's games come from an
-index (not a look at every live game), and the timers hand the digests out a batch a turn, so a
-reminder or a timeout due meanwhile is never held up behind thousands of them."""
+index (not a look at every live game); the digests are a kind of the outbox, each written with
+its mark and handed out a batch a turn of the delivery loop (after the games' announcements, and
+never in the way of a reminder or a timeout), so a kill loses none and doubles none."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 import pytest
 
-from bot.clock import FakeClock
+from bot.clock import FakeClock, to_ms
 from bot.service import Event, GameService, User
-from bot.service.correspond import notices
+from bot.service.outbox import Kind
+from bot.store import SqlStore
+from tests.helpers import ALICE, BOB, digests, open_service
 
 PEOPLE = 30
 
 
-async def test_many_digests_come_a_batch_a_turn_each_once(
-    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(notices, "DIGEST_BATCH", 4)
+async def _many(service: GameService, clock: FakeClock) -> list[str]:
+    """``PEOPLE`` users with a digest at 09:00 UTC, paired in games; the first of each pair is to
+    move (the others have nothing to be told): those users, sorted."""
     clock.set(datetime(2026, 1, 1, 1, tzinfo=UTC))
     people = [User(f"p{i:02d}", f"p{i:02d}") for i in range(PEOPLE)]
     for i in range(0, PEOPLE, 2):
@@ -27,19 +30,108 @@ async def test_many_digests_come_a_batch_a_turn_each_once(
         )
     for person in people:
         await service.correspond.configure_notices(person, digest=True, hour=9, timezone="UTC")
-    assert [r for r in await service.process_due() if r.event is Event.DIGEST] == []
+    assert await digests(service) == []
+    return sorted(p.id for p in people[::2])
+
+
+async def test_many_digests_come_a_batch_a_turn_each_once(
+    service: GameService, clock: FakeClock
+) -> None:
+    movers = await _many(service, clock)
     clock.set(datetime(2026, 1, 1, 9, 30, tzinfo=UTC))
     told: list[str] = []
     turns = 0
-    while (due := service.next_timer_at()) is not None and due <= clock.now():
-        got = [r for r in await service.process_due() if r.event is Event.DIGEST]
-        assert len(got) <= 4  # a batch a turn of the timers' loop
-        told += [r.audience or "" for r in got]
+    notices = service.correspond.notices
+    while (due := notices.next_due_ms()) is not None and due <= to_ms(clock.now()):
+        got = await service.outbox.pending(limit=4, kind=Kind.DIGEST)
+        assert len(got) <= 4  # a batch a turn of the delivery loop (empty ones: marks alone)
+        for reply in got:
+            assert reply.event is Event.DIGEST and reply.outbox is not None
+            told.append(reply.audience or "")
+            await service.announced(reply.outbox)
         turns += 1
-    movers = sorted(p.id for p in people[::2])  # the others have nothing to be told
-    assert sorted(told) == movers and turns >= PEOPLE // 4  # each once, none lost
+    assert sorted(told) == movers and turns >= len(movers) // 4  # each once, none lost
     clock.set(datetime(2026, 1, 1, 23, tzinfo=UTC))
-    assert [r for r in await service.process_due() if r.event is Event.DIGEST] == []
+    assert await digests(service) == []
+
+
+async def test_a_games_announcements_go_before_the_digests(
+    service: GameService, clock: FakeClock
+) -> None:
+    await _many(service, clock)
+    clock.set(datetime(2026, 1, 1, 9, 30, tzinfo=UTC))
+    for posted in await service.pending_announcements(kind=Kind.GAME):  # the games' starts
+        assert posted.outbox is not None
+        await service.announced(posted.outbox)
+    made = await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
+    assert made.game_id is not None
+    moved = await service.play.move(made.game_id, ALICE, "a1")
+    assert moved.outbox is not None
+    await service.announcement_failed(moved.outbox)  # its post failed: handed out again
+    clock.advance(seconds=10)
+    first = await service.outbox.pending(limit=3)
+    assert first[0].outbox == moved.outbox and first[0].game_id == made.game_id
+    assert [r.event for r in first[1:]] == [Event.DIGEST, Event.DIGEST]
+
+
+class Killed(BaseException):
+    """The process dies here (nothing after it runs; nothing is cleaned up)."""
+
+
+async def test_a_kill_loses_no_digest_and_doubles_none(
+    fakes: None, clock: FakeClock, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process is killed again and again while the digests go out: before a batch's marks
+    are written, right after they are written, and after a digest was sent but before that was
+    noted. Every user is told exactly once: what was written is handed out after the restart,
+    and the adapter finds what it had sent already (as it looks in the direct messages)."""
+    first = await open_service(db_path, clock)
+    try:
+        movers = await _many(first, clock)
+    finally:
+        await first.close()
+    clock.set(datetime(2026, 1, 1, 9, 30, tzinfo=UTC))
+    sent: list[str] = []  # the keys in the users' direct messages
+    original = SqlStore.write_digests
+    for life in range(12):
+        service = await open_service(db_path, clock)
+        mode = ("before", "after", "sent")[life % 3]
+
+        async def dying(
+            self: SqlStore, marks: Sequence[tuple[str, int, str | None]], mode: str = mode
+        ) -> None:
+            if mode == "after":
+                await original(self, marks)
+            raise Killed
+
+        try:
+            with monkeypatch.context() as patch:
+                if mode != "sent":
+                    patch.setattr(SqlStore, "write_digests", dying)
+                got = await service.outbox.pending(limit=3, kind=Kind.DIGEST)
+                for reply in got:
+                    assert reply.outbox is not None
+                    if reply.outbox not in sent:  # looked first: sent only if not there yet
+                        sent.append(reply.outbox)
+                    if mode == "sent":
+                        raise Killed  # sent, not noted
+                    await service.announced(reply.outbox)
+        except Killed:
+            pass
+        finally:
+            await service.close()
+    last = await open_service(db_path, clock)
+    try:
+        while got := await last.outbox.pending(limit=5, kind=Kind.DIGEST):
+            for reply in got:
+                assert reply.outbox is not None
+                if reply.outbox not in sent:
+                    sent.append(reply.outbox)
+                await last.announced(reply.outbox)
+    finally:
+        await last.close()
+    told = sorted(key.split(":")[1] for key in sent)
+    assert told == movers  # each mover once: none lost, none doubled
 
 
 async def test_a_users_games_come_from_the_index(service: GameService) -> None:

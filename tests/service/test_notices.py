@@ -9,9 +9,9 @@ import pytest
 
 from bot.clock import FakeClock, to_ms
 from bot.model import NotifyPrefs
-from bot.service import Event, GameService, Refusal
+from bot.service import GameService, Refusal
 from bot.service.correspond import notify_rules as rules
-from tests.helpers import ALICE, BOB, CAROL, snapshot
+from tests.helpers import ALICE, BOB, CAROL, digests, snapshot
 
 
 def _ms(*args: int) -> int:
@@ -91,12 +91,12 @@ async def test_the_daily_digest(service: GameService, clock: FakeClock) -> None:
     await service.play.resign(ended.game_id, BOB)
     challenge = await service.play.create_game(CAROL, "ttt-test", invite=[ALICE])
     assert challenge.game_id
-    assert not [r for r in await service.process_due() if r.event is Event.DIGEST]
+    assert not await digests(service)
     nine = datetime(2026, 1, 2, 0, tzinfo=UTC)  # 09:00 in Tokyo
-    next_at = service.next_timer_at()
+    next_at = await service.next_announcement_at()
     assert next_at is not None and next_at <= nine
     clock.set(nine)
-    (digest,) = [r for r in await service.process_due() if r.event is Event.DIGEST]
+    (digest,) = await digests(service)
     assert digest.audience == ALICE.id and not digest.public
     keys = [(line.key, line.params["id"]) for line in digest.lines]
     assert keys == [
@@ -106,9 +106,9 @@ async def test_the_daily_digest(service: GameService, clock: FakeClock) -> None:
     ]
     assert isinstance(digest.lines[0].params["deadline"], datetime)  # <t:…:R> on Discord
     clock.advance(hours=3)
-    assert not [r for r in await service.process_due() if r.event is Event.DIGEST]  # once a day
+    assert not await digests(service)  # once a day
     clock.set(nine + timedelta(days=1))
-    (second,) = [r for r in await service.process_due() if r.event is Event.DIGEST]
+    (second,) = await digests(service)
     # nothing ended since; the challenge lapsed after a day unanswered
     assert [line.key for line in second.lines] == ["digest.turn"]
 
@@ -119,17 +119,17 @@ async def test_closed_direct_messages_are_noted_once(
     await service.correspond.configure_notices(ALICE, digest=True, hour=0)
     await service.play.create_game(ALICE, "ttt-test", seated=[BOB])
     clock.advance(days=1)
-    assert [r for r in await service.process_due() if r.event is Event.DIGEST]
+    assert await digests(service)
     await service.correspond.dm_closed(ALICE.id)
     clock.advance(days=1)
-    assert not [r for r in await service.process_due() if r.event is Event.DIGEST]
+    assert not await digests(service)
     shown = await service.correspond.configure_notices(ALICE)
     assert [line.key for line in shown.lines] == ["notify.dm_closed"]
     await service.correspond.configure_notices(
         ALICE, hour=1
     )  # a change tries direct messages again
     clock.advance(hours=1)
-    assert [r for r in await service.process_due() if r.event is Event.DIGEST]
+    assert await digests(service)
 
 
 async def test_pings_follow_the_preferences(service: GameService, clock: FakeClock) -> None:

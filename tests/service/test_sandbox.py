@@ -479,3 +479,23 @@ async def test_the_sandbox_presses_lesson_and_puzzle_buttons_through_the_table(
     assert code == 0
     assert out.count("Choose the start") == 1  # the first lesson, then the next one
     assert "That button's value is not understood: nothing was done." in out
+
+
+DIGEST_SCRIPT = """\
+/as alice
+/play ttt-test @bob clock=corr:3 seats=listed
+/as bob
+/accept
+/as alice
+/notify digest=on hour=0 timezone=UTC
+/tick 1d
+/tick 1d
+"""
+
+
+async def test_the_sandbox_prints_a_due_digest_once(fakes: None, tmp_path: Path) -> None:
+    """A digest falls due as the sandbox's clock moves: printed once, as the outbox hands it
+    out (the next day's again, once)."""
+    code, out = await _run(tmp_path, DIGEST_SCRIPT)
+    assert code == 0, out
+    assert out.count("Your Banmen games today") == 2, out

@@ -22,7 +22,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang, respond, service_user
+from bot.discord.actions import already_posted, guild_lang, post_nonce, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
@@ -125,10 +125,12 @@ class CorrespondenceCog(commands.Cog):
         await respond(interaction, lambda: self.bot.service.correspond.vacation_status(user))
 
 
-async def send_digest(bot: BanmenBot, reply: Reply) -> None:
+async def send_digest(bot: BanmenBot, reply: Reply, *, look_first: bool = False) -> None:
     """A user's daily digest as a direct message, in their language (their Discord locale is not
     known outside an interaction: the language of the server of their first listed game, else
-    English), with a jump link to each game. Closed direct messages are reported once."""
+    English), with a jump link to each game. ``look_first``: it may have been sent before a
+    crash; sent only if the direct messages do not show it yet (by the mark in its footer).
+    Closed direct messages are reported once."""
     if reply.audience is None:
         return
     guilds = [str(line.params.get("guild") or "") for line in reply.lines]
@@ -142,9 +144,17 @@ async def send_digest(bot: BanmenBot, reply: Reply) -> None:
             links.append(f"[#{line.params['id']}](https://discord.com/channels/{guild}/{place})")
     if links and parts.embed is not None:
         parts.embed.add_field(name="\u200b", value=" · ".join(links)[:1024], inline=False)
+    kwargs = parts.send_kwargs()
     try:
         user = bot.get_user(int(reply.audience)) or await bot.fetch_user(int(reply.audience))
-        await user.send(**parts.send_kwargs())
+        channel = user.dm_channel or await user.create_dm()
+        key = reply.outbox
+        if look_first and key is not None and await already_posted(bot.user, channel, key):
+            log.info("the digest %s was already sent", key)
+            return
+        if key is not None:
+            kwargs["nonce"] = post_nonce(key)  # one message per nonce (for minutes)
+        await channel.send(**kwargs)
     except discord.Forbidden:
         log.info("user %s takes no direct messages: their digests stop", reply.audience)
         await bot.service.correspond.dm_closed(reply.audience)

@@ -104,7 +104,7 @@ class TimersCog(commands.Cog):
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.event is Event.DIGEST:
-            await send_digest(self.bot, reply)
+            await send_digest(self.bot, reply, look_first=look_first)
             return
         if reply.game_id is None and reply.params.get("channel"):
             # no game's: a tournament's post, the daily puzzle, in its channel

@@ -11,7 +11,6 @@ outbox), the round and final messages in the tournament's channel.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.discord.actions import (
     edit_signup,
     guild_lang,
     guild_threads,
+    post_nonce,
     respond,
     service_user,
     with_game_links,
@@ -234,12 +234,6 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         if reply.outbox is not None:
             await service.announced(reply.outbox)
         return True
-
-
-def post_nonce(key: str) -> str:
-    """A post's nonce (Discord keeps one message per nonce for a while; at most 25
-    characters): its key, or a digest of a longer key."""
-    return key if len(key) <= 25 else hashlib.sha256(key.encode()).hexdigest()[:25]
 
 
 async def send_in_channel(bot: BanmenBot, reply: Reply, *, look_first: bool) -> None:

@@ -8,7 +8,7 @@ import asyncio
 from datetime import datetime
 
 from bot.service.context import Context
-from bot.service.correspond.notices import Notices
+from bot.service.correspond.notices import DigestPosts, Notices
 from bot.service.correspond.premoves import Premoves
 from bot.service.correspond.threads import Threads
 from bot.service.correspond.vacation import Vacations
@@ -26,6 +26,8 @@ class Correspond:
         self.vacations = Vacations(ctx, changed)
         self.premoves = Premoves(ctx, play.turns)
         self.notices = Notices(ctx, changed)
+        self.digests = DigestPosts(self.notices)
+        """The outbox's digest kind (registered by the root)."""
         self.threads = Threads(ctx)
 
     async def restore(self) -> None:
@@ -34,8 +36,8 @@ class Correspond:
         await self.notices.restore()
 
     def next_at(self, others: datetime | None) -> datetime | None:
-        """The earlier of ``others`` and the next vacation end or digest."""
-        return self.notices.next_at(self.vacations.next_at(others))
+        """The earlier of ``others`` and the next vacation end (the digests are the outbox's)."""
+        return self.vacations.next_at(others)
 
     # -- vacations -----------------------------------------------------------------------------
     @entry

@@ -14,17 +14,21 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+import logging
+from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 
-from bot.clock import from_ms, to_ms
-from bot.model import GameStatus, NotifyPrefs
+from bot.clock import from_ms
+from bot.model import DigestRow, GameStatus, NotifyPrefs, parse_digest_key
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.correspond import notify_rules as rules
 from bot.service.guard import entry
+from bot.service.outbox import Kind
 from bot.service.values import Event, Line, Refusal, Reply, User
+
+log = logging.getLogger(__name__)
 
 
 def digest_game(loaded: Loaded) -> rules.DigestGame:
@@ -40,8 +44,8 @@ def digest_game(loaded: Loaded) -> rules.DigestGame:
     )
 
 
-DIGEST_BATCH = 200
-"""Digests made in one turn of the timers' loop."""
+RETRY_MS = 60_000
+"""A digest that could not be made is tried again this much later."""
 
 
 class Notices:
@@ -166,54 +170,58 @@ class Notices:
 
     # -- the digest ---------------------------------------------------------------------------
     @property
-    def _sends_digests(self) -> bool:
+    def sends_digests(self) -> bool:
         """Direct messages belong to shard 0: only the process that runs it sends digests
         (several processes on one database send each one once)."""
         return self.ctx.settings.owns(None)
 
-    def next_at(self, others: datetime | None) -> datetime | None:
-        """When a digest is next due, or ``others`` if sooner."""
-        if not self._sends_digests:
-            return others
-        first = self._next()
-        if first is None:
-            return others
-        ours = from_ms(max(first[0], self.ctx.now_ms()))
-        return ours if others is None else min(ours, others)
+    def next_due_ms(self) -> int | None:
+        """When the next digest falls due to be written (None: nobody's, or not this process's
+        to send)."""
+        first = self._next() if self.sends_digests else None
+        return None if first is None else first[0]
 
-    async def due(self, now: datetime | None = None, limit: int | None = None) -> list[Reply]:
-        """The digests due now, at most ``limit`` (the rest come at the timers' next turn, so
-        reminders and timeouts are never held up behind thousands of digests); each user's is
-        marked sent before it is handed out, so none comes twice in a day (an empty one is not
-        sent)."""
-        now_ms = to_ms(now) if now is not None else self.ctx.now_ms()
-        limit = DIGEST_BATCH if limit is None else limit
-        out: list[Reply] = []
-        if not self._sends_digests:
-            return out
-        marks: list[NotifyPrefs] = []
-        while len(marks) < limit and (first := self._next()) is not None and first[0] <= now_ms:
+    async def write_due(self, now_ms: int, limit: int) -> None:
+        """Write the digests due by ``now_ms``, at most ``limit`` (the rest at the delivery
+        loop's next turn), each with its mark in one transaction (an empty one: its mark alone,
+        never sent); the outbox's digest kind (:class:`DigestPosts`) hands them out until the
+        adapter reports them delivered, so a digest is marked once and lost by no kill."""
+        if not self.sends_digests:
+            return
+        due: list[NotifyPrefs] = []
+        while len(due) < limit and (first := self._next()) is not None and first[0] <= now_ms:
             heapq.heappop(self._queue)
-            user_id = first[1]
-            p = self.prefs(user_id)
-            reply = await self.digest(user_id, p.last_digest_ms)
-            marks.append(replace(p, last_digest_ms=now_ms))
-            if reply is not None:
-                out.append(reply)
-        await self.ctx.store.save_notify_prefs_many(marks)  # the batch's marks: one write
-        for sent in marks:
-            self._prefs[sent.user_id] = sent
-            self._schedule(sent)
-        if len(marks) == limit:
-            self.changed.set()  # more may be due: the timers come straight back
-        return out
+            due.append(self.prefs(first[1]))
+        if not due:
+            return
+        try:
+            more = await self.ctx.store.digest_games({p.user_id: p.last_digest_ms for p in due})
+        except Exception:
+            for p in due:  # due again: the store could not be read this time
+                heapq.heappush(self._queue, (now_ms + RETRY_MS, self._stamps[p.user_id], p.user_id))
+            raise
+        marks: list[tuple[str, int, str | None]] = []
+        sent: list[NotifyPrefs] = []
+        for p in due:
+            try:
+                reply = await self.digest(p.user_id, p.last_digest_ms, more[p.user_id])
+            except Exception:  # one user's bad game must not hold up everyone's digest
+                log.exception("the digest of %s cannot be made; tried again later", p.user_id)
+                heapq.heappush(self._queue, (now_ms + RETRY_MS, self._stamps[p.user_id], p.user_id))
+                continue
+            marks.append((p.user_id, now_ms, None if reply is None else reply.to_json()))
+            sent.append(replace(p, last_digest_ms=now_ms))
+        await self.ctx.store.write_digests(marks)
+        for p in sent:
+            self._prefs[p.user_id] = p
+            self._schedule(p)
 
-    async def digest(self, user_id: str, since_ms: int | None) -> Reply | None:
-        """The user's digest now (None: nothing to tell)."""
+    async def digest(self, user_id: str, since_ms: int | None, more: Sequence[int]) -> Reply | None:
+        """The user's digest now (None: nothing to tell): the games they play, and ``more``
+        (their waiting challenges and what ended since ``since_ms``: the store's
+        :meth:`digest_games`)."""
         ids = {gid for gid, _ in self.ctx.games.live_games(user_id)}
-        ids.update(await self.ctx.store.challenges_for(user_id))
-        if since_ms is not None:
-            ids.update(await self.ctx.store.finished_since(user_id, since_ms))
+        ids.update(more)
         loaded = {gid: await self.ctx.games.read(gid) for gid in sorted(ids)}
         chosen = rules.select(user_id, (digest_game(g) for g in loaded.values()), since_ms)
         if chosen.empty:
@@ -258,3 +266,42 @@ class Notices:
             await self.ctx.store.save_notify_prefs(closed)
             self._prefs[user_id] = closed
             self._schedule(closed)
+
+
+class DigestPosts:
+    """The outbox's ``digest`` kind (see :class:`bot.service.outbox.Source`): each user's
+    digest, written with its mark when it falls due (the delivery loop looking is what writes
+    it, a batch at a time, so reminders and timeouts never wait behind thousands of digests),
+    kept in the user's preferences row and handed out until reported. A digest still waiting
+    when the user's next one falls due is replaced by it."""
+
+    kind = Kind.DIGEST
+
+    def __init__(self, notices: Notices) -> None:
+        self.notices = notices
+        self.ctx = notices.ctx
+
+    def owns(self, key: str) -> bool:
+        return parse_digest_key(key) is not None
+
+    async def pending(self, now_ms: int, limit: int) -> list[DigestRow]:
+        if not self.notices.sends_digests:
+            return []
+        await self.notices.write_due(min(now_ms, self.ctx.now_ms()), limit)
+        return await self.ctx.store.pending_digests(now_ms, limit)
+
+    async def next_written_ms(self, now_ms: int) -> int | None:
+        return self.notices.next_due_ms()
+
+    async def reply(self, row: DigestRow) -> Reply:
+        return Reply.from_json(row.body, outbox=row.key)
+
+    async def delivered(self, key: str, at_ms: int) -> None:
+        parsed = parse_digest_key(key)
+        if parsed is not None:
+            await self.ctx.store.digest_delivered(*parsed)
+
+    async def failed(self, key: str, next_ms: int) -> None:
+        parsed = parse_digest_key(key)
+        if parsed is not None:
+            await self.ctx.store.digest_failed(*parsed, next_ms)
