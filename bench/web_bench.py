@@ -4,18 +4,22 @@ pages at once, each asking again as soon as answered (against the same moves idl
 goal: p99 within 2x idle at 200 concurrent page loads).
 
 One SQLite store, one process (the site runs in the service's event loop and pictures are drawn
-in a worker process, as in the bot); the load comes from a client in another thread with its own
-event loop, sending 50 requests a second (pages and pictures) whatever the answers take."""
+in a worker process, as in the bot); the load comes from a client in a process of its own (the
+visitors are other machines), sending 50 requests a second (pages and pictures) whatever the
+answers take, then 200 visitors in closed loops."""
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import tempfile
-import threading
 import time
 from collections.abc import Callable
+from multiprocessing.sharedctypes import Synchronized
+from multiprocessing.synchronize import Event as Stop
 from pathlib import Path
+from typing import TypeAlias
 
 import aiohttp
 
@@ -35,6 +39,9 @@ RATE = 50.0
 CONCURRENT = 200
 """Visitors loading pages at once in the second load (each a page or a picture, again and
 again: a closed loop, so the site's own bounds decide how fast they are answered)."""
+
+
+Served: TypeAlias = "Synchronized[int]"  # a shared count of the requests answered
 
 
 async def _fill(db: str, settings: Settings, games: int) -> list[tuple[int, str]]:
@@ -94,9 +101,9 @@ async def _timed_gets(base: str, paths: list[str]) -> list[float]:
     return out
 
 
-def _load(base: str, paths: list[str], stop: threading.Event, served: list[int]) -> None:
-    """(In a thread.) ``RATE`` requests a second over ``paths`` until ``stop``, each sent on
-    time whether or not the ones before have been answered."""
+def _load(base: str, paths: list[str], stop: Stop, served: Served) -> None:
+    """(In a process of its own.) ``RATE`` requests a second over ``paths`` until ``stop``,
+    each sent on time whether or not the ones before have been answered."""
 
     async def run() -> None:
         async with aiohttp.ClientSession() as http:
@@ -104,7 +111,8 @@ def _load(base: str, paths: list[str], stop: threading.Event, served: list[int])
             async def get(path: str) -> None:
                 async with http.get(base + path) as got:
                     await got.read()
-                served[0] += 1
+                with served.get_lock():
+                    served.value += 1
 
             sent: set[asyncio.Task[None]] = set()
             n = 0
@@ -120,9 +128,9 @@ def _load(base: str, paths: list[str], stop: threading.Event, served: list[int])
     asyncio.run(run())
 
 
-def _crowd(base: str, paths: list[str], stop: threading.Event, served: list[int]) -> None:
-    """(In a thread.) ``CONCURRENT`` visitors, each loading one of ``paths`` after another
-    (whatever the answer: a busy site's 503 is an answer too) until ``stop``."""
+def _crowd(base: str, paths: list[str], stop: Stop, served: Served) -> None:
+    """(In a process of its own.) ``CONCURRENT`` visitors, each loading one of ``paths`` after
+    another (whatever the answer: a busy site's 503 is an answer too) until ``stop``."""
 
     async def run() -> None:
         connector = aiohttp.TCPConnector(limit=CONCURRENT)
@@ -132,7 +140,8 @@ def _crowd(base: str, paths: list[str], stop: threading.Event, served: list[int]
                 while not stop.is_set():
                     async with http.get(base + paths[n % len(paths)]) as got:
                         await got.read()
-                    served[0] += 1
+                    with served.get_lock():
+                        served.value += 1
                     n += CONCURRENT
 
             await asyncio.gather(*(visitor(i) for i in range(CONCURRENT)))
@@ -142,24 +151,28 @@ def _crowd(base: str, paths: list[str], stop: threading.Event, served: list[int]
 
 async def _moves_under(
     service: GameService,
-    load: Callable[[str, list[str], threading.Event, list[int]], None],
+    load: Callable[[str, list[str], Stop, Served], None],
     url: str,
     paths: list[str],
     targets: list[int],
     mover: random.Random,
 ) -> tuple[list[float], float]:
-    """``/move`` timed while ``load`` (a thread's target) asks the site: the moves and the
-    requests a second the site answered meanwhile."""
-    stop, served = threading.Event(), [0]
-    thread = threading.Thread(target=load, args=(url, paths, stop, served), daemon=True)
-    thread.start()
+    """``/move`` timed while ``load`` asks the site from a process of its own (the visitors are
+    other machines: a client in this process would take the interpreter's lock from the server
+    it measures): the moves and the requests a second the site answered meanwhile."""
+    spawn = multiprocessing.get_context("spawn")
+    stop, served = spawn.Event(), spawn.Value("q", 0)
+    visitors = spawn.Process(target=load, args=(url, paths, stop, served), daemon=True)
+    visitors.start()
+    while not served.value and visitors.is_alive():  # (a bench may poll: it asserts nothing)
+        await asyncio.sleep(0.05)  # the visitors' process is up and answered
     began = time.perf_counter()
     try:
         took = [s for gid in targets for s in await _moves(service, gid, 2, mover)]
     finally:
         stop.set()
-        await asyncio.to_thread(thread.join)
-    return took, served[0] / (time.perf_counter() - began)
+        await asyncio.to_thread(visitors.join)
+    return took, served.value / (time.perf_counter() - began)
 
 
 async def bench(count: int) -> None:
