@@ -1,10 +1,56 @@
-"""The simulation of colour-vision deficiency (Machado 2009) and CIE76 ΔE (issue 46, item 4)."""
+"""Colours that carry meaning stay apart for every kind of colour vision (issue 46, item 4).
+
+Each palette below is a renderer's own table; under normal vision and the simulations of
+protanopia, deuteranopia and tritanopia (Machado 2009) its closest two colours must be at least
+ΔE 20 apart (CIE76), or 10 for pale tints (camps, washed squares). docs/accessibility.md lists
+the figures.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from render.colour_vision import Vision, delta_e, hex_rgb, lab, simulate
+from render import base, charts, rokumentai, sangokushi, socrates, suji_shogi
+from render.colour_vision import RGB, Vision, delta_e, hex_rgb, lab, min_delta_e, simulate
+
+COLOURS = 20.0
+"""The least ΔE between two colours that mean different things."""
+TINTS = 10.0
+"""The least ΔE between two pale fills (a tint beside a tint, or the ground it sits on)."""
+
+PALETTES: dict[str, tuple[tuple[RGB, ...], float]] = {
+    "三国志 armies (魏 蜀 呉) and the wood": ((*sangokushi.ARMY, sangokushi.WOOD), COLOURS),
+    "三国志 cell fills (wood, camps, centre, moved, check)": (sangokushi.TINTS, TINTS),
+    "chart seat lines and the panel": (
+        (*(hex_rgb(c) for c in charts.SEAT_COLOURS), base.PANEL),
+        COLOURS,
+    ),
+    "last move and check": ((base.HIGHLIGHT, base.CHECK), COLOURS),
+    "teaching marks": (base.MARKS, COLOURS),
+    **{
+        f"teaching marks on {name}": ((*base.MARKS, ground), COLOURS)
+        for name, ground in (
+            ("三国志's wood", sangokushi.WOOD),
+            ("筋将棋's wood", suji_shogi.WOOD),
+            ("六面体's wood", rokumentai.WOOD),
+        )
+    },
+    **{
+        f"ソクラテス last move and check on {g}": ((g, base.HIGHLIGHT, base.CHECK), COLOURS)
+        for g in socrates.GROUNDS
+    },
+    "筋将棋 moved squares": (suji_shogi.MOVED_TINTS, TINTS),
+    "六面体 moved squares": (rokumentai.MOVED_TINTS, TINTS),
+    "六面体 moved frame and struck cross": (rokumentai.MOVED_FRAMES, COLOURS),
+    "六面体 dice and ghosts": (rokumentai.DIE_BODIES, COLOURS),
+}
+
+
+@pytest.mark.parametrize("vision", list(Vision), ids=lambda v: v.value)
+@pytest.mark.parametrize("name", list(PALETTES))
+def test_palette_stays_apart(name: str, vision: Vision) -> None:
+    palette, least = PALETTES[name]
+    assert min_delta_e(palette, vision) >= least
 
 
 @pytest.mark.parametrize("vision", list(Vision), ids=lambda v: v.value)
