@@ -35,8 +35,12 @@ BACKGROUND = (43, 45, 49)
 PANEL = (30, 31, 34)
 TEXT = (235, 236, 240)
 MUTED = (160, 164, 172)
-HIGHLIGHT = (250, 200, 60)
-CHECK = (230, 60, 60)
+HIGHLIGHT = (255, 140, 0)
+"""The last move's cells, and what is the viewer's to act on: an orange, not a yellow, which
+the wood boards swallow for blue-yellow colour blindness (tritanopia)."""
+CHECK = (200, 20, 20)
+"""A general in check: a deep red, apart from the green and wood grounds for red-green colour
+blindness."""
 BLACK_PIECE = (24, 24, 28)
 WHITE_PIECE = (242, 240, 232)
 
@@ -121,10 +125,24 @@ class Marks:
     next_seat: int | None = None
 
 
-REACH = (70, 200, 110)
+REACH = (68, 248, 244)
+"""Aqua, not green: a green as light as the wood is the wood for red-green colour blindness."""
 ORIGIN = (80, 150, 255)
-MOVED = (250, 200, 60)
+MOVED = HIGHLIGHT
 CAPTURED = (235, 50, 50)
+MARKS = (MOVED, CAPTURED, REACH, ORIGIN)
+"""The teaching marks' colours, apart from each other and from every board's ground by ΔE 20 or
+more for every kind of colour vision (tests/render/test_colour_vision.py)."""
+
+
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    """``a`` moved the fraction ``t`` of the way to ``b`` (``b`` laid over ``a`` at opacity
+    ``t``)."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
 
 
 def draw_marks(

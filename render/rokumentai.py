@@ -45,6 +45,7 @@ from render.base import (
     final_outcome,
     font,
     host_reason,
+    mix,
     name_sprite,
     palette_of,
     renderer,
@@ -69,9 +70,13 @@ RGB = tuple[int, int, int]
 DIE_COLOURS: dict[tuple[int, bool], tuple[RGB, RGB, RGB]] = {
     (0, False): ((30, 30, 36), (246, 244, 236), (90, 90, 100)),
     (1, False): ((246, 243, 232), (24, 24, 28), (150, 140, 120)),
-    (0, True): ((78, 56, 104), (226, 208, 246), (48, 32, 66)),
-    (1, True): ((196, 178, 222), (60, 36, 86), (122, 96, 150)),
+    (0, True): ((96, 64, 150), (226, 208, 246), (48, 32, 66)),
+    (1, True): ((180, 160, 220), (60, 36, 86), (122, 96, 150)),
 }
+DIE_BODIES = (*(body for body, _, _ in DIE_COLOURS.values()), WOOD)
+"""Each side's dice, each side's ghosts (幽霊) and the wood under them: apart by ΔE 20 or more
+for every kind of colour vision (the ghosts' purples are strong enough to stay apart from the
+plain dice for blue-yellow colour blindness)."""
 
 
 def _square_box(sq: int) -> tuple[int, int, int, int]:
@@ -234,9 +239,17 @@ def _frame(colour: RGB, width: int) -> Image.Image:
     return img
 
 
+MOVED_ALPHA = 90
+"""How strongly the last move's squares are washed in :data:`render.base.HIGHLIGHT`."""
+MOVED_TINTS = (WOOD, mix(WOOD, HIGHLIGHT, MOVED_ALPHA / 255))
+"""A square, and a square of the last move: apart by ΔE 10 or more for every colour vision."""
+MOVED_FRAMES = (WOOD, HIGHLIGHT, CHECK)
+"""The wood, the last move's frame and a struck die's cross."""
+
+
 @cache
 def _tint(colour: RGB) -> Image.Image:
-    return Image.new("RGBA", (CELL - 2, CELL - 2), (*colour, 90))
+    return Image.new("RGBA", (CELL - 2, CELL - 2), (*colour, MOVED_ALPHA))
 
 
 @cache

@@ -3,8 +3,11 @@
 Each player sees the board turned (in 120° steps; 180° in the 2-player game) so that their own
 edge is at the bottom; spectators see 魏's view. Pieces are shogi-style pentagons in their
 army's colour (魏 blue, 蜀 green, 呉 red) pointing toward their owner's forward, with the kanji
-turned with them. The static board of each view and every piece sprite are drawn once (cached);
-a turn's picture is a copy, two highlighted cells and some pastes.
+turned with them. Each camp (陣) is tinted and patterned in its army's way (stripes, dots,
+bars), so it reads without telling colours apart; the colours are chosen to stay apart under
+the common colour-vision deficiencies (docs/accessibility.md). The static board of each view
+and every piece sprite are drawn once (cached); a turn's picture is a copy, two highlighted
+cells and some pastes.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engines.core import Outcome
 from engines.sangokushi import (
@@ -48,6 +51,7 @@ from render.base import (
     final_outcome,
     font,
     host_reason,
+    mix,
     name_sprite,
     palette_of,
     renderer,
@@ -66,26 +70,33 @@ CX, CY = WIDTH / 2, 286
 
 WOOD = (224, 196, 148)
 LINE = (92, 66, 40)
-CENTRE_TINT = (196, 168, 214)
-ARMY = ((52, 104, 214), (40, 150, 80), (204, 56, 48))
-"""魏 blue, 蜀 green, 呉 red (the 2-player game uses blue and red)."""
-CAMP = ((168, 188, 236), (172, 212, 150), (238, 168, 146))
-"""The camps (陣) in a pale shade of their army's colour."""
+CENTRE_TINT = (168, 155, 189)
+ARMY = ((40, 70, 230), (0, 120, 90), (213, 94, 0))
+"""魏 blue, 蜀 bluish green, 呉 vermilion (the 2-player game uses blue and vermilion): close to
+Okabe and Ito's colour-blind-safe set, apart by ΔE 20 or more for every kind of colour vision."""
+CAMP = ((175, 193, 241), (136, 170, 90), (236, 165, 159))
+"""The camps (陣) in a pale shade of their army's colour (蜀's darker, to stay apart from 呉's
+and the wood for red-green colour blindness)."""
+CAMP_PATTERN = ("stripes", "dots", "bars")
+"""What marks each army's camp besides its tint: 魏 diagonal stripes, 蜀 dots, 呉 level bars."""
+MOVED_FILL = (246, 157, 44)
+"""A cell the last move left or entered."""
+CHECK_FILL = (196, 109, 102)
+"""The cell of a general in check (also ringed in :data:`render.base.CHECK`)."""
+TINTS = (WOOD, *CAMP, CENTRE_TINT, MOVED_FILL, CHECK_FILL)
+"""Every fill a cell can have: apart by ΔE 10 or more for every kind of colour vision."""
 TOKIN_RED = (214, 30, 30)
 SEATS_JA = (("魏", "蜀", "呉"), ("先手", "後手"))
 SEATS_EN = (("Wei", "Shu", "Wu"), ("Black", "White"))
 
 
-def _army(players: int, seat: int, palette: tuple[RGB, ...] = ARMY) -> RGB:
-    return palette[seat] if players == 3 else palette[2 * seat]
+def _army_of(players: int, seat: int) -> int:
+    """The army a seat plays: the 2-player game's seats are 魏 and 呉."""
+    return seat if players == 3 else 2 * seat
 
 
-def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return (
-        round(a[0] + (b[0] - a[0]) * t),
-        round(a[1] + (b[1] - a[1]) * t),
-        round(a[2] + (b[2] - a[2]) * t),
-    )
+def _army(players: int, seat: int) -> RGB:
+    return ARMY[_army_of(players, seat)]
 
 
 def _view_turn(players: int, viewer: int | None) -> int:
@@ -127,21 +138,49 @@ def _static(players: int, viewer: int | None) -> Image.Image:
     t = tables(players, "oblique", "corner")
     tint: dict[int, tuple[int, int, int]] = {}
     zones = t.camps if players == 3 else tuple(t.promo[1 - s] for s in range(2))
+    army: dict[int, int] = {}
     for seat, camp in enumerate(zones):
         for cell in camp:
-            tint[cell] = _army(players, seat, CAMP)
+            army[cell] = _army_of(players, seat)
+            tint[cell] = CAMP[army[cell]]
     if players == 3:
         tint[CENTRE] = CENTRE_TINT
     small = font(11)
     draw.fontmode = "1"  # crisp, unsmoothed small labels keep the PNG small and fast
     for i, c in enumerate(centres):
         draw.polygon(_hex(c, R), fill=tint.get(i, WOOD), outline=LINE, width=2)
-        draw.text((c[0], c[1] + R * 0.72), NAMES[i], font=small, fill=_mix(LINE, WOOD, 0.35),
+        if i in army:
+            a = army[i]
+            img.paste(mix(CAMP[a], ARMY[a], 0.3), (round(c[0]) - R, round(c[1]) - R), _pattern(a))
+        draw.text((c[0], c[1] + R * 0.72), NAMES[i], font=small, fill=mix(LINE, WOOD, 0.35),
                   anchor="mm")  # fmt: skip
     label = font(EDGE_LABEL)
     for name, pos in _edge_labels(players, viewer):
         draw.text(pos, name, font=label, fill=MUTED, anchor="mm")
     return img
+
+
+@cache
+def _pattern(army: int) -> Image.Image:
+    """The mask of army ``army``'s camp pattern inside a hex (a box of side ``2 * R``), drawn
+    unsmoothed: one more colour per army in the palette."""
+    side = 2 * R
+    pattern = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(pattern)
+    kind = CAMP_PATTERN[army]
+    if kind == "stripes":
+        for k in range(-side, side, 9):
+            draw.line((k, side, k + side, 0), fill=255, width=3)
+    elif kind == "dots":
+        for y in range(4, side, 9):
+            for x in range(4 + (y // 9 % 2) * 4, side, 9):
+                draw.ellipse((x - 2, y - 2, x + 2, y + 2), fill=255)
+    else:
+        for y in range(2, side, 9):
+            draw.line((0, y, side, y), fill=255, width=3)
+    inside = Image.new("L", (side, side), 0)
+    ImageDraw.Draw(inside).polygon(_hex((R, R), R - 4), fill=255)
+    return ImageChops.darker(pattern, inside)
 
 
 EDGE_LABEL = 13
@@ -185,7 +224,7 @@ def _piece(kind: int, players: int, owner: int, angle: int, size: int) -> Image.
         draw.polygon(shape, fill=(250, 246, 236), outline=army, width=int(w * 0.07))
         colour: tuple[int, int, int] = TOKIN_RED
     else:
-        draw.polygon(shape, fill=army, outline=_mix(army, (0, 0, 0), 0.45), width=scale * 2)
+        draw.polygon(shape, fill=army, outline=mix(army, (0, 0, 0), 0.45), width=scale * 2)
         colour = (255, 255, 255)
     glyph = font(int(w * (0.5 if kind != GENERAL else 0.54)), "mincho")
     draw.text((w / 2, w * 0.6), KANJI[kind], font=glyph, fill=colour, anchor="mm")
@@ -260,7 +299,7 @@ def _draw_hand(
     ja, en = SEATS_JA[n == 2][seat], SEATS_EN[n == 2][seat]
     to_move = not over and state.current_player() == seat
     anchor = "la" if side == "l" else "ra"
-    bright = _mix(army, (255, 255, 255), 0.35)
+    bright = mix(army, (255, 255, 255), 0.35)
     head = f"{'▶ ' if to_move else ''}{ja} {en}"
     colour = bright if to_move else MUTED
     # 王手 follows the seat name in a smaller red: the bottom-left heading then stays clear of
@@ -379,14 +418,14 @@ def _image(
         cells = [last_move.dst] if last_move.is_drop else [last_move.src, last_move.dst]
         for c in cells:
             img.draw(_around(centres[c], R)).polygon(
-                _hex(centres[c], R - 3), fill=img.ink(_mix(WOOD, HIGHLIGHT, 0.7))
+                _hex(centres[c], R - 3), fill=img.ink(MOVED_FILL)
             )
     for seat in state.in_check:
         g = state.general_cell(seat)
         if g >= 0:
             img.draw(_around(centres[g], R + 2)).polygon(
                 _hex(centres[g], R - 1),
-                fill=img.ink(_mix(WOOD, CHECK, 0.45)),
+                fill=img.ink(CHECK_FILL),
                 outline=img.ink(CHECK),
                 width=4,
             )

@@ -84,6 +84,10 @@ WALL_LINE = (54, 56, 62)
 DIM = (48, 50, 55)
 DIM_LINE = (40, 42, 46)
 STAR = (214, 48, 52)
+GROUNDS = (GROUND, SPACE_BLUE, WALL, DIM)
+"""The cells' grounds that the last move's frame (:data:`render.base.HIGHLIGHT`) and the check
+ring (:data:`render.base.CHECK`) are drawn on: each must stay apart from both by ΔE 20 or more
+for every kind of colour vision."""
 
 Colour = tuple[int, int, int]
 

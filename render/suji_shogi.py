@@ -44,6 +44,7 @@ from render.base import (
     final_outcome,
     font,
     host_reason,
+    mix,
     name_sprite,
     palette_of,
     renderer,
@@ -168,9 +169,15 @@ def _background(flipped: bool) -> Image.Image:
     return img
 
 
+MOVED_ALPHA = 110
+"""How strongly the last move's squares are washed in :data:`render.base.HIGHLIGHT`."""
+MOVED_TINTS = (WOOD, mix(WOOD, HIGHLIGHT, MOVED_ALPHA / 255))
+"""A square, and a square of the last move: apart by ΔE 10 or more for every colour vision."""
+
+
 @cache
 def _highlight() -> Image.Image:
-    return Image.new("RGBA", (CELL - 2, CELL - 2), (*HIGHLIGHT, 110))
+    return Image.new("RGBA", (CELL - 2, CELL - 2), (*HIGHLIGHT, MOVED_ALPHA))
 
 
 def _cell_xy(sq: int, flipped: bool) -> tuple[int, int]:

@@ -38,7 +38,8 @@ def test_each_player_sees_their_own_edge_at_the_bottom() -> None:
         centre = _centres(3, seat)[state.general_cell(seat)]
         spots.add(centre)
         pixel = _image(state, seat, None).getpixel((round(centre[0]), round(centre[1]) - 16))
-        assert pixel == ARMY[seat]  # the body of the viewer's own general
+        assert isinstance(pixel, tuple)  # the body of the viewer's own general (posterised)
+        assert max(abs(a - b) for a, b in zip(pixel, ARMY[seat], strict=True)) <= 2
     assert len(spots) == 1  # the same place: bottom middle
     assert _centres(3, None) == _centres(3, 0)  # spectators see 魏's view
     a3 = _centres(3, 0)[CELL_OF["A3"]]
