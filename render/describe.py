@@ -11,11 +11,11 @@ words a screen reader reads aloud, no drawing characters.
 It is built from ``state.observe(viewer)`` only, so whatever the viewer may not see (the other
 side's secret 数字将棋 setup, the cards still in the talon) cannot be written. ``limit`` shortens
 the text for a field with a length limit (Discord's attachment description:
-:data:`DISCORD_LIMIT`), in a fixed order: the last judgement goes, piece lists become counts per
-kind, and then whole parts go, least important first (pieces, hands, the game's other facts). The
-game, the ply, the turn and the last move always stay; only when they alone do not fit is the
-text cut, at a word or separator, with "…". The format of each game is in
-docs/accessibility.md.
+:data:`DISCORD_LIMIT`), in a fixed order: the last judgement and the set-aside major go, piece
+lists become counts per kind (略式易双六's lines lose their names), and then whole parts go,
+least important first (pieces, hands, the game's other facts). The game, the ply, the turn and
+the last move always stay; only when they alone do not fit is the text cut, at a word or
+separator, with "…". The format of each game is in docs/accessibility.md.
 """
 
 from __future__ import annotations
@@ -398,11 +398,12 @@ def _major(number: int) -> Text:
 def _yosuko(state: ys.YosukoState, lang: str) -> list[Part]:
     p = PUNCTUATION[lang]
     rev = say("reversed", lang)
-    lines = []
+    lines, names = [], []
     for n in ys.LINES:
         line = ys.LINE_JA[n]
         if n > len(state.lines):
             lines.append(say("not_dealt", lang, n=n, line=line))
+            names.append(lines[-1])
             continue
         code = state.lines[n - 1]
         title = _major(code // 2).get(lang)
@@ -410,7 +411,9 @@ def _yosuko(state: ys.YosukoState, lang: str) -> list[Part]:
         lines.append(
             say("line_card", lang, n=n, line=line, name=name, title=title, rev=rev * (code % 2))
         )
-    parts = [Part(say("lines", lang) + p.label + p.group.join(lines), "", FACTS)]
+        names.append(f"{n if lang == 'en' else line} {name}")
+    label = say("lines", lang) + p.label
+    parts = [Part(label + p.group.join(lines), label + p.group.join(names), FACTS)]
     if state.token:
         upper = ys.is_upper(state.start)
         goal = say("and", lang).join(
@@ -449,7 +452,7 @@ def _yosuko(state: ys.YosukoState, lang: str) -> list[Part]:
             number = aside - ys.MINORS
             name, title = ys.MAJORS[number].roman, _major(number).get(lang)
             text = say("set_aside", lang, name=name, title=title)
-            parts.append(Part(text, "", FACTS))
+            parts.append(Part(text, "", JUDGEMENT))
     judgement = state.describe_last_judgement()
     if judgement is not None:
         parts.append(Part(judgement.get(lang), "", JUDGEMENT))
