@@ -30,7 +30,7 @@ ImageRenderer = Picture[Image.Image]
 """The same picture as a Pillow ``RGB`` image (the entries of a module's ``IMAGES``)."""
 
 
-NOT_RENDERERS = frozenset({"base", "samples", "replay"})
+NOT_RENDERERS = frozenset({"base", "samples", "replay", "describe"})
 """Modules of ``render`` that draw no game of their own."""
 
 
