@@ -21,10 +21,10 @@ jams both sides walked into). ``key(state)`` (optional) is the transposition-tab
 state itself by default. ``decide(turn)`` (optional): a move chosen without the search,
 tried first (given a :class:`Turn`): ツースリー's level 8 plays from its solved table,
 略式易双六 (no opponent) samples futures; ``None`` leaves the position to the search.
-``setups(view, seat)`` (optional): the seat's secret arrangements ranked best first, computed
-offline (数字将棋's table, for its default rules); a level draws among its
-``Level.setup_top`` best. ``None`` (or a ``None`` answer: rules the table was not made for)
-leaves the choice to sampling (engines.ai.setup).
+``setups(view, seat, spread)`` (optional): the seat's mix over its secret arrangements for a
+level's ``Level.setup_spread`` (each arrangement with a whole weight, none above one draw in
+``spread``), solved offline (数字将棋's table, for its default rules). ``None`` (or a ``None``
+answer: rules the table was not made for) leaves the choice to sampling (engines.ai.setup).
 """
 
 from __future__ import annotations
@@ -73,14 +73,15 @@ class Turn:
 
 Decide = Callable[[Turn], SearchResult | None]
 """A move chosen without the search; ``None`` leaves the position to it."""
-Setups = Callable[[State[Any], int], Sequence[Any] | None]
-"""A seat's secret arrangements, best first; ``None`` where the game has no ranking."""
+Setups = Callable[[State[Any], int, int], Sequence[tuple[Any, int]] | None]
+"""A seat's mix over its secret arrangements for a ``Level.setup_spread``: (arrangement,
+weight) pairs; ``None`` where the game has none."""
 
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """A game's evaluation function, move priorities, tactical moves, table key, its own
-    choices without search and its ranked setups (see the module text)."""
+    choices without search and its solved setups (see the module text)."""
 
     evaluate: Evaluate
     priority: Priority | None = None

@@ -1,13 +1,15 @@
-"""Secret setups (数字将棋's arrangement): from the game's ranked table, else by sampling;
+"""Secret setups (数字将棋's arrangement): from the game's solved mix, else by sampling;
 seeing only our own side either way.
 
-Where the game ranks its arrangements (``Evaluation.setups``: 数字将棋's table, made offline by
-scripts/rank_suji_setups.py against every enemy arrangement), a level draws at random among
-its ``Level.setup_top`` best, without a search. Otherwise candidates are drawn at random from
-our legal arrangements; each is scored against the same random sample of enemy arrangements
-(taken from a fresh game with the same options, never from the real one: the observed state
-has the enemy's pieces face down) by a shallow search of the position after the reveal. The
-best average wins, with the level's margin of randomness.
+Where the game has solved its setup (``Evaluation.setups``: 数字将棋's table, made offline by
+scripts/rank_suji_setups.py from every arrangement against every enemy one), a level draws from
+its mix by the weights, without a search. No arrangement is drawn more often than one time in
+``Level.setup_spread``, so an enemy who reads the table still cannot tell which one is coming.
+Otherwise candidates are drawn at random from our legal arrangements; each is scored against
+the same random sample of enemy arrangements (taken from a fresh game with the same options,
+never from the real one: the observed state has the enemy's pieces face down) by a shallow
+search of the position after the reveal. The best average wins, with the level's margin of
+randomness.
 """
 
 from __future__ import annotations
@@ -44,12 +46,12 @@ def choose_setup(
     if view.current_player() != SIMULTANEOUS or seat not in view.acting_players():
         raise ValueError("not a secret setup step of this seat")
     mine = list(view.legal_moves(seat))
-    ranked = evaluation.setups(view, seat) if evaluation.setups is not None else None
-    if ranked:
+    solved = evaluation.setups(view, seat, lvl.setup_spread) if evaluation.setups else None
+    if solved:
         legal = set(mine)
-        top = [m for m in ranked if m in legal][: lvl.setup_top]
-        if top:
-            return rng.choice(top)
+        mix = [(m, w) for m, w in solved if m in legal]
+        if mix:
+            return rng.choices([m for m, _ in mix], weights=[w for _, w in mix])[0]
     fresh = view.game.new_game(view.num_players, view.options())
     others = [s for s in range(view.num_players) if s != seat]
     candidates = rng.sample(mine, min(lvl.setup_candidates, len(mine)))

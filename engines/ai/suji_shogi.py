@@ -1,10 +1,10 @@
 """数字将棋: material by number, and the numbers that would complete a sum of 7 in hand.
 
-The secret arrangement is drawn by :func:`engines.ai.setup.choose_setup` from the top of a
-ranking made offline (engines.ai.suji_setups, by scripts/rank_suji_setups.py: every arrangement
-against every enemy one) for the default rules, and chosen by sampling the enemy's arrangement
-under other options; it never reads the real one. This module scores positions, orders moves
-and gives that ranking.
+The secret arrangement is drawn by :func:`engines.ai.setup.choose_setup` from a level's mix,
+solved offline for the default rules (engines.ai.suji_setups, by scripts/rank_suji_setups.py:
+every arrangement against every enemy one, then the setup game between them), and chosen by
+sampling the enemy's arrangement under other options; it never reads the real one. This module
+scores positions, orders moves and gives those mixes.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from engines.ai.evaluation import Evaluation
-from engines.ai.suji_setups import RANKED
+from engines.ai.suji_setups import SPREADS, TABLE
 from engines.core import State
 from engines.suji_shogi import FACE_DOWN, PROMOTED, WINNING_HANDS, Move, Setup, SujiState, front
 
@@ -78,17 +78,24 @@ def capture(state: State[Any], move: Any) -> bool:
 
 
 @cache
-def _ranked(seat: int) -> tuple[Setup, ...]:
-    return tuple(Setup(tuple(int(c) for c in text if c != "/")) for text in RANKED[seat])
+def _mix(seat: int, spread: int) -> tuple[tuple[Setup, int], ...]:
+    column = SPREADS.index(spread)
+    return tuple(
+        (Setup(tuple(int(c) for c in text if c != "/")), weights[column])
+        for text, _, weights in TABLE[seat]
+        if weights[column]
+    )
 
 
-def ranked_setups(state: State[Any], seat: int) -> tuple[Setup, ...] | None:
-    """``seat``'s 720 arrangements best first, for the rules the table was ranked under (the
-    default directions, with promotion); ``None`` under other options."""
+def setup_mix(state: State[Any], seat: int, spread: int) -> tuple[tuple[Setup, int], ...] | None:
+    """``seat``'s mix for a level's ``setup_spread`` (arrangement, weight: no arrangement above
+    one draw in ``spread``), for the rules the table was solved under (the default directions,
+    with promotion); ``None`` under other options. A spread the table was not solved for is a
+    ``ValueError``: run scripts/rank_suji_setups.py after changing the levels."""
     assert isinstance(state, SujiState)
     if state.rules.directions != "default" or not state.rules.promotion:
         return None
-    return _ranked(seat)
+    return _mix(seat, spread)
 
 
-EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority, tactical=capture, setups=ranked_setups)}
+EVALUATIONS = {"suji-shogi": Evaluation(evaluate, priority, tactical=capture, setups=setup_mix)}

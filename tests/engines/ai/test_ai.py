@@ -206,41 +206,6 @@ def test_the_setup_never_looks_at_the_hidden_arrangement() -> None:
     assert len(picks) == 1
 
 
-def test_the_setup_table_ranks_every_arrangement_once_for_each_seat() -> None:
-    from engines.ai.suji_shogi import ranked_setups
-    from engines.suji_shogi import ALL_SETUPS
-
-    state = get_game("suji-shogi").new_game()
-    for seat in (0, 1):
-        ranked = ranked_setups(state, seat)
-        assert ranked is not None
-        assert sorted(ranked, key=str) == sorted(ALL_SETUPS, key=str)
-        assert set(ranked) == set(state.legal_moves(seat))
-    for options in ({"directions": "sample"}, {"promotion": "off"}):
-        assert ranked_setups(get_game("suji-shogi").new_game(2, options), 0) is None
-
-
-@pytest.mark.parametrize("seat", [0, 1])
-def test_each_level_draws_its_setup_from_its_share_of_the_table(seat: int) -> None:
-    """Level 8 plays one of the table's 3 best arrangements, level 6 one of its 20 best, level
-    1 any of the 720; no search is run (a zero budget still gets a ranked pick)."""
-    from engines.ai.levels import level
-    from engines.ai.suji_shogi import ranked_setups
-
-    state = get_game("suji-shogi").new_game()
-    ranked = ranked_setups(state, seat)
-    assert ranked is not None
-    for lvl in (1, 6, 8):
-        top = set(ranked[: level(lvl).setup_top])
-        picks = {
-            choose_setup(state, seat, lvl, random.Random(i), deadline=0.0, clock=FakeClock())
-            for i in range(40)
-        }
-        assert picks <= top
-        assert len(picks) > 1  # drawn at random among them, not one fixed arrangement
-    assert level(1).setup_top == 720 and level(8).setup_top < level(6).setup_top
-
-
 def test_twothree_level_8_plays_the_solved_game() -> None:
     game = get_game("socrates-twothree")
     state: State[Any] = game.new_game()
