@@ -525,6 +525,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sandbox.usage": ("Usage: {usage}", "使い方: {usage}"),
     "sandbox.image": ("[image: {path}]", "[画像: {path}]"),
+    "sandbox.image_alt": ("[alt: {words}]", "[代替テキスト: {words}]"),
     "sandbox.file": ("[file: {path}]", "[ファイル: {path}]"),
     "sandbox.no_game": (
         "Which game? Give its number (e.g. /move 3 四04占) or start one with /play.",
@@ -710,6 +711,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "embed.deadline": ("Deadline", "期限"),
     "embed.to_move": ("To move", "手番"),
+    "picture.alt": ("A picture", "画像"),
+    "review.chart_alt": (
+        "Chart of the win chances in game #{id} ({game}) over {plies} plies; at the end {chances}.",
+        "対局#{id}（{game}）の{plies}手の勝率の推移のグラフ。最後は{chances}。",
+    ),
     # -- Discord permissions, as its client names them ---------------------------------------
     "permission.manage_threads": ("Manage Threads", "スレッドの管理"),
     "permission.manage_guild": ("Manage Server", "サーバー管理"),

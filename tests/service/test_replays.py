@@ -80,6 +80,10 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     last = await real.review.replay_step(gid, CAROL, 99)
     assert last.params["ply"] == 6 and steps(last) == {"step_first": 0, "step_prev": 5}
     assert pixels(last.image) != pixels(first.image)
+    # each step's picture in words, naming the ply that led to it
+    assert first.image_alt is not None and "Last move" not in first.image_alt.en
+    assert middle.image_alt is not None and ", ply 3. " in middle.image_alt.en
+    assert "Last move: " in middle.image_alt.en and "直前の手：" in middle.image_alt.ja
 
 
 async def test_a_small_upload_limit_keeps_fewer_pictures(real: GameService) -> None:

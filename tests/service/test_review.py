@@ -77,6 +77,9 @@ async def test_a_planted_blunder_is_among_its_players_mistakes(
     total = len(stored(db_path, gid).plies)
     assert seen == [(k, total) for k in range(total + 1)]  # one message's steps, 0 to the end
     assert reply.key == "review.show" and reply.image is not None
+    # the chart in words: the game, its length, and every player's chance at the end
+    assert reply.image_alt is not None and f"in game #{gid} " in reply.image_alt.en
+    assert f"{total} plies" in reply.image_alt.en and "%" in reply.image_alt.ja
     assert not reply.public and reply.audience == ALICE.id  # private until a player shows it
     found = [m for m in mistakes(reply) if m["ply"] == ply]
     assert found, f"ply {ply} not among {mistakes(reply)}"

@@ -198,7 +198,8 @@ class Replays:
         offered = step_actions(ply, total)
         if ply and loaded.status is GameStatus.FINISHED:  # the computer's better move (review)
             offered += (Button(Action.BETTER, str(ply)),)
-        return self.reply(loaded, seen, viewer, key, params, image, offered, [])
+        words = present.alt_text(found.state, seen.seat, found.move, outcome)
+        return self.reply(loaded, seen, viewer, key, params, image, offered, [], image_alt=words)
 
     @staticmethod
     def reply(
@@ -212,6 +213,7 @@ class Replays:
         lines: list[Line],
         *,
         image_format: str = "png",
+        image_alt: Text | None = None,
     ) -> Reply:
         # Not present.reply: a replay offers no moves and names nobody to move.
         return Reply(
@@ -224,6 +226,7 @@ class Replays:
             image=image,
             image_viewer=seen.seat,
             image_format=image_format,
+            image_alt=image_alt,
             actions=actions,
             lines=tuple(lines),
         )
