@@ -435,6 +435,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "レーティング: {name} {before} → {after}（{delta}）",
     ),
     "rating.show": ("Ratings of {name}:", "{name}さんのレーティング:"),
+    "rating.chart_alt": (
+        "Chart of {name}'s rating over their last rated games; now {ratings}.",
+        "{name}さんの最近のレーティング対局でのレーティングの推移のグラフ。現在は{ratings}。",
+    ),
     "rating.none": (
         "{name} has no rated games yet.",
         "{name}さんのレーティング対局はまだありません。",
@@ -608,6 +612,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
     "list.and": ("{rest} and {last}", "{rest}さんと{last}"),
     "list.separator": (", ", "さんと"),
+    "list.comma": (", ", "、"),
     "clock.unit.day": ("{n} {n:day|days}", "{n}日"),
     "clock.unit.hour": ("{n} {n:hour|hours}", "{n}時間"),
     "clock.unit.minute": ("{n} {n:minute|minutes}", "{n}分"),

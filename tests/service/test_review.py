@@ -201,6 +201,10 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     # where she started, then one point a rated game
     assert "Noughts and crosses" in label and len(points) == 4 and points[0] == 1000
     assert points[1] < points[3]
+    # the chart in words: whose it is and the rating now, in both languages
+    words = reply.image_alt
+    assert words is not None and words.en.startswith(f"Chart of {ALICE.name}'s rating")
+    assert "Noughts and crosses " in words.en and "三目並べ " in words.ja
     assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 

@@ -31,7 +31,7 @@ from functools import partial
 from typing import Any
 
 import render
-from bot.i18n import bilingual, text
+from bot.i18n import bilingual, t, text
 from bot.learn import moved_cells
 from bot.model import GameStatus, ReviewRow
 from bot.service import present
@@ -193,7 +193,7 @@ def chart_words(
         id=game_id,
         game=title,
         plies=plies,
-        chances=Text(", ".join(chances), "、".join(chances)),
+        chances=Text(t("list.comma", "en").join(chances), t("list.comma", "ja").join(chances)),
     )
 
 
