@@ -373,6 +373,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "この棋譜には Shift-JIS にない文字があるため .kif は付けていません。.kifu が UTF-8 の"
         "同じ棋譜です。",
     ),
+    "replay.alt": (
+        "An animated replay of {plies} plies, ending on this position: {words}",
+        "{plies}手の棋譜再生のアニメーション。最後の局面：{words}",
+    ),
     "replay.ready": (
         "Replay of game #{id} ({game}): the start and {plies} {plies:move|moves}.",
         "対局 #{id}（{game}）の再生：開始局面と{plies}手。",

@@ -333,16 +333,20 @@ LANGS = ("en", "ja")
 
 
 def alt_text(
-    state: State[Any], viewer: int | None, last: Any, outcome: Outcome | None = None
+    state: State[Any],
+    viewer: int | None,
+    last: Any,
+    outcome: Outcome | None = None,
+    limit: int = DISCORD_LIMIT,
 ) -> Text | None:
     """The picture of ``state`` for ``viewer`` in words (:func:`render.describe.describe`), in
-    both languages and short enough for a Discord attachment: give it the same ``last`` and
-    ``outcome`` as the picture, so it says no more than the picture shows. ``None`` for a game
-    nothing describes."""
+    both languages and at most ``limit`` long (a Discord attachment's): give it the same
+    ``last`` and ``outcome`` as the picture, so it says no more than the picture shows. ``None``
+    for a game nothing describes."""
     if state.game.id not in DESCRIBERS:
         return None
     try:
-        en, ja = (describe(state, viewer, lang, last, outcome, DISCORD_LIMIT) for lang in LANGS)
+        en, ja = (describe(state, viewer, lang, last, outcome, limit) for lang in LANGS)
     except Exception:  # words that fail must not hide a move that is already stored
         log.exception("describe failed for %s", state.game.id)
         return None
@@ -369,9 +373,9 @@ class Pictures:
         return replace(reply, image=image, image_alt=alt)
 
     @staticmethod
-    def alt_of(loaded: Loaded, viewer: int | None) -> Text | None:
+    def alt_of(loaded: Loaded, viewer: int | None, limit: int = DISCORD_LIMIT) -> Text | None:
         """What :meth:`of` draws, in words (:func:`alt_text`)."""
-        return alt_text(loaded.state, viewer, *_shown(loaded, viewer))
+        return alt_text(loaded.state, viewer, *_shown(loaded, viewer), limit)
 
     async def draw(
         self,

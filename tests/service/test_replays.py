@@ -63,6 +63,11 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     assert await play_on(real, gid, 6) == 6
     replay = await real.review.replay(gid, CAROL)
     assert replay.key == "replay.ready" and replay.public and replay.image_format == "gif"
+    assert replay.image_alt is not None  # how many plies, and the last position in words
+    assert replay.image_alt.en.startswith(
+        "An animated replay of 6 plies, ending on this position: "
+    )
+    assert ", ply 6. " in replay.image_alt.en and "6手の棋譜再生" in replay.image_alt.ja
     assert replay.params["plies"] == 6 and replay.lines == ()
     shown = frames(replay.image)
     assert len(shown) == 7

@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any
 
 import render
+from bot import i18n
 from bot.model import GameRow, GameStatus, MoveRow
 from bot.service import present
 from bot.service.actions import Action, Button
@@ -32,7 +33,7 @@ from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
 from bot.service.play.records import check_daily_view, shown_to_everyone
 from bot.service.thinking import Thinker
-from bot.service.values import Event, Line, Refusal, Reply, User
+from bot.service.values import ALT_LIMIT, Event, Line, Refusal, Reply, User
 from engines.core import CHANCE, Outcome, State, Text
 from engines.registry import get_game
 from render.replay import DEFAULT_MAX_BYTES, Frame, ReplayTooLargeError, animate, pick_frames
@@ -177,7 +178,18 @@ class Replays:
             step_actions(total, total, animated=True),
             lines,
             image_format="gif",
+            image_alt=self._animation_words(loaded, seen, total),
         )
+
+    def _animation_words(self, loaded: Loaded, seen: Seen, total: int) -> Text | None:
+        """An animated replay in words: how many plies it shows and its last position (the
+        game as it stands, as its last frame)."""
+        frame = {lang: i18n.t("replay.alt", lang, plies=total, words="") for lang in present.LANGS}
+        room = ALT_LIMIT - max(len(f) for f in frame.values())
+        words = self.ctx.pictures.alt_of(loaded, seen.seat, room)
+        if words is None:
+            return None
+        return i18n.text("replay.alt", plies=total, words=words)
 
     async def step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The picture after ply ``ply`` (0: the start; beyond the end: the last one)."""
