@@ -373,6 +373,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "この棋譜には Shift-JIS にない文字があるため .kif は付けていません。.kifu が UTF-8 の"
         "同じ棋譜です。",
     ),
+    "replay.alt": (
+        "An animated replay of {plies} plies, ending on this position: {words}",
+        "{plies}手の棋譜再生のアニメーション。最後の局面：{words}",
+    ),
     "replay.ready": (
         "Replay of game #{id} ({game}): the start and {plies} {plies:move|moves}.",
         "対局 #{id}（{game}）の再生：開始局面と{plies}手。",
@@ -435,6 +439,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "レーティング: {name} {before} → {after}（{delta}）",
     ),
     "rating.show": ("Ratings of {name}:", "{name}さんのレーティング:"),
+    "rating.chart_alt": (
+        "Chart of {name}'s rating over their last rated games; now {ratings}.",
+        "{name}さんの最近のレーティング対局でのレーティングの推移のグラフ。現在は{ratings}。",
+    ),
     "rating.none": (
         "{name} has no rated games yet.",
         "{name}さんのレーティング対局はまだありません。",
@@ -525,6 +533,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sandbox.usage": ("Usage: {usage}", "使い方: {usage}"),
     "sandbox.image": ("[image: {path}]", "[画像: {path}]"),
+    "sandbox.image_alt": ("[alt: {words}]", "[代替テキスト: {words}]"),
     "sandbox.file": ("[file: {path}]", "[ファイル: {path}]"),
     "sandbox.no_game": (
         "Which game? Give its number (e.g. /move 3 四04占) or start one with /play.",
@@ -607,6 +616,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "clock.part.cap": ("a time bank's cap", "持ち時間の上限"),
     "list.and": ("{rest} and {last}", "{rest}さんと{last}"),
     "list.separator": (", ", "さんと"),
+    "list.comma": (", ", "、"),
     "clock.unit.day": ("{n} {n:day|days}", "{n}日"),
     "clock.unit.hour": ("{n} {n:hour|hours}", "{n}時間"),
     "clock.unit.minute": ("{n} {n:minute|minutes}", "{n}分"),
@@ -710,6 +720,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "embed.deadline": ("Deadline", "期限"),
     "embed.to_move": ("To move", "手番"),
+    "picture.alt": ("A picture", "画像"),
+    "review.chart_alt": (
+        "Chart of the win chances in game #{id} ({game}) over {plies} plies; at the end {chances}.",
+        "対局#{id}（{game}）の{plies}手の勝率の推移のグラフ。最後は{chances}。",
+    ),
     # -- Discord permissions, as its client names them ---------------------------------------
     "permission.manage_threads": ("Manage Threads", "スレッドの管理"),
     "permission.manage_guild": ("Manage Server", "サーバー管理"),

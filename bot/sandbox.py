@@ -105,6 +105,15 @@ class UnknownCommand(Exception):
     pass
 
 
+def picture_text(reply: Reply, path: Path, lang: str) -> str:
+    """Where a reply's picture was written, and its words (what a screen reader reads in its
+    place) on the next line."""
+    shown = i18n.t("sandbox.image", lang, path=path)
+    if reply.image_alt is None:
+        return shown
+    return shown + "\n" + i18n.t("sandbox.image_alt", lang, words=reply.image_alt.get(lang))
+
+
 @dataclass
 class Sandbox:
     """Reads commands, calls the service, prints the replies (see ``/help``)."""
@@ -148,7 +157,7 @@ class Sandbox:
             what = f"game-{reply.game_id}" if reply.game_id is not None else reply.subject
             path = self._picture_path(what, view, reply.image_format)
             path.write_bytes(reply.image)
-            self.say(self.t("sandbox.image", path=path))
+            self.say(picture_text(reply, path, self.lang))
         for f in reply.files:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / f.name

@@ -342,18 +342,23 @@ async def suji_game(double: DiscordDouble, arrangement: str) -> tuple[int, Inter
     return thread_id, mine
 
 
-async def play_three(double: DiscordDouble, thread_id: int, turn: dict[str, Any]) -> None:
-    """Three moves (the first legal one each time) by the players in turn."""
+async def play_three(
+    double: DiscordDouble, thread_id: int, turn: dict[str, Any]
+) -> list[tuple[str, Interaction]]:
+    """Three moves (the first legal one each time) by the players in turn: each move as the
+    autocomplete offered it, with its answer."""
     to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
     other = double.bob if to_move is double.alice else double.alice
+    played = []
     for user in (to_move, other, to_move):
         choices = await double.autocomplete(
             user, "move", {"notation": ""}, "notation", channel=thread_id
         )
         move = choices.choices[0]["value"]
-        assert not (
-            await double.slash(user, "move", {"notation": move}, channel=thread_id)
-        ).ephemeral
+        answer = await double.slash(user, "move", {"notation": move}, channel=thread_id)
+        assert not answer.ephemeral
+        played.append((move, answer))
+    return played
 
 
 # --- ``python -m bot`` in a subprocess -----------------------------------------------------------

@@ -17,6 +17,7 @@ import discord
 
 from bot.i18n import t
 from bot.service import (
+    ALT_LIMIT,
     TURN_ACTIONS,
     Event,
     Refusal,
@@ -89,9 +90,10 @@ def timestamp(when: datetime, style: str = "R") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 
 
-def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.Embed:
-    """The reply as an embed. The deadline is shown once, as a field of Discord timestamps
-    (each reader sees their own time zone); times in the text are timestamps too."""
+def reply_embed(reply: Reply, lang: str) -> discord.Embed:
+    """The reply as an embed (its picture is a plain attachment: see :func:`reply_parts`).
+    The deadline is shown once, as a field of Discord timestamps (each reader sees their own
+    time zone); times in the text are timestamps too."""
     text = reply.text(lang, deadline=False, times=timestamp)
     embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
     if reply.to_move:
@@ -103,14 +105,20 @@ def reply_embed(reply: Reply, lang: str, *, with_image: bool = True) -> discord.
             name=t("embed.deadline", lang),
             value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
         )
-    if with_image and reply.image is not None:
-        name = board_filename(reply.game_id, reply.image_format, reply.subject)
-        embed.set_image(url=f"attachment://{name}")
     if reply.game_id is not None:
         embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
     elif reply.outbox is not None:
         embed.set_footer(text=delivery_mark(reply.outbox))  # a post of no game's
     return embed
+
+
+def alt_text(reply: Reply, lang: str) -> str:
+    """The description of ``reply``'s picture in ``lang`` (at most :data:`ALT_LIMIT`): its
+    own words, else the first line of the reply, so that no picture goes without one."""
+    if reply.image_alt is not None:
+        return _clip_words(reply.image_alt.get(lang), ALT_LIMIT)
+    first = reply.text(lang, turn=False, deadline=False).split("\n", 1)[0]
+    return _clip_words(first or t("picture.alt", lang), ALT_LIMIT)
 
 
 def footer_text(game_id: int, outbox: str | None) -> str:
@@ -141,8 +149,10 @@ def reply_parts(
     view: discord.ui.View | None = None,
     with_image: bool = True,
 ) -> MessageParts:
-    """One service reply as one message: pings in the content, the rest in the embed (the
-    picture left out with ``with_image=False``)."""
+    """One service reply as one message: pings in the content, the rest in the embed, and the
+    picture (left out with ``with_image=False``) as a plain attachment with the position in
+    words as its description: Discord's clients read an attachment's description to screen
+    readers, never an embed image's (docs/accessibility.md, "Alt text")."""
     files = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
     if with_image and reply.image is not None:
         files.insert(
@@ -150,13 +160,14 @@ def reply_parts(
             discord.File(
                 io.BytesIO(reply.image),
                 filename=board_filename(reply.game_id, reply.image_format, reply.subject),
+                description=alt_text(reply, lang),
             ),
         )
     pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)
     content = " ".join(mention(u) for u in pings) or None
     return MessageParts(
         content=content,
-        embed=reply_embed(reply, lang, with_image=with_image),
+        embed=reply_embed(reply, lang),
         files=files,
         view=view,
         allowed_mentions=allowed_mentions_for(pings),
@@ -203,3 +214,13 @@ def settings_text(values: Mapping[str, object]) -> str:
 
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip_words(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` at a space, never inside a word (a text without spaces,
+    Japanese, is cut at a character)."""
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    cut = head.rsplit(" ", 1)[0] if " " in head else head
+    return cut.rstrip() + "…"

@@ -84,6 +84,7 @@ from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Think
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
     AI_LEVELS,
+    ALT_LIMIT,
     HOST_ID,
     LOBBY_EVENTS,
     PRACTICE_EVENTS,
@@ -110,6 +111,7 @@ __all__ = [
     "ACTIONS",
     "AI_DEFAULT_LEVEL",
     "AI_LEVELS",
+    "ALT_LIMIT",
     "ANSWERS",
     "BUSY",
     "HOST_ID",

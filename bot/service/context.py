@@ -69,7 +69,7 @@ class Context:
         )
         (reply,) = replies
         if reply.picture:
-            reply = replace(reply, image=await self.pictures.of(new, None))
+            reply = await self.pictures.on(reply, new, None)
         return reply
 
     async def remember_user(self, user: User) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -213,7 +212,7 @@ class GameAnnouncements:
             loaded = await self.ctx.games.load(row.game_id)
         if len(loaded.entries) != row.ply:  # the game went on: show the announced position
             loaded = at_ply(loaded, row.ply)
-        return replace(reply, image=await self.ctx.pictures.of(loaded, reply.image_viewer))
+        return await self.ctx.pictures.on(reply, loaded, reply.image_viewer)
 
     async def delivered(self, key: str, at_ms: int) -> None:
         parsed = parse_outbox_key(key)

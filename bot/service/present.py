@@ -32,6 +32,7 @@ from engines.core import (
     normalise,
 )
 from render.base import Marks
+from render.describe import DESCRIBERS, DISCORD_LIMIT, describe
 
 log = logging.getLogger(__name__)
 
@@ -319,11 +320,37 @@ def names(people: Sequence[str], lang: str) -> str:
 
 
 async def with_picture(
-    replies: Sequence[Reply], drawing: Awaitable[bytes | None]
+    replies: Sequence[Reply], drawing: Awaitable[bytes | None], alt: Text | None = None
 ) -> tuple[Reply, ...]:
-    """``replies`` with the spectator's picture (being drawn) on those that show it."""
+    """``replies`` with the spectator's picture (being drawn) and its words ``alt`` on those
+    that show it."""
     image = await drawing
-    return tuple(replace(r, image=image) if r.picture else r for r in replies)
+    alt = alt if image is not None else None
+    return tuple(replace(r, image=image, image_alt=alt) if r.picture else r for r in replies)
+
+
+LANGS = ("en", "ja")
+
+
+def alt_text(
+    state: State[Any],
+    viewer: int | None,
+    last: Any,
+    outcome: Outcome | None = None,
+    limit: int = DISCORD_LIMIT,
+) -> Text | None:
+    """The picture of ``state`` for ``viewer`` in words (:func:`render.describe.describe`), in
+    both languages and at most ``limit`` long (a Discord attachment's): give it the same
+    ``last`` and ``outcome`` as the picture, so it says no more than the picture shows. ``None``
+    for a game nothing describes."""
+    if state.game.id not in DESCRIBERS:
+        return None
+    try:
+        en, ja = (describe(state, viewer, lang, last, outcome, limit) for lang in LANGS)
+    except Exception:  # words that fail must not hide a move that is already stored
+        log.exception("describe failed for %s", state.game.id)
+        return None
+    return Text(en, ja)
 
 
 class Pictures:
@@ -335,11 +362,20 @@ class Pictures:
     async def of(self, loaded: Loaded, viewer: int | None) -> bytes | None:
         """The picture for ``viewer``. A game the host ended is drawn with its stored outcome,
         so the picture shows the result instead of a turn."""
-        last = loaded.last_move
-        if loaded.entries and loaded.entries[-1].secret and viewer != loaded.entries[-1].actor:
-            last = None
-        outcome = host_outcome(loaded.row)
+        last, outcome = _shown(loaded, viewer)
         return await self.draw(loaded.id, loaded.state, viewer, last, outcome, player_names(loaded))
+
+    async def on(self, reply: Reply, loaded: Loaded, viewer: int | None) -> Reply:
+        """``reply`` with the picture of ``loaded`` for ``viewer`` (:meth:`of`) and the same
+        position in words as its alt text (none without a picture)."""
+        image = await self.of(loaded, viewer)
+        alt = self.alt_of(loaded, viewer) if image is not None else None
+        return replace(reply, image=image, image_alt=alt)
+
+    @staticmethod
+    def alt_of(loaded: Loaded, viewer: int | None, limit: int = DISCORD_LIMIT) -> Text | None:
+        """What :meth:`of` draws, in words (:func:`alt_text`)."""
+        return alt_text(loaded.state, viewer, *_shown(loaded, viewer), limit)
 
     async def draw(
         self,
@@ -367,3 +403,12 @@ class Pictures:
     def warm_up() -> None:
         """Build every game's palettes and static layers (call in a worker thread at start)."""
         render.warm_up()
+
+
+def _shown(loaded: Loaded, viewer: int | None) -> tuple[Any, Outcome | None]:
+    """The last move and the host's end that ``viewer``'s picture of ``loaded`` shows: a secret
+    move (a 数字将棋 setup) is blanked for everyone but the one who made it."""
+    last = loaded.last_move
+    if loaded.entries and loaded.entries[-1].secret and viewer != loaded.entries[-1].actor:
+        last = None
+    return last, host_outcome(loaded.row)

@@ -23,6 +23,10 @@ from bot.clock import ClockError, parse_clock
 from bot.i18n import Lang as Lang
 from bot.service.actions import Button, Target
 from engines.core import Text
+from render.describe import DISCORD_LIMIT
+
+ALT_LIMIT = DISCORD_LIMIT
+"""The longest alt text a picture carries (Discord's attachment description)."""
 
 HOST_ID = "host"
 """The user id that plays host-controlled seats (computer players)."""
@@ -206,6 +210,10 @@ class Reply:
     image_viewer: int | None = None
     image_format: str = "png"
     """``png`` (a board), or ``gif`` (an animated replay)."""
+    image_alt: Text | None = None
+    """The picture in words (its alt text, in both languages): a board's description from the
+    same state, viewer and last move as the picture (:mod:`render.describe`), a chart's title
+    and figures. Drawn again with the picture, so the outbox does not keep it."""
     actions: tuple[Button, ...] = ()
     notify: tuple[str, ...] = ()
     to_move: tuple[str, ...] = ()
@@ -276,11 +284,10 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
 
-_KEPT = frozenset(
-    f.name for f in fields(Reply) if f.name not in ("image", "image_format", "files", "outbox")
-)
-"""What an announcement keeps in the outbox: all but its picture and files (drawn or made
-again when it is delivered) and its outbox key (the row it is kept in)."""
+_DRAWN = ("image", "image_format", "image_alt", "files", "outbox")
+_KEPT = frozenset(f.name for f in fields(Reply) if f.name not in _DRAWN)
+"""What an announcement keeps in the outbox: all but its picture, the picture's words and its
+files (drawn or made again when it is delivered) and its outbox key (the row it is kept in)."""
 
 
 _KEPT_FIELDS = tuple(f.name for f in fields(Reply) if f.name in _KEPT)

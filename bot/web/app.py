@@ -343,6 +343,7 @@ def game_data(game: WebGame, lang: Lang) -> dict[str, Any]:
         "moves": [tr(p.move) for p in game.plies],
         "ends": [tr(e) for e in game.ends],
         "to_move": game.to_move,
+        "described": tr(game.described),
     }
 
 
@@ -350,7 +351,20 @@ async def game_page(request: web.Request) -> web.StreamResponse:
     service = request.app[SERVICE_KEY]
     game = await service.review.game_page(request.match_info["token"])
     ply = min(_int(request.query.get("ply"), game.total), game.total)
-    return render(request, "game", game=game, ply=ply)
+    words = (
+        game.described if ply == game.total else await service.review.game_words(game.token, ply)
+    )
+    return render(request, "game", game=game, ply=ply, alt=words)
+
+
+async def game_words(request: web.Request) -> web.StreamResponse:
+    """The picture after a ply in words, as plain text (the page's script sets it as the
+    picture's ``alt`` when a visitor steps)."""
+    service = request.app[SERVICE_KEY]
+    words = await service.review.game_words(
+        request.match_info["token"], int(request.match_info["ply"])
+    )
+    return web.Response(text=words.get(lang_of(request).value))
 
 
 async def game_picture(request: web.Request) -> web.StreamResponse:
@@ -482,6 +496,7 @@ def create_app(
     app.router.add_get(r"/rules/{game}/{index:\d+}.png", rules_picture)
     app.router.add_get("/g/{token}", game_page)
     app.router.add_get(r"/g/{token}/{ply:\d+}.png", game_picture)
+    app.router.add_get(r"/g/{token}/{ply:\d+}.txt", game_words)
     app.router.add_get("/g/{token}/record.{kind}", game_record)
     app.router.add_get("/g/{token}/events", game_events, name="events")
     app.router.add_get(r"/s/{guild:\d+}", guild_page)

@@ -50,8 +50,12 @@ def test_turn_message_pings_only_the_player_to_move(lang: str) -> None:
     assert not mentions.get("replied_user")
     assert parts.embed is not None
     embed = parts.embed.to_dict()
-    assert embed["image"]["url"] == "attachment://board-7.png"
+    # The picture is a plain attachment (a screen reader reads its description), not the
+    # embed's image; without words of its own, it is described by the reply's first line.
+    assert "image" not in embed
     assert [f.filename for f in parts.files] == ["board-7.png"]
+    first_line = str(embed["description"]).split("\n")[0]
+    assert parts.files[0].description == first_line
     # The deadline is a Discord timestamp (every reader sees their own time zone).
     assert any("<t:1767323045:R>" in f["value"] for f in embed["fields"])
     label = {"en": "To move", "ja": "手番"}[lang]
@@ -89,6 +93,17 @@ def test_record_files_attached() -> None:
     parts = reply_parts(move_reply(image=None, files=files), "en")
     assert [f.filename for f in parts.files] == ["banmen-7.kif", "banmen-7.json"]
     assert parts.embed is not None and parts.embed.image.url is None
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_picture_is_described_in_the_readers_language(lang: str) -> None:
+    words = Text("Rokumentai, ply 1. " + "word " * 300, "六面体、1手目。" + "語" * 1100)
+    (picture,) = reply_parts(move_reply(image_alt=words), lang).files
+    assert picture.description is not None and len(picture.description) <= 1024
+    assert picture.description.startswith(words.get(lang)[:10])
+    assert picture.description.endswith("…")
+    if lang == "en":  # cut between words, never inside one
+        assert picture.description.removesuffix("…").endswith("word")
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "turn"), ("ja", "手番")])

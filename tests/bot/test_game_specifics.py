@@ -316,7 +316,10 @@ async def test_rules_answer_with_a_picture(harness: Harness, double: DiscordDoub
         assert answer.ephemeral
         assert get_game(game_id).title_ja in answer.text
         assert_png(answer, double)
-        assert answer.embeds[0]["image"]["url"] == f"attachment://rules-{game_id}-1.png"
+        # a plain attachment, described by the page's heading (not the embed's image)
+        (picture,) = answer.files
+        assert picture.filename == f"rules-{game_id}-1.png" and "image" not in answer.embeds[0]
+        assert picture.description and picture.description in answer.embeds[0]["description"]
 
 
 async def test_socrates_lobby(harness: Harness, double: DiscordDouble) -> None:

@@ -184,10 +184,12 @@ def guild(guild_id: int, owner: User, channels: list[JSON], users: list[User]) -
     }
 
 
-def attachment(attachment_id: int, filename: str, data: bytes, url_base: str) -> JSON:
+def attachment(
+    attachment_id: int, filename: str, data: bytes, url_base: str, description: str | None = None
+) -> JSON:
     content_type = "image/png" if filename.lower().endswith(".png") else "application/octet-stream"
     url = f"{url_base}/attachments/{attachment_id}/{filename}"
-    return {
+    out: JSON = {
         "id": str(attachment_id),
         "filename": filename,
         "size": len(data),
@@ -195,6 +197,9 @@ def attachment(attachment_id: int, filename: str, data: bytes, url_base: str) ->
         "proxy_url": url,
         "content_type": content_type,
     }
+    if description is not None:
+        out["description"] = description
+    return out
 
 
 def message(

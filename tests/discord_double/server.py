@@ -18,7 +18,7 @@ import secrets
 import time
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
@@ -36,6 +36,8 @@ class Upload:
     filename: str
     data: bytes
     content_type: str
+    description: str | None = None
+    """The attachment's description (its alt text), from ``payload_json``'s ``attachments``."""
 
 
 ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
@@ -852,7 +854,9 @@ class DiscordDouble:
             attachment_id = snowflake()
             self.files[attachment_id] = upload.data
             out.append(
-                payloads.attachment(attachment_id, upload.filename, upload.data, self.base_url)
+                payloads.attachment(
+                    attachment_id, upload.filename, upload.data, self.base_url, upload.description
+                )
             )
         return out
 
@@ -1159,6 +1163,19 @@ def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"code": code, "message": message}, status=status)
 
 
+def _described(body: Any, files: list[Upload]) -> list[Upload]:
+    """``files`` (each named ``files[n]`` in its description for now) with the description
+    ``payload_json`` gives attachment ``n``, as Discord reads it (``None`` without one)."""
+    data = body.get("data", body) if isinstance(body, dict) else None
+    listed = data.get("attachments") if isinstance(data, dict) else None
+    by_id = {str(a.get("id")): a.get("description") for a in listed or [] if isinstance(a, dict)}
+    out = []
+    for upload in files:
+        index = (upload.description or "").removeprefix("files[").removesuffix("]")
+        out.append(replace(upload, description=by_id.get(index)))
+    return out
+
+
 async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
     """JSON body, or multipart ``payload_json`` with ``files[n]`` parts."""
     files: list[Upload] = []
@@ -1177,9 +1194,10 @@ async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
                         part.filename or part.name,
                         bytes(raw),
                         part.headers.get("Content-Type", "application/octet-stream"),
+                        description=part.name,  # the part's name until the payload is read
                     )
                 )
-        return body, files
+        return body, _described(body, files)
     if request.can_read_body:
         text = await request.text()
         return (json.loads(text) if text else None), files

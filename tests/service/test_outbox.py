@@ -103,6 +103,9 @@ async def test_a_move_and_its_announcement_are_one_commit(db_path: str) -> None:
         gid = await _game(service)
         reply = await _move(service, gid)
         assert reply.outbox is not None and reply.image is not None
+        # the picture's words: the position after the move, naming it
+        assert reply.image_alt is not None and "Last move: " in reply.image_alt.en
+        assert "直前の手：" in reply.image_alt.ja
         rows = _outbox(db_path)
         assert [(r[0], r[3], r[4], r[5]) for r in rows] == [(gid, 1, "moved", None)]
         assert reply.outbox == f"{gid}.{rows[0][1]}.0"
@@ -130,6 +133,7 @@ async def test_after_a_crash_the_announcement_is_handed_out_again(db_path: str) 
         assert again.text("en") == reply.text("en") and again.text("ja") == reply.text("ja")
         assert again.notify == reply.notify and again.actions == reply.actions
         assert again.image == reply.image  # the position announced, not the newer one
+        assert again.image_alt == reply.image_alt  # its words are drawn again with it
         assert await second.pending_announcements() == []  # claimed by the caller now
         assert again.outbox is not None
         await second.announced(again.outbox)

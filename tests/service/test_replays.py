@@ -63,6 +63,11 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     assert await play_on(real, gid, 6) == 6
     replay = await real.review.replay(gid, CAROL)
     assert replay.key == "replay.ready" and replay.public and replay.image_format == "gif"
+    assert replay.image_alt is not None  # how many plies, and the last position in words
+    assert replay.image_alt.en.startswith(
+        "An animated replay of 6 plies, ending on this position: "
+    )
+    assert ", ply 6. " in replay.image_alt.en and "6手の棋譜再生" in replay.image_alt.ja
     assert replay.params["plies"] == 6 and replay.lines == ()
     shown = frames(replay.image)
     assert len(shown) == 7
@@ -80,6 +85,10 @@ async def test_one_frame_per_ply_and_the_start(real: GameService) -> None:
     last = await real.review.replay_step(gid, CAROL, 99)
     assert last.params["ply"] == 6 and steps(last) == {"step_first": 0, "step_prev": 5}
     assert pixels(last.image) != pixels(first.image)
+    # each step's picture in words, naming the ply that led to it
+    assert first.image_alt is not None and "Last move" not in first.image_alt.en
+    assert middle.image_alt is not None and ", ply 3. " in middle.image_alt.en
+    assert "Last move: " in middle.image_alt.en and "直前の手：" in middle.image_alt.ja
 
 
 async def test_a_small_upload_limit_keeps_fewer_pictures(real: GameService) -> None:

@@ -77,6 +77,9 @@ async def test_a_planted_blunder_is_among_its_players_mistakes(
     total = len(stored(db_path, gid).plies)
     assert seen == [(k, total) for k in range(total + 1)]  # one message's steps, 0 to the end
     assert reply.key == "review.show" and reply.image is not None
+    # the chart in words: the game, its length, and every player's chance at the end
+    assert reply.image_alt is not None and f"in game #{gid} " in reply.image_alt.en
+    assert f"{total} plies" in reply.image_alt.en and "%" in reply.image_alt.ja
     assert not reply.public and reply.audience == ALICE.id  # private until a player shows it
     found = [m for m in mistakes(reply) if m["ply"] == ply]
     assert found, f"ply {ply} not among {mistakes(reply)}"
@@ -198,6 +201,10 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     # where she started, then one point a rated game
     assert "Noughts and crosses" in label and len(points) == 4 and points[0] == 1000
     assert points[1] < points[3]
+    # the chart in words: whose it is and the rating now, in both languages
+    words = reply.image_alt
+    assert words is not None and words.en.startswith(f"Chart of {ALICE.name}'s rating")
+    assert "Noughts and crosses " in words.en and "三目並べ " in words.ja
     assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 

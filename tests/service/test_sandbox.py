@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings
-from bot.sandbox import Sandbox, run_sandbox
+from bot.sandbox import Sandbox, picture_text, run_sandbox
 from bot.service import Page, Reply, Scope
+from engines.core import Text
 from engines.registry import all_games
 from tests.helpers import run_script as _run
 
@@ -499,3 +500,12 @@ async def test_the_sandbox_prints_a_due_digest_once(fakes: None, tmp_path: Path)
     code, out = await _run(tmp_path, DIGEST_SCRIPT)
     assert code == 0, out
     assert out.count("Your Banmen games today") == 2, out
+
+
+def test_a_picture_is_printed_with_its_words() -> None:
+    words = Text("Rokumentai, ply 0. Black to move.", "六面体、0手目。先手の手番。")
+    reply = Reply("board.active", image=b"png", image_alt=words)
+    path = Path("out/game-1-0001-spectator.png")
+    assert picture_text(reply, path, "en") == f"[image: {path}]\n[alt: {words.en}]"
+    assert picture_text(reply, path, "ja") == f"[画像: {path}]\n[代替テキスト: {words.ja}]"
+    assert picture_text(Reply("board.active", image=b"png"), path, "en") == f"[image: {path}]"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -131,8 +132,14 @@ async def test_step_through_a_finished_game(
     page = browser.page
     assert await browser.ply() == made and await browser.current() == [str(made)]
     last = await browser.picture()
+    last_words = await page.get_attribute("#board", "alt")
+    assert last_words is not None and last_words.startswith(f"Rokumentai, ply {made}. Game over")
     await page.click("#first")
     assert await browser.ply() == 0 and await browser.current() == []
+    # the picture's alt follows the step: the start in words
+    await expect(page.locator("#board")).to_have_attribute(
+        "alt", re.compile(r"^Rokumentai, ply 0\.")
+    )
     assert (await page.get_attribute("#board", "src")).startswith(f"/g/{token}/0.png")
     start_picture = await browser.picture()
     assert start_picture != last
@@ -173,6 +180,12 @@ async def test_a_running_game_updates_itself(real: GameService, browser: Browser
     await play_on(real, gid, 1, seed=5)
     await expect(page.locator("#moves li")).to_have_count(3)
     await expect(page.locator("#game")).to_have_attribute("data-ply", "3")
+    # a screen reader hears the new move: the new position in words, in the live region
+    announce = page.locator("#announce[aria-live=polite]")
+    await expect(announce).to_have_text(re.compile(r"^Rokumentai, ply 3\. .*Last move: "))
+    await expect(page.locator("#board")).to_have_attribute(
+        "alt", re.compile(r"^Rokumentai, ply 3\.")
+    )
     assert await browser.current() == ["3"]
     assert await browser.picture() != before
     await real.play.resign(gid, BOB)

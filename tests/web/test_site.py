@@ -51,6 +51,36 @@ async def test_a_game_page_by_its_token(real: GameService, client: Client) -> No
     assert f'src="/g/{token}/2.png"' in await (await client.get(f"/g/{token}?ply=2")).text()
 
 
+async def test_every_picture_has_its_position_in_words(real: GameService, client: Client) -> None:
+    """The board's ``alt`` is the position in words (a spectator's), for the ply shown and for
+    each step (``<ply>.txt``); a running page has a live region for each new move."""
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 4)
+    token = await real.review.page_token(gid)
+    html = await (await client.get(f"/g/{token}")).text()
+    alt = re.search(r'<img id="board"[^>]* alt="([^"]*)"', html)
+    assert alt is not None and alt.group(1).startswith("Rokumentai, ply 4. ")
+    assert "Last move: " in alt.group(1)
+    assert 'id="announce" aria-live="polite"' in html
+    ja = await (await client.get(f"/g/{token}?ply=2&lang=ja")).text()
+    assert 'alt="六面体、2手目。' in ja
+    step = await client.get(f"/g/{token}/2.txt")
+    assert step.status == 200 and step.content_type == "text/plain"
+    words = await step.text()
+    assert words.startswith("Rokumentai, ply 2. ") and "Last move: " in words
+    start_words = await (await client.get(f"/g/{token}/0.txt")).text()
+    assert start_words.startswith("Rokumentai, ply 0. Black to move.")
+    assert "Last move" not in start_words
+    # each live update carries the new position in words, for the page to announce
+    version = (await real.play.game_info(gid)).version
+    events = await client.get(f"/g/{token}/events?v={version}")
+    read = asyncio.ensure_future(events.content.readuntil(b"\n\n"))
+    await play_on(real, gid, 1)
+    data = json.loads((await read).decode().removeprefix("data: "))
+    assert data["described"].startswith("Rokumentai, ply 5. ")
+    events.close()
+
+
 async def test_downloads(real: GameService, client: Client) -> None:
     gid = await start(real, "rokumentai")
     await play_on(real, gid, 3)
@@ -172,6 +202,9 @@ async def test_a_secret_setup_never_reaches_the_page(real: GameService, client: 
         first_event = await events.content.readuntil(b"\n\n")
         assert b"123/456" not in first_event and b"654/321" not in first_event
         events.close()
+        # the position in words is the same for both arrangements, as the pictures are
+        words = [await (await client.get(f"/g/{t}/0.txt")).text() for t in (token, other)]
+        assert words[0] == words[1] and "face down" in words[0]
 
 
 async def test_a_solitaires_seed_stays_hidden(real: GameService, client: Client) -> None:

@@ -38,7 +38,8 @@ async def _lang(interaction: discord.Interaction[Any]) -> Lang:
 
 
 def page_embed(page: RulesPage, lang: Lang) -> tuple[discord.Embed, list[discord.File]]:
-    """The page as an embed (and its picture as the attachment the embed shows)."""
+    """The page as an embed, and its picture as a plain attachment described by the page's
+    heading (a screen reader reads an attachment's description, not an embed image's)."""
     game = lang.pick(f"{page.title.en} ({page.title.ja})", page.title.ja)
     section = page.sections[page.section][1].get(lang)
     embed = discord.Embed(
@@ -52,8 +53,8 @@ def page_embed(page: RulesPage, lang: Lang) -> tuple[discord.Embed, list[discord
     files: list[discord.File] = []
     if page.png is not None:
         name = f"rules-{page.game}-{page.index + 1}.png"
-        files.append(discord.File(io.BytesIO(page.png), filename=name))
-        embed.set_image(url=f"attachment://{name}")
+        described = page.heading.get(lang)
+        files.append(discord.File(io.BytesIO(page.png), filename=name, description=described))
     return embed, files
 
 

@@ -56,6 +56,16 @@ def _title(game_type: str) -> Text | str:
         return game_type
 
 
+def _chart_words(user: User, rows: Sequence[RatingRow]) -> Text:
+    """The rating chart in words (its alt text): whose it is and each game's rating now."""
+
+    def now(lang: str) -> str:
+        each = (f"{i18n.fmt_value(_title(r.game_type), lang)} {row_text(r)}" for r in rows)
+        return i18n.t("list.comma", lang).join(each)
+
+    return i18n.text("rating.chart_alt", name=user.name, ratings=Text(now("en"), now("ja")))
+
+
 def _record(row: RatingRow) -> dict[str, Any]:
     return {
         "rating": row_text(row),
@@ -119,6 +129,7 @@ class Ratings:
             event=Event.RATING,
             lines=tuple(lines),
             image=chart,
+            image_alt=_chart_words(user, rows) if chart is not None else None,
             public=share,
             audience=audience,
         )

@@ -340,6 +340,7 @@ class Lessons:
             public=False,
             audience=user.id,
             image=png,
+            image_alt=None if png is None else present.alt_text(board.state, viewer, board.last),
             image_viewer=viewer,
             actions=self._buttons(chosen, row, board, finished),
             lines=tuple(lines),

@@ -333,6 +333,7 @@ class Puzzles:
             public=False,
             audience=user.id,
             image=image,
+            image_alt=present.alt_text(state, puzzle.seat, last) if image is not None else None,
             image_viewer=puzzle.seat,
             actions=actions,
             lines=tuple(lines),
@@ -405,7 +406,8 @@ class DailyPosts:
             game.seat_name(puzzle.seat, "en", puzzle.players),
             game.seat_name(puzzle.seat, "ja", puzzle.players),
         )
-        image = await self.ctx.pictures.draw(None, puzzle.start(), puzzle.seat, None)
+        start = puzzle.start()
+        image = await self.ctx.pictures.draw(None, start, puzzle.seat, None)
         return Reply(
             "puzzle.daily_post",
             {
@@ -419,6 +421,7 @@ class DailyPosts:
             },
             event=Event.PUZZLE_DAILY,
             image=image,
+            image_alt=present.alt_text(start, puzzle.seat, None) if image is not None else None,
             image_viewer=puzzle.seat,
             actions=(Button(Action.PUZZLE_SOLVE, post.day),),
             outbox=row.key,

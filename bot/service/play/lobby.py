@@ -215,7 +215,7 @@ class Lobby:
             raise limit_refusal(exc, humans) from exc
         if full:
             (reply,) = first
-            return replace(reply, image=await self.ctx.pictures.of(loaded, None))
+            return await self.ctx.pictures.on(reply, loaded, None)
         return present.reply(
             loaded,
             Event.CREATED,

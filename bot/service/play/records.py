@@ -153,6 +153,7 @@ class Records:
             f"board.{loaded.status}",
             params={"players": present.seat_list(loaded), "ply": loaded.move_number()},
             image=image,
+            image_alt=self.ctx.pictures.alt_of(loaded, seat) if image is not None else None,
             image_viewer=seat,
             public=not private,
             audience=viewer.id if private and viewer else None,
@@ -286,14 +287,14 @@ class Records:
             reseed_from=read.state.ply,
         )
         loaded, _ = await self.ctx.games.create(new)
-        return present.reply(
+        reply = present.reply(
             loaded,
             Event.IMPORTED,
             "record.imported",
             params={"count": loaded.move_number()},
-            image=await self.ctx.pictures.of(loaded, None),
             lines=present.end_lines(loaded),
         )
+        return await self.ctx.pictures.on(reply, loaded, None)
 
 
 def check_record_size(size: int) -> None:

@@ -105,15 +105,12 @@ class Turns:
             results=tuple(results),
         )
         drawing = None
+        # a spectator never sees which secret move was made
+        shown_last = None if row.secret else last_move
         if announce is not None:
             drawing = asyncio.ensure_future(
-                # a spectator never sees which secret move was made
                 self.ctx.pictures.draw(
-                    loaded.id,
-                    after,
-                    None,
-                    None if row.secret else last_move,
-                    names=present.player_names(loaded),
+                    loaded.id, after, None, shown_last, names=present.player_names(loaded)
                 )
             )
 
@@ -143,7 +140,8 @@ class Turns:
                 drawing.cancel()
             raise
         if drawing is not None:
-            replies = await present.with_picture(replies, drawing)
+            alt = present.alt_text(after, None, shown_last)
+            replies = await present.with_picture(replies, drawing, alt)
         return new, chance_rows, replies
 
     async def play(
@@ -275,9 +273,9 @@ class Turns:
                 game_id=game_id,
                 public=False,
                 audience=user.id,
-                image=await self.ctx.pictures.of(loaded, seat),
                 image_viewer=seat,
             )
+            private = await self.ctx.pictures.on(private, loaded, seat)
             return [private, public]
 
     async def resign(self, game_id: int, user: User) -> Reply:

@@ -12,6 +12,7 @@ from bot.service.review.reviews import Progress, Reviews
 from bot.service.review.site import Site, WebGame, WebGuild, WebPlayer
 from bot.service.thinking import Thinker
 from bot.service.values import File, Reply, User
+from engines.core import Text
 
 
 class Review:
@@ -68,6 +69,11 @@ class Review:
     @entry
     async def game_page(self, token: str) -> WebGame:
         return await self.site.game(token)
+
+    @entry
+    async def game_words(self, token: str, ply: int) -> Text:
+        """The picture after ply ``ply`` in words (the page's alt text)."""
+        return await self.site.words(token, ply)
 
     @entry
     async def game_picture(self, token: str, ply: int) -> bytes:

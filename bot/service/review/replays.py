@@ -25,6 +25,7 @@ from functools import partial
 from typing import Any
 
 import render
+from bot import i18n
 from bot.model import GameRow, GameStatus, MoveRow
 from bot.service import present
 from bot.service.actions import Action, Button
@@ -32,7 +33,7 @@ from bot.service.cache import Loaded, replayed
 from bot.service.context import Context
 from bot.service.play.records import check_daily_view, shown_to_everyone
 from bot.service.thinking import Thinker
-from bot.service.values import Event, Line, Refusal, Reply, User
+from bot.service.values import ALT_LIMIT, Event, Line, Refusal, Reply, User
 from engines.core import CHANCE, Outcome, State, Text
 from engines.registry import get_game
 from render.replay import DEFAULT_MAX_BYTES, Frame, ReplayTooLargeError, animate, pick_frames
@@ -177,7 +178,18 @@ class Replays:
             step_actions(total, total, animated=True),
             lines,
             image_format="gif",
+            image_alt=self._animation_words(loaded, seen, total),
         )
+
+    def _animation_words(self, loaded: Loaded, seen: Seen, total: int) -> Text | None:
+        """An animated replay in words: how many plies it shows and its last position (the
+        game as it stands, as its last frame)."""
+        frame = {lang: i18n.t("replay.alt", lang, plies=total, words="") for lang in present.LANGS}
+        room = ALT_LIMIT - max(len(f) for f in frame.values())
+        words = self.ctx.pictures.alt_of(loaded, seen.seat, room)
+        if words is None:
+            return None
+        return i18n.text("replay.alt", plies=total, words=words)
 
     async def step(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The picture after ply ``ply`` (0: the start; beyond the end: the last one)."""
@@ -198,7 +210,8 @@ class Replays:
         offered = step_actions(ply, total)
         if ply and loaded.status is GameStatus.FINISHED:  # the computer's better move (review)
             offered += (Button(Action.BETTER, str(ply)),)
-        return self.reply(loaded, seen, viewer, key, params, image, offered, [])
+        words = present.alt_text(found.state, seen.seat, found.move, outcome)
+        return self.reply(loaded, seen, viewer, key, params, image, offered, [], image_alt=words)
 
     @staticmethod
     def reply(
@@ -212,6 +225,7 @@ class Replays:
         lines: list[Line],
         *,
         image_format: str = "png",
+        image_alt: Text | None = None,
     ) -> Reply:
         # Not present.reply: a replay offers no moves and names nobody to move.
         return Reply(
@@ -224,6 +238,7 @@ class Replays:
             image=image,
             image_viewer=seen.seat,
             image_format=image_format,
+            image_alt=image_alt,
             actions=actions,
             lines=tuple(lines),
         )

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
 import render
-from bot.i18n import bilingual, text
+from bot.i18n import bilingual, t, text
 from bot.learn import moved_cells
 from bot.model import GameStatus, ReviewRow
 from bot.service import present
@@ -182,6 +182,21 @@ def percent(chance: float) -> int:
     return round(100 * chance)
 
 
+def chart_words(
+    game_id: int, title: Text, plies: int, names: Sequence[str], final: Sequence[float]
+) -> Text:
+    """The win-chance chart in words (its alt text): the game, its length and where each
+    player's chance ended."""
+    chances = [f"{name} {percent(c)}%" for name, c in zip(names, final, strict=True)]
+    return text(
+        "review.chart_alt",
+        id=game_id,
+        game=title,
+        plies=plies,
+        chances=Text(t("list.comma", "en").join(chances), t("list.comma", "ja").join(chances)),
+    )
+
+
 class Reviews:
     """``/review``, its Review, Better-move and Make-public buttons."""
 
@@ -321,6 +336,7 @@ class Reviews:
             public=shown,
             audience=None if shown or viewer is None else viewer.id,
             image=chart,
+            image_alt=chart_words(loaded.id, title, len(review.plies), names, curve[-1]),
             image_viewer=seen.seat,
             actions=tuple(buttons),
             lines=tuple(lines),

@@ -17,6 +17,7 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from bot import i18n
 from bot.clock import from_ms
@@ -29,7 +30,7 @@ from bot.service.play.records import Records, check_daily_view
 from bot.service.ratings import row_text, shown
 from bot.service.review.replays import Replays, positions
 from bot.service.values import File, Line, Refusal, Reply
-from engines.core import Text
+from engines.core import State, Text
 from engines.registry import all_games, get_game
 
 NOT_FOUND = "web.not_found"
@@ -86,6 +87,8 @@ class WebGame:
     guild_id: str | None
     listed: bool
     """Its server opted in: the page may link the server's page."""
+    described: Text
+    """The latest position in words, as a spectator sees it: what a running page announces."""
 
     @property
     def total(self) -> int:
@@ -223,6 +226,7 @@ class Site:
         loaded = await self._game(token)
         row = loaded.row
         found = await asyncio.to_thread(positions, row, loaded.entries)
+        latest = _described(found[-1].state, found[-1].move, loaded, True)
         plies = []
         for number, position in enumerate(found[1:], start=1):
             move = position.shown()
@@ -247,6 +251,7 @@ class Site:
             records=records,
             guild_id=row.guild_id,
             listed=row.guild_id is not None and settings.web == "public",
+            described=latest,
         )
 
     async def _record_kinds(self, loaded: Loaded) -> tuple[str, ...]:
@@ -261,6 +266,16 @@ class Site:
             while len(self._kinds) > PICTURE_CACHE:
                 self._kinds.popitem(last=False)
         return kinds
+
+    @entry
+    async def words(self, token: str, ply: int) -> Text:
+        """The spectator's picture after ply ``ply`` in words: its alt text (0: the start;
+        clamped to the game)."""
+        loaded = await self._game(token)
+        total = loaded.move_number()
+        ply = min(max(ply, 0), total)
+        found = await asyncio.to_thread(positions, loaded.row, loaded.entries, ply)
+        return _described(found[ply].state, found[ply].move, loaded, ply == total)
 
     @entry
     async def picture(self, token: str, ply: int) -> bytes:
@@ -415,3 +430,11 @@ def _seat_name(loaded: Loaded, seat: int) -> Text:
 
 def _title(game_type: str) -> Text:
     return present.title(get_game(game_type))
+
+
+def _described(state: State[Any], move: Any, loaded: Loaded, last: bool) -> Text:
+    """A position of ``loaded`` in words as a spectator sees it (with the host's end on the
+    ``last`` one, as its picture); the page's words for a picture when nothing describes it."""
+    outcome = present.host_outcome(loaded.row) if last else None
+    words = present.alt_text(state, None, move, outcome)
+    return words if words is not None else i18n.text("picture.alt")

@@ -20,7 +20,7 @@
     board.src = "/g/" + token + "/" + ply + ".png?v=" + version;
     game.dataset.ply = String(ply);
     where.textContent = template.replace("{ply}", String(ply)).replace("{total}", String(total));
-    board.alt = where.textContent;
+    describe(ply);
     for (const a of moves.querySelectorAll("a[data-ply]")) {
       if (Number(a.dataset.ply) === ply) {
         a.setAttribute("aria-current", "true");
@@ -30,6 +30,23 @@
       }
     }
     if (push) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
+  }
+
+  // The picture's alt text: the position in words, asked for each ply shown (the latest one
+  // comes with each live update).
+  let described = { ply: ply, text: board.alt };
+  function describe(shown) {
+    if (described.ply === shown) {
+      board.alt = described.text;
+      return;
+    }
+    fetch("/g/" + token + "/" + shown + ".txt?lang=" + lang + "&v=" + version)
+      .then((r) => (r.ok ? r.text() : Promise.reject(r.status)))
+      .then((text) => {
+        described = { ply: shown, text: text };
+        if (ply === shown) board.alt = text;
+      })
+      .catch(() => {});
   }
 
   const steps = { first: () => 0, prev: () => ply - 1, next: () => ply + 1, last: () => total };
@@ -54,10 +71,15 @@
     show(steps[id](), true);
   });
 
+  const announce = document.getElementById("announce");
   function update(data) {
     const following = ply === total;
+    const moved = data.total !== total || data.ends.length > 0;
     version = data.version;
     total = data.total;
+    described = { ply: total, text: data.described };
+    // a screen reader hears each new move: the new position in words (aria-live)
+    if (moved) announce.textContent = data.described;
     game.dataset.version = String(version);
     game.dataset.total = String(total);
     moves.textContent = "";
