@@ -38,6 +38,7 @@ from engines.socrates.board import (
     MOVE,
     OWN,
     RING,
+    ROWS,
     STEPS,
     Move,
     cell,
@@ -89,19 +90,21 @@ def arrivals(board: str, seat: int) -> Iterator[tuple[int, ...]]:
     beside it). Only an enemy piece that moves onto one of them can."""
     own, enemy = OWN[seat], OWN[1 - seat]
     goal = GOAL_ROW[seat]
-    for line in COLUMNS[seat]:
-        landing = line[-1]
-        if not _unguarded(board, landing, enemy):
+    step = FORWARD[seat]  # a column's slice read from the seat's own back row
+    for col, cells in enumerate(COLUMNS[seat]):
+        ahead = board[col::COLS][::step].rstrip(EMPTY)  # up to the furthest piece
+        n = len(ahead)
+        if n == ROWS:  # the far cell is taken: one cell forward takes an enemy piece there
+            if ahead[-1] not in enemy or ahead[-2] not in own:
+                continue
+            first = n - 2
+        elif n and ahead[-1] in own:  # the furthest piece runs to the far cell
+            first = n - 1
+        else:
             continue
-        if board[landing] != EMPTY:  # one cell forward takes a piece there
-            if board[landing] in enemy and board[line[-2]] in own:
-                yield (line[-2], landing, *BESIDE[landing])
-            continue
-        k = len(line) - 2
-        while k >= 0 and board[line[k]] == EMPTY:
-            k -= 1
-        if k >= 0 and board[line[k]] in own:
-            yield (*line[k:], *BESIDE[landing])
+        landing = cells[-1]
+        if _unguarded(board, landing, enemy):
+            yield (*cells[first:], *BESIDE[landing])
     marked = MARKED[seat]
     s = board.find(marked)
     while s >= 0:
