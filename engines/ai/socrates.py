@@ -5,9 +5,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from engines.ai import twothree
+from engines.ai import shinken, twothree
 from engines.ai.evaluation import Evaluation
 from engines.ai.levels import LEVELS, margins_with
+from engines.ai.search import PROVEN, WIN
 from engines.core import State
 from engines.socrates import kokutan
 from engines.socrates.board import (
@@ -22,6 +23,7 @@ from engines.socrates.board import (
     col_of,
     row_of,
 )
+from engines.socrates.shinken import ShinkenState
 
 # --- 宇宙遊泳: lines of five ----------------------------------------------------------------------
 
@@ -135,8 +137,26 @@ were worth nothing: over 40 games a pair on the ladder's seeds, 3v1 52% -> 82%, 
 78%, and every other step 75-85% (1 v random 98%)."""
 
 
+RACE_WON = WIN - 1_000
+"""真剣勝負: a race the rules decide within a few plies (engines.ai.shinken), less those plies:
+beyond ``PROVEN`` (a certain win for the review and the search), below any win the search
+sees for itself."""
+RUNNER_THREAT = 100
+"""真剣勝負: a runner the side to move must stop this move (a safe arrival it can still take,
+block or guard): its move is spent on it."""
+
+
 def evaluate_shinken(state: State[Any], seat: int) -> float:
-    assert isinstance(state, SocratesState)
+    """真剣勝負: the race first (one that the rules decide, or a runner to stop), then pieces,
+    their advance, marks and the turn."""
+    assert isinstance(state, ShinkenState)
+    answers = shinken.takes(state)
+    if answers:
+        return _after_takes(state, answers, seat)
+    race = shinken.race(state)
+    if race.certain:
+        won = RACE_WON - race.plies
+        return won if race.winner == seat else -won
     score = [0.0, 0.0]
     for c, ch in enumerate(state.board):
         if ch == ".":
@@ -146,7 +166,25 @@ def evaluate_shinken(state: State[Any], seat: int) -> float:
         if ch in MARKED:
             score[s] += SHINKEN_MARKED
     score[state.turn] += SHINKEN_TEMPO
+    if race.winner is not None:
+        score[race.winner] += RUNNER_THREAT
     return score[seat] - score[1 - seat]
+
+
+def _after_takes(state: ShinkenState, answers: tuple[Any, ...], seat: int) -> float:
+    """An enemy piece arrived and must be taken: the best of the takes for the side to move
+    (a decided race a ply further off)."""
+    values = []
+    for move in answers:
+        child = state.apply(move)
+        outcome = child.outcome()
+        if outcome is None:
+            v = evaluate_shinken(child, seat)
+            values.append(v - 1 if v >= PROVEN else v + 1 if v <= -PROVEN else v)
+        else:
+            r = outcome.returns()[seat]
+            values.append(RACE_WON - 1 if r > 0 else -(RACE_WON - 1) if r < 0 else 0.0)
+    return max(values) if state.turn == seat else min(values)
 
 
 KOKUTAN_GOAL = 300

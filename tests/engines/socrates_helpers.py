@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from engines.socrates.board import SocratesState
+from engines.socrates.board import CELLS, EMPTY, SocratesState, board_to_text, parse_cell
+
+
+def board_text(*groups: str) -> str:
+    """A board in position text from groups of a piece letter and its cells (``"P e5 a1"``)."""
+    board = [EMPTY] * CELLS
+    for group in groups:
+        kind, *cells = group.split()
+        for name in cells:
+            c = parse_cell(name)
+            assert c is not None
+            board[c] = kind
+    return board_to_text("".join(board))
 
 
 def moves(state: SocratesState) -> set[str]:

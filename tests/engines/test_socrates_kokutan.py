@@ -22,20 +22,13 @@ from engines.socrates.board import (
 )
 from engines.socrates.kokutan import MOVE_PHASE, KokutanState, jump_path, kinds_of
 from tests.engines.playout import random_game
-from tests.engines.socrates_helpers import moves, piece_moves, play
+from tests.engines.socrates_helpers import board_text, moves, piece_moves, play
 
 GAME = get_game("socrates-kokutan")
 
 
 def setup(*groups: str, side: str = "b", phase: str = "move") -> KokutanState:
-    board = [EMPTY] * CELLS
-    for group in groups:
-        kind, *cells = group.split()
-        for name in cells:
-            c = parse_cell(name)
-            assert c is not None
-            board[c] = kind
-    state = GAME.from_position(f"{board_to_text(''.join(board))} {side} {phase} 0 30")
+    state = GAME.from_position(f"{board_text(*groups)} {side} {phase} 0 30")
     assert isinstance(state, KokutanState)
     return state
 

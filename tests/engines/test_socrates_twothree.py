@@ -9,21 +9,14 @@ import pytest
 
 from engines.core import TERMINAL, PositionError, Termination
 from engines.registry import get_game
-from engines.socrates.board import CELLS, EMPTY, SocratesState, board_to_text, parse_cell
-from tests.engines.socrates_helpers import moves, play
+from engines.socrates.board import SocratesState
+from tests.engines.socrates_helpers import board_text, moves, play
 
 GAME = get_game("socrates-twothree")
 
 
 def setup(*groups: str, side: str = "b", **options: str) -> SocratesState:
-    board = [EMPTY] * CELLS
-    for group in groups:
-        kind, *cells = group.split()
-        for name in cells:
-            c = parse_cell(name)
-            assert c is not None
-            board[c] = kind
-    state = GAME.from_position(f"{board_to_text(''.join(board))} {side} 0 10", options)
+    state = GAME.from_position(f"{board_text(*groups)} {side} 0 10", options)
     assert isinstance(state, SocratesState)
     return state
 
