@@ -55,20 +55,23 @@ def _rollout(state: State[Any], rng: random.Random) -> float:
     """Play ``state`` to its end with random draws; 1 for a win, 0.5 a draw, 0 a loss."""
     order = list(CARD_MOVES)
     rng.shuffle(order)
-    rank = {m: i for i, m in enumerate(order)}
+    next_card = 0  # cards leave the talon only when drawn: the first still in it never moves back
     while True:
         outcome = state.outcome()
         if outcome is not None:
             r = outcome.returns()[0]
             return 1.0 if r > 0 else 0.5 if r == 0 else 0.0
         if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            draw = min((m for m, _ in outcomes), key=lambda m: rank.get(m, len(rank)))
-            before = state
+            assert isinstance(state, YosukoState)
+            talon = frozenset(state.talon)
+            while order[next_card].arg not in talon:
+                next_card += 1
+            draw = order[next_card]
+            terminator = state.terminator
             state = state.apply(draw)
-            if isinstance(before, YosukoState) and draw.arg == before.terminator:
+            if draw.arg == terminator:
                 rng.shuffle(order)  # a reshuffle (rounds > 1): a new order for the new talon
-                rank = {m: i for i, m in enumerate(order)}
+                next_card = 0
             continue
         moves = state.legal_moves()
         if len(moves) == 1:
