@@ -99,6 +99,16 @@ def time_row(game_id: str, players: int, positions: int, levels: list[int]) -> l
     return out
 
 
+def ladder_move(state: State[Any], seat: int, level: int, rng: random.Random, nodes: int) -> Any:
+    """Level ``level``'s move (or secret setup) for ``seat`` as the ladder plays it: within
+    ``nodes`` a second of the level's time budget (at least :data:`MIN_NODES`; a setup
+    :data:`SETUP_NODES` times as many), never reading the clock."""
+    budget = max(MIN_NODES, int(LEVELS[level].budget * nodes))
+    if state.current_player() == SIMULTANEOUS:
+        budget *= SETUP_NODES
+    return choose_move(state, seat, level, rng, budget_scale=1e6, max_nodes=budget)
+
+
 def play(task: Task) -> tuple[tuple[float, ...], float, int]:
     """One game; ``levels[seat]`` (0: random). Returns each seat's score, the seconds spent
     by the computer players and the number of their moves."""
@@ -120,10 +130,7 @@ def play(task: Task) -> tuple[tuple[float, ...], float, int]:
                 move = rng.choice(state.legal_moves(seat if actor is not None else None))
             else:
                 t0 = time.monotonic()
-                budget = max(MIN_NODES, int(LEVELS[lvl].budget * nodes))
-                if actor is not None:
-                    budget *= SETUP_NODES
-                move = choose_move(state, seat, lvl, rng, budget_scale=1e6, max_nodes=budget)
+                move = ladder_move(state, seat, lvl, rng, nodes)
                 spent += time.monotonic() - t0
                 moves += 1
             state = state.apply(move, actor)

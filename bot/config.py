@@ -74,9 +74,11 @@ class Settings:
     ai_workers: int = 1
     """Processes the bot runs AI searches in (at most this many at once; on a 2-core machine
     one leaves a core for everything else)."""
-    review_seconds: float = 0.3
-    """Seconds the computer's review of a finished game searches each ply, after a plain
-    one-ply pass (issue 32; docs/review.md: a 60-ply game in at most about 20 s)."""
+    review_nodes: int = 2000
+    """Nodes the computer's review of a finished game searches each ply, after a plain one-ply
+    pass, scaled by the game's ``engines.ai.review.NODE_SCALE`` (issue 52: a node budget, never
+    seconds, so a review is the same on any machine; docs/review.md: a 60-ply game in about
+    30 s at most on a 2-core machine)."""
     shard_ids: tuple[int, ...] | None = None
     """The Discord shards this process runs (``--shards 0-3``); None: all of them."""
     shard_count: int | None = None
@@ -274,7 +276,7 @@ def load_settings(
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
         vacation_days=_positive(env, "BANMEN_VACATION_DAYS", 30, least=0),
-        review_seconds=_seconds(env, "BANMEN_REVIEW_SECONDS", 0.3),
+        review_nodes=_positive(env, "BANMEN_REVIEW_NODES", 2000),
         web_host=_opt(env, "BANMEN_WEB_HOST") or "127.0.0.1",
         web_port=_port(env, "BANMEN_WEB_PORT", 8080),
         public_url=(_opt(env, "BANMEN_PUBLIC_URL") or "").rstrip("/") or None,

@@ -1176,6 +1176,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "コンピュータが対局 #{id} を検討中：{total}手中{done}手…",
     ),
     "review.show": (
+        "Computer review of game #{id} ({game}): {plies} {plies:move|moves}, each searched over "
+        "{nodes:,} positions, and every mistake shown checked again over {deeper:,}. The chart "
+        "shows each player's winning chance.",
+        "対局 #{id}（{game}）のコンピュータ検討：{plies}手（1手あたり{nodes:,}局面を探索し、"
+        "示した悪手は{deeper:,}局面で確かめ直しました）。グラフは各対局者の勝率です。",
+    ),
+    "review.show_sampled": (
+        "Computer review of game #{id} ({game}): {plies} {plies:move|moves}, each choice compared "
+        "with the others over up to {nodes:,} imagined deals of the cards still to come, and "
+        "every mistake shown over up to {deeper:,}. The chart shows the winning chance.",
+        "対局 #{id}（{game}）のコンピュータ検討：{plies}手（各選択を残りの札の想定展開"
+        "最大{nodes:,}通りで他の選択と比べ、示した悪手は最大{deeper:,}通りで確かめ直しました）。"
+        "グラフは勝率です。",
+    ),
+    "review.show_timed": (
         "Computer review of game #{id} ({game}): {plies} {plies:move|moves}, about {seconds} s "
         "of search each. The chart shows each player's winning chance.",
         "対局 #{id}（{game}）のコンピュータ検討：{plies}手（1手あたり約{seconds}秒の探索）。"
@@ -1190,6 +1205,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "review.mistake": (
         "  move {ply}: {played} (win chance {kept}%); better {best} ({could}%)",
         "  {ply}手目：{played}（勝率{kept}%）→ {best} なら{could}%",
+    ),
+    "review.mistake_sampled": (
+        "  move {ply}: {played} (win chance {kept}%); better {best} ({could}%), ± {spread} points",
+        "  {ply}手目：{played}（勝率{kept}%）→ {best} なら{could}%（誤差±{spread}ポイント）",
+    ),
+    "review.luck": (
+        "From {start}% as dealt to {end}% at the end: the cards {cards:+d} points, the choices "
+        "{choices:+d} points.",
+        "配られた時の勝率{start}%から終局の{end}%まで：札の運で{cards:+d}ポイント、"
+        "選択で{choices:+d}ポイント。",
     ),
     "review.swings": ("Biggest swings after moves {plies}.", "形勢が大きく動いた手：{plies}手目"),
     "review.better": (

@@ -9,6 +9,7 @@ chances themselves are exact.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -55,20 +56,23 @@ def _rollout(state: State[Any], rng: random.Random) -> float:
     """Play ``state`` to its end with random draws; 1 for a win, 0.5 a draw, 0 a loss."""
     order = list(CARD_MOVES)
     rng.shuffle(order)
-    rank = {m: i for i, m in enumerate(order)}
+    next_card = 0  # cards leave the talon only when drawn: the first still in it never moves back
     while True:
         outcome = state.outcome()
         if outcome is not None:
             r = outcome.returns()[0]
             return 1.0 if r > 0 else 0.5 if r == 0 else 0.0
         if state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            draw = min((m for m, _ in outcomes), key=lambda m: rank.get(m, len(rank)))
-            before = state
+            assert isinstance(state, YosukoState)
+            talon = frozenset(state.talon)
+            while order[next_card].arg not in talon:
+                next_card += 1
+            draw = order[next_card]
+            terminator = state.terminator
             state = state.apply(draw)
-            if isinstance(before, YosukoState) and draw.arg == before.terminator:
+            if draw.arg == terminator:
                 rng.shuffle(order)  # a reshuffle (rounds > 1): a new order for the new talon
-                rank = {m: i for i, m in enumerate(order)}
+                next_card = 0
             continue
         moves = state.legal_moves()
         if len(moves) == 1:
@@ -76,6 +80,22 @@ def _rollout(state: State[Any], rng: random.Random) -> float:
         else:
             assert isinstance(state, YosukoState)
             state = state.apply(_policy(state))
+
+
+def _choices(state: State[Any]) -> tuple[tuple[YosukoMove, ...], list[State[Any]]]:
+    """The player's choices at ``state`` and the position after each, as the player sees it."""
+    view = state.observe(0)
+    if view.current_player() != 0:
+        raise ValueError("not the player's turn")
+    moves = view.legal_moves(0)
+    return moves, [view.apply(m) for m in moves]
+
+
+def _sample(children: list[State[Any]], rng: random.Random) -> list[float]:
+    """One imagined future played from every child: the same cards for all (common random
+    numbers)."""
+    seed = rng.getrandbits(64)
+    return [_rollout(child, random.Random(seed)) for child in children]
 
 
 def hint(
@@ -91,23 +111,71 @@ def hint(
     ``state`` is observed as the player sees it; the samples stop early at ``deadline`` (a
     ``clock()`` value), but each choice always gets at least one.
     """
-    view = state.observe(0)
-    if view.current_player() != 0:
-        raise ValueError("not the player's turn")
-    moves = view.legal_moves(0)
-    children = [view.apply(m) for m in moves]
+    moves, children = _choices(state)
     totals = [0.0] * len(moves)
     done = 0
     for i in range(max(1, samples)):
         if i and deadline is not None and clock() >= deadline:
             break
-        seed = rng.getrandbits(64)
-        for k, child in enumerate(children):
-            totals[k] += _rollout(child, random.Random(seed))
+        for k, won in enumerate(_sample(children, rng)):
+            totals[k] += won
         done += 1
+    return _ranked(moves, totals, done)
+
+
+def _ranked(moves: tuple[YosukoMove, ...], totals: list[float], done: int) -> tuple[Hint, ...]:
     hints = [Hint(m, totals[k] / done, done) for k, m in enumerate(moves)]
     hints.sort(key=lambda h: -h.win_chance)
     return tuple(hints)
+
+
+BATCH = 50
+"""Samples drawn between two looks at the standard errors (:func:`rate`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """Every choice's estimated win chance, best first (``hints``), and the standard error of
+    the best choice's lead over the one rated (``error``: 0 when it is the best)."""
+
+    hints: tuple[Hint, ...]
+    error: float
+
+
+def rate(
+    state: State[Any], played: YosukoMove, rng: random.Random, *, most: int, target: float
+) -> Rating:
+    """The choices at ``state`` compared with ``played`` over the same imagined futures, drawn
+    :data:`BATCH` at a time until the standard error of every choice's difference from
+    ``played`` is at most ``target``, or ``most`` futures (at least one). A difference
+    of two choices that share a future's result costs no samples: only the futures where they
+    part count towards its error. Deterministic for the state of ``rng``."""
+    moves, children = _choices(state)
+    mine = moves.index(played)
+    totals = [0.0] * len(moves)
+    lead = [0.0] * len(moves)  # the sums of (choice - played) and of their squares
+    squares = [0.0] * len(moves)
+    done = 0
+    while True:
+        batch = max(1, min(BATCH, most - done))
+        for _ in range(batch):
+            won = _sample(children, rng)
+            for k, w in enumerate(won):
+                totals[k] += w
+                lead[k] += w - won[mine]
+                squares[k] += (w - won[mine]) ** 2
+        done += batch
+        errors = [_error(lead[k], squares[k], done) for k in range(len(moves))]
+        if done >= most or max(errors) <= target:
+            break
+    hints = _ranked(moves, totals, done)
+    return Rating(hints, errors[moves.index(hints[0].move)])
+
+
+def _error(total: float, squares: float, n: int) -> float:
+    """The standard error of a mean from the sum and the sum of squares of ``n`` values."""
+    variance = max(0.0, squares - total * total / n) / max(1, n - 1)
+    return math.sqrt(variance / n)
 
 
 def sampled(turn: Turn) -> SearchResult:

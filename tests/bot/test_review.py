@@ -14,7 +14,7 @@ from tests.helpers import PNG, play_three, start_challenge
 async def test_review_through_discord(harness: Harness, double: DiscordDouble) -> None:
     service = harness.service
     assert service is not None
-    service.ctx.settings = replace(service.ctx.settings, review_seconds=0.001)
+    service.ctx.settings = replace(service.ctx.settings, review_nodes=100)
     thread_id, turn = await start_challenge(double)
     early = await double.slash(double.carol, "review", {}, channel=thread_id)
     assert early.ephemeral and "is not over" in early.text

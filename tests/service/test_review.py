@@ -6,9 +6,12 @@ kept across a restart, public only by a player's choice, and the better move dra
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
+import json
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from PIL import Image
@@ -17,16 +20,21 @@ import bot.service.review.reviews
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
-from bot.service.review.reviews import GameReview
+from bot.service.review.reviews import GameReview, percent
+from bot.service.thinking import InlineThinker
+from engines.ai.review import Judgement, is_mistake
+from engines.core import State
 from render.charts import MAX_CHART_BYTES
 from tests.helpers import ALICE, BOB, CAROL, DAVE, PLANTED_SEED, beat, offered, planted, query
 
-FAST = 0.001
-"""Seconds a ply is searched past depth 1 in these tests (depth 1 is always searched)."""
+T = TypeVar("T")
+FEW = 50
+"""Nodes a ply is searched past the plain first ply in these tests (that ply is always
+searched: it sees the planted game's missed win)."""
 
 
-def settings(db_path: str) -> Settings:
-    return Settings(db_path=db_path, review_seconds=FAST)
+def settings(db_path: str, nodes: int = FEW) -> Settings:
+    return Settings(db_path=db_path, review_nodes=nodes)
 
 
 @pytest.fixture
@@ -233,3 +241,148 @@ async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: 
     pictures = sorted(out_dir.glob("game-1-*.png"))
     assert len(pictures) >= 2  # the chart, then a picture a mistake
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
+
+
+# -- issue 52: the same review under load, confirmed mistakes, old reviews, 略式易双六 ------------
+
+
+class Hogged(InlineThinker):
+    """Every job drawn while another thread keeps the processor busy (and takes the
+    interpreter from the job as often as it can): a review on a loaded machine."""
+
+    async def draw(self, job: Callable[[], T]) -> T:
+        stop = threading.Event()
+
+        def spin() -> None:
+            while not stop.is_set():
+                sum(range(1000))
+
+        hog = threading.Thread(target=spin)
+        hog.start()
+        try:
+            return await super().draw(job)
+        finally:
+            stop.set()
+            hog.join()
+
+
+async def solitaire_game(service: GameService, seed: str) -> int:
+    """A finished 略式易双六 game of alice's, the first choice offered taken every time."""
+    gid = (await service.play.create_game(ALICE, "yosuko", seed=seed)).game_id
+    assert gid is not None
+    while (await service.play.game_info(gid)).status == "active":
+        choices = await service.play.legal_move_choices(gid, ALICE.id, "")
+        await service.play.move(gid, ALICE, choices[-1])
+    return gid
+
+
+async def test_a_review_is_identical_twice_under_a_cpu_hog(clock: FakeClock, db_path: str) -> None:
+    """Issue 52: a review searched for seconds found other mistakes on a busy machine. Its
+    budget is nodes (and samples) now: computed again with the processor hogged, every stored
+    figure is the same."""
+    quick = settings(db_path, nodes=20)
+    service = await GameService.open(db_path, clock=clock, settings=quick)
+    try:
+        games = [(await planted_game(service))[0], await solitaire_game(service, "hog")]
+        for gid in games:
+            await service.review.game(gid, ALICE)
+    finally:
+        await service.close()
+    quiet = [stored(db_path, gid) for gid in games]
+    query(db_path, "DELETE FROM reviews")
+    hogged = await GameService.open(db_path, clock=clock, settings=quick, thinker=Hogged())
+    try:
+        for gid in games:
+            await hogged.review.game(gid, ALICE)
+    finally:
+        await hogged.close()
+    assert [stored(db_path, gid) for gid in games] == quiet
+
+
+async def test_a_mistake_is_shown_only_once_a_deeper_check_confirms_it(
+    svc: GameService, db_path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 52: half the mistakes a shallow look reported vanished when searched ten times
+    longer. A candidate is judged again deeper, and shown only if it holds."""
+    gid, ply, _ = await planted_game(svc)
+    real = bot.service.review.reviews.judge
+    befores, plies, _, _ = planted("rokumentai", PLANTED_SEED)
+    false_alarm = next(  # a move of the blunderer's that is as good as the best
+        k + 1
+        for k in range(ply - 3, 0, -2)
+        if real(befores[k], plies[k], nodes=FEW, confirm=True).loss == 0.0
+    )
+    first: dict[int, Judgement] = {}  # by ply, from 1
+    rechecked: set[int] = set()
+
+    def shallow(state: State[Any], played: Any, **kw: Any) -> Judgement:
+        found = real(state, played, **kw)
+        if found.confirmed:
+            rechecked.add(state.ply + 1)
+            return found
+        if state.ply == false_alarm - 1:  # a first look that errs
+            found = replace(found, best_chance=1.0, played_chance=0.1)
+        first[state.ply + 1] = found
+        return found
+
+    monkeypatch.setattr(bot.service.review.reviews, "judge", shallow)
+    reply = await svc.review.game(gid, ALICE)
+    shown = [m["ply"] for m in mistakes(reply)]
+    assert ply in shown and false_alarm not in shown
+    review = stored(db_path, gid)
+    assert review.plies[false_alarm - 1].confirmed  # judged again, and kept as judged then
+    assert review.plies[false_alarm - 1].loss < 0.5
+    assert {ply, false_alarm} <= rechecked
+    assert all(review.plies[p - 1].confirmed for p in rechecked)
+    assert all(is_mistake(first[p]) for p in rechecked)  # only candidates are searched again
+    assert len(rechecked) < len(first)
+
+
+async def test_a_review_stored_before_issue_52_is_shown_as_it_was(
+    svc: GameService, db_path: str
+) -> None:
+    gid, ply, _ = await planted_game(svc)
+    await svc.review.game(gid, ALICE)
+    now = json.loads(query(db_path, "SELECT data FROM reviews WHERE game_id = ?", (gid,))[0][0])
+    old = {"format": 1, "seconds": 0.3, "final": now["final"], "plies": now["plies"]}
+    for p in old["plies"]:  # format 1 knew no confirmation and no spread
+        del p["confirmed"], p["spread"]
+    query(db_path, "UPDATE reviews SET data = ? WHERE game_id = ?", (json.dumps(old), gid))
+    reply = await svc.review.game(gid, ALICE)
+    assert reply.key == "review.show_timed" and reply.params["seconds"] == 0.3
+    assert "about 0.3 s of search each" in reply.text("en") and "約0.3秒" in reply.text("ja")
+    assert [m for m in mistakes(reply) if m["ply"] == ply]  # its mistakes, as they were
+
+
+async def test_a_solitaire_review_tells_the_cards_from_the_choices(
+    svc: GameService, db_path: str
+) -> None:
+    """Issue 52: 略式易双六's chart ended with the cards' jump marked as a swing of the last
+    ply, and choices were called mistakes on 25-31 samples. The review says what the cards
+    and what the choices did, a mistake with its spread, and no swing for the cards after the
+    last choice."""
+    gid = await solitaire_game(svc, "hog")
+    reply = await svc.review.game(gid, ALICE)
+    review = stored(db_path, gid)
+    total = len(review.plies)
+    assert reply.key == "review.show_sampled" and total not in review.swings()
+    (luck,) = [line.params for line in reply.lines if line.key == "review.luck"]
+    assert luck["start"] == percent(review.curve()[0][0]) and luck["end"] in (0, 50, 100)
+    assert luck["end"] - luck["start"] == luck["cards"] + luck["choices"]
+    # A choice that was a mistake beyond its spread, and the cards' jump at the end.
+    plies = list(review.plies)
+    plies[0] = replace(plies[0], best_chance=0.4, played_chance=0.3, confirmed=True, spread=0.04)
+    plies[-1] = replace(plies[-1], chances=(0.35,), best_chance=0.35, played_chance=0.35)
+    crafted = replace(review, plies=tuple(plies), final=(0.0,))
+    query(db_path, "UPDATE reviews SET data = ? WHERE game_id = ?", (crafted.to_json(), gid))
+    reply = await svc.review.game(gid, ALICE)
+    (mistake,) = [line.params for line in reply.lines if line.key == "review.mistake_sampled"]
+    assert mistake["ply"] == 1 and mistake["spread"] == 4
+    assert "± 4 points" in reply.text("en") and "±4ポイント" in reply.text("ja")
+    assert total not in crafted.swings()  # 35% to a loss: the cards', not the last choice's
+    (luck,) = [line.params for line in reply.lines if line.key == "review.luck"]
+    assert luck["end"] == 0 and luck["choices"] <= -10
+    assert luck["cards"] == -luck["start"] - luck["choices"]
+    said = f"the cards {luck['cards']:+d} points, the choices {luck['choices']:+d} points"
+    assert said in reply.text("en")
+    assert f"札の運で{luck['cards']:+d}ポイント" in reply.text("ja")

@@ -1,16 +1,19 @@
 """The computer's review of a finished game (検討): where the game turned, and the better moves.
 
 ``/review`` judges every ply of a finished game with :func:`engines.ai.review.judge` (the move
-played against the computer's best, both as winning chances), one ply at a time in the worker
-pool the AI searches in (:meth:`Thinker.draw`: never on the event loop; between two plies the
-pool is free for the other games' AI moves and replays), reporting its progress after each ply.
-The result is stored (``reviews``, migration 0013) and served again at once after that, also
-after a restart. What a review shows:
+played against the computer's best, both as winning chances, within a number of nodes a ply:
+the same review on any machine), one ply at a time in the worker pool the AI searches in
+(:meth:`Thinker.draw`: never on the event loop; between two plies the pool is free for the other
+games' AI moves and replays), reporting its progress after each ply; then each player's biggest
+candidate mistakes are judged again deeper (:func:`engines.ai.review.to_confirm`) and only
+those that hold are reported. The result is stored (``reviews``, migration 0013) and served
+again at once after that, also after a restart. What a review shows:
 
 - a chart of each seat's winning chance at the start and after every ply, the biggest swings
   marked (:func:`render.charts.win_chances`, drawn in the pool);
 - each player's three biggest mistakes: the ply, the move played, the computer's better move
-  and the chances each keeps;
+  and the chances each keeps (略式易双六: with the estimate's spread, and what the cards and
+  what the choices did to the chance);
 - for any ply, the position it was played from with the better move drawn on it (``better``).
 
 Hidden information: only a finished game is reviewed; the plies judged are those a replay
@@ -43,7 +46,18 @@ from bot.service.play.records import check_daily_view
 from bot.service.review.replays import Position, Replays, positions, seen_by, step_actions
 from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
-from engines.ai.review import Judgement, even, judge, outcome_chances
+from engines.ai.review import (
+    CONFIRM,
+    Judgement,
+    budget,
+    even,
+    is_mistake,
+    judge,
+    luck,
+    outcome_chances,
+    to_confirm,
+)
+from engines.ai.review import mistakes as biggest
 from engines.core import Text
 from render.base import Marks
 from render.charts import win_chances
@@ -55,17 +69,19 @@ MISTAKES = 3
 """Mistakes shown per player."""
 SWINGS = 3
 """The biggest swings marked on the chart."""
-SMALLEST_MISTAKE = 0.02
-"""A move that gives away less of a winning chance than this is no mistake."""
-FORMAT = 1
-"""The stored JSON's version."""
+SMALLEST_SWING = 0.02
+"""A change of a winning chance smaller than this is no swing."""
+FORMAT = 2
+"""The stored JSON's version. Format 1 (before issue 52: a budget in seconds, mistakes not
+confirmed) is still read and shown as it was made."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlyNote:
     """One ply judged (``ply`` counts from 1): who moved, the move played and the better one
-    (canonical notation and as the game shows them), the mover's chance after each, and every
-    seat's chance before the ply."""
+    (canonical notation and as the game shows them), the mover's chance after each, every
+    seat's chance before the ply, whether a deeper check made these figures (``confirmed``)
+    and the spread of a sampled loss."""
 
     ply: int
     seat: int
@@ -76,6 +92,8 @@ class PlyNote:
     played_chance: float
     best_chance: float
     chances: tuple[float, ...]
+    confirmed: bool = False
+    spread: float = 0.0
 
     @property
     def loss(self) -> float:
@@ -91,10 +109,14 @@ class PlyNote:
             "played_chance": self.played_chance,
             "best_chance": self.best_chance,
             "chances": list(self.chances),
+            "confirmed": self.confirmed,
+            "spread": self.spread,
         }
 
     @classmethod
-    def from_json(cls, ply: int, data: dict[str, Any]) -> PlyNote:
+    def from_json(cls, ply: int, data: dict[str, Any], confirmed: bool = False) -> PlyNote:
+        """A stored ply; ``confirmed`` for a format without the field (format 1's mistakes
+        were shown unconfirmed: they are shown as they were)."""
         return cls(
             ply,
             int(data["seat"]),
@@ -105,40 +127,58 @@ class PlyNote:
             float(data["played_chance"]),
             float(data["best_chance"]),
             tuple(float(c) for c in data["chances"]),
+            bool(data.get("confirmed", confirmed)),
+            float(data.get("spread", 0.0)),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class GameReview:
-    """Every ply of a game judged, and the chances at its end (``final``)."""
+    """Every ply of a game judged, the chances at its end (``final``) and the budget a ply:
+    ``nodes`` (given to :func:`engines.ai.review.judge`), or for a review stored before issue
+    52, ``seconds``."""
 
     plies: tuple[PlyNote, ...]
     final: tuple[float, ...]
-    seconds: float
+    nodes: int | None = None
+    seconds: float | None = None
 
     def curve(self) -> list[tuple[float, ...]]:
         """Every seat's chance at the start and after each ply: one point a ply, and the start."""
         return [p.chances for p in self.plies] + [self.final]
 
     def mistakes(self, seat: int, count: int = MISTAKES) -> list[PlyNote]:
-        """``seat``'s biggest mistakes, biggest first (at most ``count``; ties: earlier first)."""
-        own = [p for p in self.plies if p.seat == seat and p.loss >= SMALLEST_MISTAKE]
-        return sorted(own, key=lambda p: (-p.loss, p.ply))[:count]
+        """``seat``'s biggest confirmed mistakes, biggest first (at most ``count``; ties:
+        earlier first). A review confirms each seat's biggest candidates until these are all
+        confirmed (:func:`engines.ai.review.to_confirm`)."""
+        found = [self.plies[k] for k in biggest(self.plies, seat, count)]
+        return [p for p in found if p.confirmed]
 
     def swings(self, count: int = SWINGS) -> list[int]:
-        """The plies after which some seat's chance changed the most, in order."""
+        """The plies after which some seat's chance changed the most, in order. The last ply
+        is measured by what it did (the mover's chance after it), not by the result that came
+        after it: the cards drawn after 略式易双六's last choice, or a resignation, are no
+        swing of that ply."""
         curve = self.curve()
         change = {
             k: max(abs(a - b) for a, b in zip(curve[k], curve[k - 1], strict=True))
-            for k in range(1, len(curve))
+            for k in range(1, len(curve) - 1)
         }
+        if self.plies:
+            last = self.plies[-1]
+            change[len(self.plies)] = abs(last.played_chance - last.chances[last.seat])
         biggest = sorted(change, key=lambda k: (-change[k], k))[:count]
-        return sorted(k for k in biggest if change[k] > SMALLEST_MISTAKE)
+        return sorted(k for k in biggest if change[k] > SMALLEST_SWING)
+
+    def luck(self) -> tuple[int, int, int, int]:
+        """A solitaire's chance as dealt and at the end, and the cards' and the choices' share
+        of the change (:func:`engines.ai.review.luck`)."""
+        return luck(self.curve()[0][0], self.final[0], self.plies)
 
     def to_json(self) -> str:
         data = {
             "format": FORMAT,
-            "seconds": self.seconds,
+            "nodes": self.nodes,
             "plies": [p.to_json() for p in self.plies],
             "final": list(self.final),
         }
@@ -147,10 +187,15 @@ class GameReview:
     @classmethod
     def from_json(cls, text: str) -> GameReview:
         data = json.loads(text)
-        if data.get("format") != FORMAT:
-            raise ValueError(f"a review of format {data.get('format')!r}")
-        plies = tuple(PlyNote.from_json(k + 1, p) for k, p in enumerate(data["plies"]))
-        return cls(plies, tuple(float(c) for c in data["final"]), float(data["seconds"]))
+        version = data.get("format")
+        if version not in (1, FORMAT):
+            raise ValueError(f"a review of format {version!r}")
+        legacy = version == 1
+        plies = tuple(PlyNote.from_json(k + 1, p, legacy) for k, p in enumerate(data["plies"]))
+        final = tuple(float(c) for c in data["final"])
+        if legacy:
+            return cls(plies, final, seconds=float(data["seconds"]))
+        return cls(plies, final, nodes=int(data["nodes"]))
 
 
 def note(ply: int, at: Position, judgement: Judgement) -> PlyNote:
@@ -167,6 +212,8 @@ def note(ply: int, at: Position, judgement: Judgement) -> PlyNote:
         judgement.played_chance,
         judgement.best_chance,
         judgement.chances,
+        judgement.confirmed,
+        judgement.spread,
     )
 
 
@@ -197,6 +244,11 @@ def chart_words(
     )
 
 
+def spread(p: PlyNote) -> int:
+    """A sampled loss's spread in points (at least 1: an estimate is never exact)."""
+    return max(1, percent(p.spread))
+
+
 class Reviews:
     """``/review``, its Review, Better-move and Make-public buttons."""
 
@@ -206,8 +258,8 @@ class Reviews:
         self._locks: dict[int, asyncio.Lock] = {}
 
     @property
-    def seconds(self) -> float:
-        return self.ctx.settings.review_seconds
+    def nodes(self) -> int:
+        return self.ctx.settings.review_nodes
 
     async def _open(self, game_id: int, viewer: User | None) -> Loaded:
         loaded = await self.ctx.games.read(game_id)
@@ -262,16 +314,22 @@ class Reviews:
             notes.append(note(ply, found[ply], await self._judge(loaded, found[ply], ply)))
             if progress is not None:
                 await progress(ply, total)
-        review = GameReview(tuple(notes), final_chances(loaded, found[-1]), self.seconds)
+        while todo := to_confirm(notes, MISTAKES):  # until every mistake shown is confirmed
+            for k in todo:
+                deeper = await self._judge(loaded, found[k + 1], k + 1, confirm=True)
+                notes[k] = note(k + 1, found[k + 1], deeper)
+        review = GameReview(tuple(notes), final_chances(loaded, found[-1]), self.nodes)
         row = ReviewRow(loaded.id, review.to_json(), False, self.ctx.now_ms())
         await self.ctx.store.save_review(row)
         return review, False
 
-    async def _judge(self, loaded: Loaded, at: Position, ply: int) -> Judgement:
+    async def _judge(
+        self, loaded: Loaded, at: Position, ply: int, *, confirm: bool = False
+    ) -> Judgement:
         before = at.before
         assert before is not None
         seed = ai_seed(loaded.row, ply, before.current_player())
-        job = partial(judge, before, at.move, seconds=self.seconds, seed=seed)
+        job = partial(judge, before, at.move, nodes=self.nodes, seed=seed, confirm=confirm)
         return await self.workers.draw(job)
 
     async def _reply(
@@ -309,9 +367,16 @@ class Reviews:
                     "kept": percent(p.played_chance),
                     "could": percent(p.best_chance),
                 }
-                lines.append(Line("review.mistake", params))
+                if p.spread:
+                    lines.append(Line("review.mistake_sampled", params | {"spread": spread(p)}))
+                else:
+                    lines.append(Line("review.mistake", params))
                 label = text("button.better_at", ply=p.ply, move=p.best_shown)
                 buttons.append(Button(Action.BETTER, str(p.ply), label))
+        if len(names) == 1:  # a solitaire: the cards and the choices apart
+            start, end, cards, choices = review.luck()
+            moved = {"start": start, "end": end, "cards": cards, "choices": choices}
+            lines.append(Line("review.luck", moved))
         if swings:
             lines.append(Line("review.swings", {"plies": ", ".join(str(p) for p in swings)}))
         if not public and loaded.seats_of(viewer.id if viewer else ""):
@@ -328,9 +393,10 @@ class Reviews:
         )
         chart = await self.workers.draw(job)
         shown = public and seen.public
+        key, params = self._budget_said(loaded, review)
         return Reply(
-            "review.show",
-            {"id": loaded.id, "game": title, "plies": len(review.plies), "seconds": review.seconds},
+            key,
+            {"id": loaded.id, "game": title, "plies": len(review.plies)} | params,
             event=Event.REVIEW,
             game_id=loaded.id,
             public=shown,
@@ -341,6 +407,15 @@ class Reviews:
             actions=tuple(buttons),
             lines=tuple(lines),
         )
+
+    @staticmethod
+    def _budget_said(loaded: Loaded, review: GameReview) -> tuple[str, dict[str, Any]]:
+        """The review's heading and what it says of the budget a ply."""
+        if review.nodes is None:  # stored before issue 52
+            return "review.show_timed", {"seconds": review.seconds}
+        nodes = budget(loaded.row.game_type, review.nodes)
+        key = "review.show_sampled" if loaded.row.players == 1 else "review.show"
+        return key, {"nodes": nodes, "deeper": nodes * CONFIRM}
 
     async def better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The position ply ``ply`` was played from, as ``viewer`` may see it, with the
@@ -355,7 +430,10 @@ class Reviews:
         if stored is not None and len(stored[0].plies) == total:
             judged = stored[0].plies[ply - 1]
         else:
-            judged = note(ply, found[ply], await self._judge(loaded, found[ply], ply))
+            judgement = await self._judge(loaded, found[ply], ply)
+            if is_mistake(judgement):  # as a review would report it: checked deeper
+                judgement = await self._judge(loaded, found[ply], ply, confirm=True)
+            judged = note(ply, found[ply], judgement)
         before = found[ply].before
         assert before is not None
         seen = seen_by(loaded, viewer)
