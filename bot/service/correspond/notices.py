@@ -13,7 +13,6 @@ user changes a preference).
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -24,6 +23,7 @@ from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.correspond import notify_rules as rules
+from bot.service.due import DueQueue
 from bot.service.guard import entry
 from bot.service.outbox import Kind
 from bot.service.values import Event, Line, Refusal, Reply, User
@@ -56,34 +56,20 @@ class Notices:
         self.changed = changed
         """The timers' event: set whenever a digest's due time may have moved."""
         self._prefs: dict[str, NotifyPrefs] = {}
-        self._queue: list[tuple[int, int, str]] = []
-        """The digests to come as a heap of (due ms, stamp, user): the next is at its top, so
-        the timers neither scan every user to know when nor to find who is due."""
-        self._stamps: dict[str, int] = {}
-        """Each user's latest stamp: an entry with an older one is stale (skipped)."""
+        self._due: DueQueue[str] = DueQueue()
+        """The users' next digests: the timers neither scan every user to know when nor to
+        find who is due."""
 
     async def restore(self) -> None:
         self._prefs = {p.user_id: p for p in await self.ctx.store.notify_prefs()}
-        self._queue, self._stamps = [], {}
+        self._due.clear()
         for prefs in self._prefs.values():
             self._schedule(prefs)
         self.changed.set()
 
     def _schedule(self, prefs: NotifyPrefs) -> None:
-        """Queue ``prefs``' next digest (the user's earlier entry goes stale)."""
-        stamp = self._stamps[prefs.user_id] = self._stamps.get(prefs.user_id, 0) + 1
-        at = rules.next_digest_ms(prefs, self.ctx.now_ms())
-        if at is not None:
-            heapq.heappush(self._queue, (at, stamp, prefs.user_id))
-
-    def _next(self) -> tuple[int, str] | None:
-        """The next digest due (its time and user), stale entries dropped."""
-        while self._queue:
-            at, stamp, user = self._queue[0]
-            if self._stamps.get(user) == stamp:
-                return at, user
-            heapq.heappop(self._queue)
-        return None
+        """Queue ``prefs``' next digest (the user's earlier one goes)."""
+        self._due.set(prefs.user_id, rules.next_digest_ms(prefs, self.ctx.now_ms()))
 
     def prefs(self, user_id: str) -> NotifyPrefs:
         return self._prefs.get(user_id) or NotifyPrefs(user_id)
@@ -178,7 +164,7 @@ class Notices:
     def next_due_ms(self) -> int | None:
         """When the next digest falls due to be written (None: nobody's, or not this process's
         to send)."""
-        first = self._next() if self.sends_digests else None
+        first = self._due.next() if self.sends_digests else None
         return None if first is None else first[0]
 
     async def write_due(self, now_ms: int, limit: int) -> None:
@@ -188,17 +174,14 @@ class Notices:
         adapter reports them delivered, so a digest is marked once and lost by no kill."""
         if not self.sends_digests:
             return
-        due: list[NotifyPrefs] = []
-        while len(due) < limit and (first := self._next()) is not None and first[0] <= now_ms:
-            heapq.heappop(self._queue)
-            due.append(self.prefs(first[1]))
+        due = [self.prefs(user) for user in self._due.take_due(now_ms, limit)]
         if not due:
             return
         try:
             more = await self.ctx.store.digest_games({p.user_id: p.last_digest_ms for p in due})
         except Exception:
             for p in due:  # due again: the store could not be read this time
-                heapq.heappush(self._queue, (now_ms + RETRY_MS, self._stamps[p.user_id], p.user_id))
+                self._due.set(p.user_id, now_ms + RETRY_MS)
             raise
         marks: list[tuple[str, int, str | None]] = []
         sent: list[NotifyPrefs] = []
@@ -207,7 +190,7 @@ class Notices:
                 reply = await self.digest(p.user_id, p.last_digest_ms, more[p.user_id])
             except Exception:  # one user's bad game must not hold up everyone's digest
                 log.exception("the digest of %s cannot be made; tried again later", p.user_id)
-                heapq.heappush(self._queue, (now_ms + RETRY_MS, self._stamps[p.user_id], p.user_id))
+                self._due.set(p.user_id, now_ms + RETRY_MS)
                 continue
             marks.append((p.user_id, now_ms, None if reply is None else reply.to_json()))
             sent.append(replace(p, last_digest_ms=now_ms))

@@ -16,7 +16,6 @@ version guard lets one commit and the other says nothing.
 from __future__ import annotations
 
 import asyncio
-import heapq
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -29,6 +28,7 @@ from bot.service import present
 from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
 from bot.service.context import Context
+from bot.service.due import DueQueue
 from bot.service.endings import Endings
 from bot.service.pausing import elapsed_ms
 from bot.service.values import Event, Refusal, Reply
@@ -127,12 +127,9 @@ class Timers:
         self.changed = asyncio.Event()
         """Set whenever the next due time may have moved (the delivery loop waits on it)."""
         self._rows: dict[int, GameRow] = {}
-        self._queue: list[tuple[int, int, int]] = []
-        """The games' next points as a heap of (due ms, stamp, game): the next is at its top,
-        so neither :meth:`next_at` nor :meth:`process_due` looks at every timed game."""
-        self._stamps: dict[int, int] = {}
-        """Each game's latest stamp: an entry with an older one is stale (skipped)."""
-        self._stamp = 0
+        self._due: DueQueue[int] = DueQueue()
+        """The games' next points: neither :meth:`next_at` nor :meth:`process_due` looks at
+        every timed game."""
         self._pending: list[Reply] = []
         self._rescan_at: int | None = None
         ctx.games.listen(self.track)
@@ -142,7 +139,8 @@ class Timers:
         never forgets one)."""
         owns = self.ctx.settings.owns
         rows = await self.ctx.store.timed_games()
-        self._rows, self._queue, self._stamps = {}, [], {}
+        self._rows = {}
+        self._due.clear()
         for row in rows:
             if owns(row.guild_id):
                 self._keep(row)
@@ -165,30 +163,17 @@ class Timers:
     def _keep(self, row: GameRow) -> None:
         """Time ``row`` (its earlier entry in the heap goes stale)."""
         self._rows[row.id] = row
-        self._stamp += 1
-        self._stamps[row.id] = self._stamp
-        at = _next_point(row)
-        if at is not None:
-            heapq.heappush(self._queue, (at, self._stamp, row.id))
+        self._due.set(row.id, _next_point(row))
 
     def _drop(self, game_id: int) -> None:
         self._rows.pop(game_id, None)
-        self._stamps.pop(game_id, None)
-
-    def _next(self) -> tuple[int, int] | None:
-        """The next point due (its time and game), stale entries dropped."""
-        while self._queue:
-            at, stamp, game_id = self._queue[0]
-            if self._stamps.get(game_id) == stamp:
-                return at, game_id
-            heapq.heappop(self._queue)
-        return None
+        self._due.drop(game_id)
 
     def next_at(self) -> datetime | None:
         """When :meth:`process_due` next has something to do (UTC), or None."""
         if self._pending:
             return self.ctx.clock.now()
-        first = self._next()
+        first = self._due.next()
         points = [] if first is None else [first[0]]
         if self._rescan_at is not None:
             points.append(self._rescan_at)
@@ -215,11 +200,8 @@ class Timers:
         if self._rescan_at is not None and now_ms >= self._rescan_at:
             await self.restore()
         out, self._pending = self._pending, []
-        due: set[int] = set()
-        while (first := self._next()) is not None and first[0] <= now_ms:
-            heapq.heappop(self._queue)  # fired once; a change the firing makes times it again
-            due.add(first[1])
-        for game_id in sorted(due):
+        # each taken once; a change the firing makes times it again
+        for game_id in sorted(self._due.take_due(now_ms)):
             try:
                 async with self.ctx.games.lock(game_id):
                     reply = await self._fire(game_id, now_ms)
