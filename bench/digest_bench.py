@@ -92,11 +92,11 @@ async def _turn(service: GameService, sent: dict[str, int]) -> int:
     first) and reported. How many it handed out."""
     await service.process_due()
     replies = await service.pending_announcements(kind=Kind.DIGEST)
-    for reply in replies:
-        key = reply.outbox or ""
+    keys = [reply.outbox or "" for reply in replies]
+    for key in keys:
         if key not in sent:
             sent[key] = 1
-        await service.announced(key)
+    await service.announced(*keys)  # the batch reported at once, as the adapter does
     return len(replies)
 
 

@@ -263,8 +263,7 @@ class Sandbox:
     async def report(self) -> None:
         """Tell the outbox that what was printed is delivered."""
         shown, self.shown = self.shown, []
-        for key in shown:
-            await self.service.announced(key)
+        await self.service.announced(*shown)
 
     async def catch_up(self) -> None:
         """Print what an earlier session committed but never printed (it was killed): every

@@ -127,6 +127,9 @@ class Store(Protocol):
     async def upsert_user(self, user_id: str, name: str, now_ms: int) -> None: ...
     async def create_game(self, game: NewGame, announce: Announcing | None = None) -> int: ...
     async def load_record(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None: ...
+    async def load_records(
+        self, game_ids: Sequence[int]
+    ) -> dict[int, tuple[GameRow, list[MoveRow]]]: ...
     async def apply(self, change: Change) -> None: ...
     async def timed_games(self) -> list[GameRow]: ...
     async def paused_games(self) -> list[GameRow]: ...
@@ -144,7 +147,9 @@ class Store(Protocol):
     async def pending_announcements(
         self, now_ms: int, limit: int, shards: ShardSlice | None = None
     ) -> list[OutboxRow]: ...
-    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None: ...
+    async def announcements_delivered(
+        self, keys: Sequence[tuple[int, int, int]], at_ms: int
+    ) -> None: ...
     async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None: ...
     async def ratings(
         self, game_type: str | None, user_ids: Sequence[str] | None
@@ -193,7 +198,7 @@ class Store(Protocol):
     async def save_notify_prefs(self, prefs: NotifyPrefs) -> None: ...
     async def write_digests(self, marks: Sequence[tuple[str, int, str | None]]) -> None: ...
     async def pending_digests(self, now_ms: int, limit: int) -> list[DigestRow]: ...
-    async def digest_delivered(self, user_id: str, mark_ms: int) -> None: ...
+    async def digests_delivered(self, marks: Sequence[tuple[str, int]]) -> None: ...
     async def digest_failed(self, user_id: str, mark_ms: int, next_ms: int) -> None: ...
     async def digest_games(self, since: Mapping[str, int | None]) -> dict[str, list[int]]: ...
     # the computer's reviews (issue 32)
@@ -309,6 +314,16 @@ _GAME_COLUMNS = (
 
 _G_COLUMNS = ", ".join(f"g.{c.strip()}" for c in _GAME_COLUMNS.split(","))
 _SEAT_COLUMNS = "s.seat, s.kind, s.user_id, u.name, s.bank_ms, s.invited_id, s.ai_level"
+
+
+_MOVE_COLUMNS = "ply, actor, move, user_id, secret, at_ms"
+_IN_CHUNK = 500
+"""Ids in one ``IN (...)`` list at most (SQLite allows a few thousand parameters)."""
+
+
+def _move_row(r: Sequence[Any]) -> MoveRow:
+    """A row of ``_MOVE_COLUMNS``."""
+    return MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5]))
 
 
 def _seat_row(r: Sequence[Any]) -> SeatRow:
@@ -531,12 +546,17 @@ class _SqlCommunity(_SqlBase):
             for r in rows
         ]
 
-    async def announcement_delivered(self, key: tuple[int, int, int], at_ms: int) -> None:
+    async def announcements_delivered(
+        self, keys: Sequence[tuple[int, int, int]], at_ms: int
+    ) -> None:
+        """The announcements ``keys`` were posted (one transaction for them all)."""
+        if not keys:
+            return
         async with self._writing() as tx:
-            await tx.execute(
+            await tx.executemany(
                 "UPDATE outbox SET delivered_ms = ? "
                 "WHERE game_id = ? AND version = ? AND n = ? AND delivered_ms IS NULL",
-                (at_ms, *key),
+                [(at_ms, *key) for key in keys],
             )
 
     async def announcement_failed(self, key: tuple[int, int, int], next_ms: int) -> None:
@@ -1056,13 +1076,16 @@ class _SqlCorrespondence(_SqlBase):
             )
         return [DigestRow(r[0], int(r[1]), r[2], int(r[3]), int(r[4])) for r in rows]
 
-    async def digest_delivered(self, user_id: str, mark_ms: int) -> None:
-        """The digest of ``mark_ms`` reached the user (or never can): not handed out again."""
+    async def digests_delivered(self, marks: Sequence[tuple[str, int]]) -> None:
+        """The digests (user, mark) reached their users (or never can): not handed out again
+        (one transaction for a delivery loop's batch)."""
+        if not marks:
+            return
         async with self._writing() as tx:
-            await tx.execute(
+            await tx.executemany(
                 "UPDATE notify_prefs SET digest_body = NULL, digest_next_ms = NULL "
                 "WHERE user_id = ? AND last_digest_ms = ?",
-                (user_id, mark_ms),
+                list(marks),
             )
 
     async def digest_failed(self, user_id: str, mark_ms: int, next_ms: int) -> None:
@@ -1081,7 +1104,7 @@ class _SqlCorrespondence(_SqlBase):
         in two queries for the whole batch."""
         users = sorted(since)
         found: dict[str, set[int]] = {u: set() for u in users}
-        for chunk in (users[i : i + 500] for i in range(0, len(users), 500)):
+        for chunk in (users[i : i + _IN_CHUNK] for i in range(0, len(users), _IN_CHUNK)):
             marks = ", ".join("?" for _ in chunk)
             async with self._reading() as tx:
                 invited = await tx.fetchall(
@@ -1593,6 +1616,34 @@ class SqlStore(
                 return None
             return row, await self._read_moves(tx, game_id)
 
+    async def load_records(
+        self, game_ids: Sequence[int]
+    ) -> dict[int, tuple[GameRow, list[MoveRow]]]:
+        """Several games as :meth:`load_record` reads one, in one snapshot and a few queries
+        (for a use case that reads many games together: a batch of digests); an unknown id
+        is left out."""
+        ids = sorted(set(game_ids))
+        out: dict[int, tuple[GameRow, list[MoveRow]]] = {}
+        async with self._snapshot() as tx:
+            for start in range(0, len(ids), _IN_CHUNK):
+                chunk = ids[start : start + _IN_CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = await tx.fetchall(
+                    f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({marks})", chunk
+                )
+                seats = await self._seats(tx, chunk)
+                moves: dict[int, list[MoveRow]] = {}
+                for r in await tx.fetchall(
+                    f"SELECT game_id, {_MOVE_COLUMNS} FROM moves WHERE game_id IN ({marks}) "
+                    "ORDER BY game_id, ply",
+                    chunk,
+                ):
+                    moves.setdefault(int(r[0]), []).append(_move_row(r[1:]))
+                for r in rows:
+                    gid = int(r[0])
+                    out[gid] = (_game_row(r, seats.get(gid, ())), moves.get(gid, []))
+        return out
+
     @staticmethod
     async def _read_game(tx: Session, game_id: int) -> GameRow | None:
         rows = await tx.fetchall(
@@ -1626,11 +1677,9 @@ class SqlStore(
     @staticmethod
     async def _read_moves(tx: Session, game_id: int) -> list[MoveRow]:
         rows = await tx.fetchall(
-            "SELECT ply, actor, move, user_id, secret, at_ms FROM moves WHERE game_id = ? "
-            "ORDER BY ply",
-            (game_id,),
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
-        return [MoveRow(int(r[0]), int(r[1]), r[2], r[3], bool(r[4]), int(r[5])) for r in rows]
+        return [_move_row(r) for r in rows]
 
     async def apply(self, change: Change) -> None:
         columns = _update_columns(change.update)

@@ -317,9 +317,10 @@ class GameService:
         at = await self.outbox.next_at_ms()
         return None if at is None else from_ms(at)
 
-    async def announced(self, key: str) -> None:
-        """The reply whose ``outbox`` is ``key`` was posted (whatever its kind)."""
-        await self.outbox.delivered(key)
+    async def announced(self, *keys: str) -> None:
+        """The replies whose ``outbox`` are ``keys`` were posted (whatever their kinds; a
+        delivery loop reports its batch in one call)."""
+        await self.outbox.delivered(keys)
 
     async def announcement_failed(self, key: str) -> None:
         """Posting it failed: it is handed out again later."""

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -329,6 +329,20 @@ class GameCache:
         """Load under the game's lock (for read-only use cases)."""
         async with self.lock(game_id):
             return await self.load(game_id)
+
+    async def read_many(self, game_ids: Iterable[int]) -> dict[int, Loaded]:
+        """Several games to read, not to change: those in memory as they are, the others from
+        one snapshot of the store, replayed and not kept (a batch of digests must not push
+        the games being played out of memory). An unknown or broken game is left out."""
+        ids = sorted(set(game_ids))
+        out = {gid: loaded for gid in ids if (loaded := self._games.get(gid)) is not None}
+        missing = [gid for gid in ids if gid not in out and 0 < gid < MAX_GAME_ID]
+        for gid, (row, entries) in (await self.store.load_records(missing)).items():
+            try:
+                out[gid] = replay(row, entries)
+            except EngineError as exc:  # the engine changed under a stored game
+                log.error("game %s does not replay: %s", gid, exc)
+        return out
 
     @property
     def held(self) -> tuple[int, int]:

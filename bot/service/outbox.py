@@ -95,7 +95,10 @@ class Source(Protocol):
         """The row as a reply again (``outbox`` set to its key, its picture drawn)."""
         ...
 
-    async def delivered(self, key: str, at_ms: int) -> None: ...
+    async def delivered(self, keys: Sequence[str], at_ms: int) -> None:
+        """The rows ``keys`` (all of this kind) were posted: never hand them out again (one
+        write for them all where the kind can)."""
+        ...
 
     async def failed(self, key: str, next_ms: int) -> None:
         """Posting it failed: hand it out again from ``next_ms`` (one more attempt)."""
@@ -165,16 +168,22 @@ class Outbox:
                     return out
         return out
 
-    async def delivered(self, key: str) -> None:
-        """The row ``key`` was posted: never hand it out again (it stays claimed until that
-        is stored, so nobody hands it out in between)."""
-        source = self.source_of(key)
-        try:
+    async def delivered(self, keys: Sequence[str]) -> None:
+        """The rows ``keys`` were posted: never hand them out again (they stay claimed until
+        that is stored, so nobody hands them out in between). A delivery loop reports its
+        whole batch at once: one write a kind, not one a row."""
+        by_source: dict[int, tuple[Source, list[str]]] = {}
+        for key in keys:
+            source = self.source_of(key)
             if source is not None:
-                await source.delivered(key, self.ctx.now_ms())
+                by_source.setdefault(id(source), (source, []))[1].append(key)
+        try:
+            for source, mine in by_source.values():
+                await source.delivered(mine, self.ctx.now_ms())
         finally:
-            self.claims.release(key)
-            self._attempts.pop(key, None)
+            for key in keys:
+                self.claims.release(key)
+                self._attempts.pop(key, None)
 
     async def failed(self, key: str) -> None:
         """Posting ``key`` failed: hand it out again after a while (longer each time)."""
@@ -214,10 +223,9 @@ class GameAnnouncements:
             loaded = at_ply(loaded, row.ply)
         return await self.ctx.pictures.on(reply, loaded, reply.image_viewer)
 
-    async def delivered(self, key: str, at_ms: int) -> None:
-        parsed = parse_outbox_key(key)
-        if parsed is not None:
-            await self.ctx.store.announcement_delivered(parsed, at_ms)
+    async def delivered(self, keys: Sequence[str], at_ms: int) -> None:
+        parsed = [k for k in map(parse_outbox_key, keys) if k is not None]
+        await self.ctx.store.announcements_delivered(parsed, at_ms)
 
     async def failed(self, key: str, next_ms: int) -> None:
         parsed = parse_outbox_key(key)

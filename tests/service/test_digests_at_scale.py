@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -109,13 +110,13 @@ async def test_a_kill_loses_no_digest_and_doubles_none(
                 if mode != "sent":
                     patch.setattr(SqlStore, "write_digests", dying)
                 got = await service.outbox.pending(limit=3, kind=Kind.DIGEST)
-                for reply in got:
-                    assert reply.outbox is not None
-                    if reply.outbox not in sent:  # looked first: sent only if not there yet
-                        sent.append(reply.outbox)
-                    if mode == "sent":
-                        raise Killed  # sent, not noted
-                    await service.announced(reply.outbox)
+                keys = [reply.outbox for reply in got if reply.outbox is not None]
+                for key in keys:
+                    if key not in sent:  # looked first: sent only if not there yet
+                        sent.append(key)
+                if mode == "sent":
+                    raise Killed  # the batch sent, not noted
+                await service.announced(*keys)  # the batch noted at once, as the adapter does
         except Killed:
             pass
         finally:
@@ -149,3 +150,67 @@ async def test_a_users_games_come_from_the_index(service: GameService) -> None:
     await cache.restore()  # read again from the store: the same index
     assert [g for g, _ in cache.live_games("a")] == [second.game_id]
     assert [g for g, _ in cache.live_games()] == [other.game_id, second.game_id]
+
+
+async def test_a_batch_is_noted_delivered_in_one_write(
+    service: GameService, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The delivery loop reports its whole batch at once: one write for the batch's digests,
+    one for its games' announcements, not one a row."""
+    movers = await _many(service, clock)
+    clock.set(datetime(2026, 1, 1, 9, 30, tzinfo=UTC))
+    store = service.ctx.store
+    calls: list[tuple[str, int]] = []
+    for name in ("digests_delivered", "announcements_delivered"):
+        original = getattr(store, name)
+
+        async def counted(
+            rows: Any, *rest: Any, name: str = name, original: Any = original
+        ) -> None:
+            calls.append((name, len(rows)))
+            await original(rows, *rest)
+
+        monkeypatch.setattr(store, name, counted)
+    got = await service.outbox.pending(limit=100)
+    games = [r for r in got if r.event is not Event.DIGEST]
+    told = [r for r in got if r.event is Event.DIGEST]
+    assert sorted(r.audience or "" for r in told) == movers and games
+    await service.announced(*(r.outbox or "" for r in got))
+    assert sorted(calls) == [
+        ("announcements_delivered", len(games)),
+        ("digests_delivered", len(movers)),
+    ]
+    assert await service.outbox.pending(limit=100) == []  # none handed out again
+
+
+async def test_digests_read_their_games_without_filling_the_memory(
+    fakes: None, db_path: str, clock: FakeClock
+) -> None:
+    """A batch of digests reads its games from one look at the store and does not keep them:
+    the games being played stay in memory, and a digest from memory reads as its stored copy
+    (the one handed out again after a failed send or a restart)."""
+    first = await open_service(db_path, clock)
+    try:
+        movers = await _many(first, clock)
+        for posted in await first.pending_announcements():  # the games' starts
+            await first.announced(posted.outbox or "")
+    finally:
+        await first.close()
+    service = await open_service(db_path, clock)
+    try:
+        held = service.ctx.games.held[0]
+        clock.set(datetime(2026, 1, 1, 9, 30, tzinfo=UTC))
+        got = await service.outbox.pending(limit=100, kind=Kind.DIGEST)
+        assert sorted(r.audience or "" for r in got) == movers
+        assert service.ctx.games.held[0] == held
+        for reply in got:
+            await service.announcement_failed(reply.outbox or "")
+        clock.advance(minutes=5)
+        again = {r.audience: r for r in await service.outbox.pending(limit=100, kind=Kind.DIGEST)}
+        for reply in got:
+            stored = again[reply.audience]
+            assert stored.outbox == reply.outbox
+            for lang in ("en", "ja"):
+                assert stored.text(lang) == reply.text(lang)
+    finally:
+        await service.close()

@@ -154,14 +154,14 @@ async def test_a_posted_announcement_is_not_handed_out_while_its_delivery_is_sto
         (again,) = await service.pending_announcements()
         assert again.outbox == reply.outbox is not None
         store = service.ctx.store
-        storing = store.announcement_delivered
+        storing = store.announcements_delivered
         seen: list[list[Reply]] = []
 
         async def meanwhile(*args: Any) -> None:
             seen.append(await service.pending_announcements())  # a look in between
             await storing(*args)
 
-        monkeypatch.setattr(store, "announcement_delivered", meanwhile)
+        monkeypatch.setattr(store, "announcements_delivered", meanwhile)
         await service.announced(again.outbox)
         assert seen == [[]]
         assert await service.pending_announcements() == []

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot import store as store_module
 from bot.model import GameStatus, SeatKind, Update
 from bot.store import (
     LATEST_VERSION,
@@ -243,6 +244,27 @@ async def test_a_record_is_read_as_of_one_moment(db_url: str) -> None:
         assert await store.load_record(gid + 1) is None
     finally:
         await other.close()
+        await store.close()
+
+
+async def test_many_records_are_read_together_as_each_alone(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``load_records`` (a batch of digests) reads what ``load_record`` reads for each game,
+    in lists short enough for the database, and leaves an unknown game out."""
+    monkeypatch.setattr(store_module, "_IN_CHUNK", 2)  # three games: two lists
+    store = _store(db_url)
+    await store.open()
+    try:
+        ids = [await _game_with_a_move(store) for _ in range(3)]
+        await store.apply(Change(ids[1], 1, append=(MoveRow(1, 1, "b1", "u2", False, 3),)))
+        many = await store.load_records([ids[2], ids[0], ids[1], ids[0], max(ids) + 1])
+        assert sorted(many) == ids
+        for gid in ids:
+            assert many[gid] == await store.load_record(gid)
+        assert [m.move for m in many[ids[1]][1]] == ["a1", "b1"]
+        assert await store.load_records([]) == {}
+    finally:
         await store.close()
 
 

@@ -75,17 +75,22 @@ class TimersCog(commands.Cog):
             left = (min(points) - service.clock.now()).total_seconds()
             timeout = min(MAX_WAIT_SECONDS, max(0.0, left))
         await wait_event(service.timer_changed, timeout)
-        for reply in await service.process_due():
-            await self.post(reply)
-        for reply in await service.pending_announcements():
-            await self.post(reply, look_first=True)
+        posted: list[str] = []
+        try:
+            for reply in await service.process_due():
+                posted += await self.post(reply)
+            for reply in await service.pending_announcements():
+                posted += await self.post(reply, look_first=True)
+        finally:  # the round's batch, reported in one call (what was posted, even if stopped)
+            if posted:
+                await service.announced(*posted)
         self.delivered.set()
 
-    async def post(self, reply: Reply, *, look_first: bool = False) -> None:
+    async def post(self, reply: Reply, *, look_first: bool = False) -> list[str]:
         """Deliver one reply (a game's, or a post in a channel: a tournament's, the daily
-        puzzle) and report it to the outbox (retried later if the send failed). ``look_first``:
-        it may have been posted before a crash; post it only if it is not in its thread or
-        channel yet."""
+        puzzle); the outbox key to report delivered (none: it has none, or the send failed
+        and the outbox retries it later). ``look_first``: it may have been posted before a
+        crash; post it only if it is not in its thread or channel yet."""
         service = self.bot.service
         try:
             await self.deliver(reply, look_first=look_first)
@@ -98,9 +103,8 @@ class TimersCog(commands.Cog):
             log.exception("could not deliver %s (%s) for %s", reply.key, reply.outbox, where)
             if reply.outbox is not None:
                 await service.announcement_failed(reply.outbox)
-            return
-        if reply.outbox is not None:
-            await service.announced(reply.outbox)
+            return []
+        return [] if reply.outbox is None else [reply.outbox]
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.event is Event.DIGEST:

@@ -11,6 +11,7 @@ the outbox hands out again (the final's crosstable drawn again).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.model import TournamentPost, parse_tournament_post_key, tournament_post_key
@@ -71,10 +72,10 @@ class TournamentPosts:
             reply = replace(reply, image=drawn.image)
         return reply
 
-    async def delivered(self, key: str, at_ms: int) -> None:
-        parsed = parse_tournament_post_key(key)
-        if parsed is not None:
-            await self.ctx.store.tournament_post_delivered(*parsed, at_ms)
+    async def delivered(self, keys: Sequence[str], at_ms: int) -> None:
+        for parsed in map(parse_tournament_post_key, keys):  # a handful a round
+            if parsed is not None:
+                await self.ctx.store.tournament_post_delivered(*parsed, at_ms)
 
     async def failed(self, key: str, next_ms: int) -> None:
         parsed = parse_tournament_post_key(key)

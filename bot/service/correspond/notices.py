@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from bot.clock import from_ms
-from bot.model import DigestRow, GameStatus, NotifyPrefs, parse_digest_key
+from bot.model import DigestRow, GameStatus, NotifyPrefs, digest_key, parse_digest_key
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -59,6 +59,10 @@ class Notices:
         self._due: DueQueue[str] = DueQueue()
         """The users' next digests: the timers neither scan every user to know when nor to
         find who is due."""
+        self.written: dict[str, tuple[str, Reply]] = {}
+        """The digest this process wrote last and has not handed out yet, by user (its key and
+        reply): handed out as it is, not read back from its JSON (after a restart or a failed
+        send, it is). One a user at most: a newer one replaces it."""
 
     async def restore(self) -> None:
         self._prefs = {p.user_id: p for p in await self.ctx.store.notify_prefs()}
@@ -179,43 +183,56 @@ class Notices:
             return
         try:
             more = await self.ctx.store.digest_games({p.user_id: p.last_digest_ms for p in due})
+            mine = {p.user_id: self._digest_ids(p.user_id, more[p.user_id]) for p in due}
+            games = await self.ctx.games.read_many(gid for ids in mine.values() for gid in ids)
         except Exception:
             for p in due:  # due again: the store could not be read this time
                 self._due.set(p.user_id, now_ms + RETRY_MS)
             raise
         marks: list[tuple[str, int, str | None]] = []
         sent: list[NotifyPrefs] = []
+        made: dict[str, tuple[str, Reply]] = {}
         for p in due:
             try:
-                reply = await self.digest(p.user_id, p.last_digest_ms, more[p.user_id])
+                reply = self.digest(p.user_id, p.last_digest_ms, mine[p.user_id], games)
             except Exception:  # one user's bad game must not hold up everyone's digest
                 log.exception("the digest of %s cannot be made; tried again later", p.user_id)
                 self._due.set(p.user_id, now_ms + RETRY_MS)
                 continue
             marks.append((p.user_id, now_ms, None if reply is None else reply.to_json()))
             sent.append(replace(p, last_digest_ms=now_ms))
+            if reply is not None:
+                made[p.user_id] = (digest_key(p.user_id, now_ms), reply)
         await self.ctx.store.write_digests(marks)
+        self.written.update(made)
         for p in sent:
             self._prefs[p.user_id] = p
             self._schedule(p)
 
-    async def digest(self, user_id: str, since_ms: int | None, more: Sequence[int]) -> Reply | None:
-        """The user's digest now (None: nothing to tell): the games they play, and ``more``
-        (their waiting challenges and what ended since ``since_ms``: the store's
+    def _digest_ids(self, user_id: str, more: Sequence[int]) -> list[int]:
+        """The games a digest looks at: those the user plays, and ``more`` (their waiting
+        challenges and what ended since their last digest: the store's
         :meth:`digest_games`)."""
         ids = {gid for gid, _ in self.ctx.games.live_games(user_id)}
         ids.update(more)
-        loaded = {gid: await self.ctx.games.read(gid) for gid in sorted(ids)}
+        return sorted(ids)
+
+    def digest(
+        self, user_id: str, since_ms: int | None, ids: Sequence[int], games: Mapping[int, Loaded]
+    ) -> Reply | None:
+        """The user's digest now (None: nothing to tell), from the games ``ids`` (read in
+        ``games``; one that could not be read is left out)."""
+        loaded = {gid: games[gid] for gid in ids if gid in games}
         chosen = rules.select(user_id, (digest_game(g) for g in loaded.values()), since_ms)
         if chosen.empty:
             return None
         lines: list[Line] = []
-        for key, games in (
+        for key, listed in (
             ("digest.turn", chosen.turn),
             ("digest.ended", chosen.ended),
             ("digest.challenge", chosen.challenges),
         ):
-            for g in games:
+            for g in listed:
                 game = loaded[g.id]
                 params: dict[str, object] = {
                     "id": g.id,
@@ -277,12 +294,15 @@ class DigestPosts:
         return self.notices.next_due_ms()
 
     async def reply(self, row: DigestRow) -> Reply:
+        key, made = self.notices.written.pop(row.user_id, (None, None))
+        if made is not None and key == row.key:
+            return replace(made, outbox=row.key)
         return Reply.from_json(row.body, outbox=row.key)
 
-    async def delivered(self, key: str, at_ms: int) -> None:
-        parsed = parse_digest_key(key)
-        if parsed is not None:
-            await self.ctx.store.digest_delivered(*parsed)
+    async def delivered(self, keys: Sequence[str], at_ms: int) -> None:
+        await self.ctx.store.digests_delivered(
+            [k for k in map(parse_digest_key, keys) if k is not None]
+        )
 
     async def failed(self, key: str, next_ms: int) -> None:
         parsed = parse_digest_key(key)

@@ -427,12 +427,13 @@ class DailyPosts:
             outbox=row.key,
         )
 
-    async def delivered(self, key: str, at_ms: int) -> None:
-        """The day's post reached its channel (or never can: the channel is gone)."""
-        parsed = parse_daily_post_key(key)
-        self._retry.pop(key, None)
-        if parsed is not None:
-            await self.ctx.store.puzzle_post_delivered(*parsed, at_ms)
+    async def delivered(self, keys: Sequence[str], at_ms: int) -> None:
+        """The days' posts reached their channels (or never can: the channel is gone)."""
+        for key in keys:  # one a channel and day
+            parsed = parse_daily_post_key(key)
+            self._retry.pop(key, None)
+            if parsed is not None:
+                await self.ctx.store.puzzle_post_delivered(*parsed, at_ms)
 
     async def failed(self, key: str, next_ms: int) -> None:
         attempts, _ = self._retry.get(key, (0, 0))
