@@ -28,7 +28,11 @@ SIZE = (8.0, 4.0)
 DPI = 100
 SEAT_COLOURS = ("#f2f0e8", "#f0a030", "#50a0f0", "#e05050")
 """Lines by seat: the first player's light (their pieces are 先手's), then amber, blue, red."""
-SWING = "#fac83c"
+SWING = "#b4b4b4"
+SWING_ALPHA = 0.35
+"""The swings' faint bars: grey, so that no seat's line is mistaken for one under any colour
+vision (an amber bar met the amber line under deuteranopia, ΔE 11); the swings are also dots
+on every line and named in the alt text."""
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -114,7 +118,7 @@ def win_chances(
             marked = [p for p in swings if 0 <= p < len(curve)]
             ax.scatter(marked, [ys[p] for p in marked], color=colour, s=36, zorder=3)
         for p in swings:
-            ax.axvline(p, color=SWING, alpha=0.35, linewidth=6, zorder=0)
+            ax.axvline(p, color=SWING, alpha=SWING_ALPHA, linewidth=6, zorder=0)
         ax.set_xlim(0, max(1, plies))
         ax.set_ylim(0, 100)
         ax.set_yticks([0, 25, 50, 75, 100])

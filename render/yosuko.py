@@ -69,11 +69,15 @@ CHIP_W, CHIP_H, CHIP_COLS = 25, 19, 4
 FACE = (242, 234, 214)
 FACE_EDGE = (128, 104, 70)
 INK = (44, 34, 26)
-RED = (214, 70, 64)
-GREEN = (88, 186, 110)
+RED = (213, 94, 0)
+"""Loss, a reversed card, a line that stays (Okabe-Ito's vermillion; always with words)."""
+GREEN = (0, 158, 115)
+"""Win, the goal, a line that moves (Okabe-Ito's bluish green: apart from RED for every
+colour vision, issue 46)."""
 BLUE_TEXT = (140, 190, 255)
-M_COLOUR = (240, 140, 120)
-F_COLOUR = (130, 210, 150)
+M_COLOUR = (240, 150, 90)
+F_COLOUR = (110, 180, 255)
+"""The badge's M (orange) and F (blue): apart for every colour vision, and lettered."""
 BACK_COLOUR = (92, 62, 120)
 
 # Slot (top-left) of each line, as the seed lays them out: 6 4 / 5 / 2 / 3 1.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from render import base, charts, rokumentai, sangokushi, socrates, suji_shogi
+from render import base, charts, rokumentai, sangokushi, socrates, suji_shogi, yosuko
 from render.colour_vision import RGB, Vision, delta_e, hex_rgb, lab, min_delta_e, simulate
 
 COLOURS = 20.0
@@ -18,11 +18,33 @@ COLOURS = 20.0
 TINTS = 10.0
 """The least ΔE between two pale fills (a tint beside a tint, or the ground it sits on)."""
 
+def blend(colour: RGB, alpha: float, ground: RGB) -> RGB:
+    """``colour`` drawn at ``alpha`` over ``ground``, as seen."""
+    r, g, b = (round(alpha * c + (1 - alpha) * z) for c, z in zip(colour, ground, strict=True))
+    return (r, g, b)
+
+
 PALETTES: dict[str, tuple[tuple[RGB, ...], float]] = {
     "三国志 armies (魏 蜀 呉) and the wood": ((*sangokushi.ARMY, sangokushi.WOOD), COLOURS),
     "三国志 cell fills (wood, camps, centre, moved, check)": (sangokushi.TINTS, TINTS),
     "chart seat lines and the panel": (
         (*(hex_rgb(c) for c in charts.SEAT_COLOURS), base.PANEL),
+        COLOURS,
+    ),
+    "chart swing bars (as drawn over the panel) and the seat lines": (
+        (
+            *(hex_rgb(c) for c in charts.SEAT_COLOURS),
+            base.PANEL,
+            blend(hex_rgb(charts.SWING), charts.SWING_ALPHA, base.PANEL),
+        ),
+        COLOURS,
+    ),
+    "略式易双六 M and F badges on the ground": (
+        (yosuko.M_COLOUR, yosuko.F_COLOUR, yosuko.BACKGROUND),
+        COLOURS,
+    ),
+    "略式易双六 win and loss (goal and reversed, moved and stayed) on the ground": (
+        (yosuko.GREEN, yosuko.RED, yosuko.BACKGROUND),
         COLOURS,
     ),
     "last move and check": ((base.HIGHLIGHT, base.CHECK), COLOURS),
