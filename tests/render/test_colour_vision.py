@@ -18,6 +18,7 @@ COLOURS = 20.0
 TINTS = 10.0
 """The least ΔE between two pale fills (a tint beside a tint, or the ground it sits on)."""
 
+
 def blend(colour: RGB, alpha: float, ground: RGB) -> RGB:
     """``colour`` drawn at ``alpha`` over ``ground``, as seen."""
     r, g, b = (round(alpha * c + (1 - alpha) * z) for c, z in zip(colour, ground, strict=True))
