@@ -78,15 +78,22 @@ class TimersCog(commands.Cog):
         posted: list[str] = []
         try:
             for reply in await service.process_due():
-                posted += await self.post(reply)
+                posted += await self.send(reply)
             for reply in await service.pending_announcements():
-                posted += await self.post(reply, look_first=True)
+                posted += await self.send(reply, look_first=True)
         finally:  # the round's batch, reported in one call (what was posted, even if stopped)
             if posted:
                 await service.announced(*posted)
         self.delivered.set()
 
-    async def post(self, reply: Reply, *, look_first: bool = False) -> list[str]:
+    async def post(self, reply: Reply) -> None:
+        """Deliver one reply now and report it to the outbox (a failed send is retried later):
+        for the other cogs (the computer's moves, a tournament's games)."""
+        posted = await self.send(reply)
+        if posted:
+            await self.bot.service.announced(*posted)
+
+    async def send(self, reply: Reply, *, look_first: bool = False) -> list[str]:
         """Deliver one reply (a game's, or a post in a channel: a tournament's, the daily
         puzzle); the outbox key to report delivered (none: it has none, or the send failed
         and the outbox retries it later). ``look_first``: it may have been posted before a
