@@ -147,11 +147,11 @@ async def test_a_digest_sent_before_a_crash_is_not_sent_again(
     noted = service.announced
     dropped: list[str] = []
 
-    async def dies_before_noting(key: str) -> None:
-        if key.startswith("digest:") and not dropped:
-            dropped.append(key)  # the process died here: nothing noted
+    async def dies_before_noting(*keys: str) -> None:
+        if any(k.startswith("digest:") for k in keys) and not dropped:
+            dropped.extend(keys)  # the process died here: nothing of the batch noted
             return
-        await noted(key)
+        await noted(*keys)
 
     setattr(service, "announced", dies_before_noting)  # noqa: B010
     delivered = getattr(harness.bot.get_cog("TimersCog"), "delivered", None)
@@ -166,6 +166,49 @@ async def test_a_digest_sent_before_a_crash_is_not_sent_again(
     sends = [r for r in double.requests if r.method == "POST" and r.path.endswith(f"{dm}/messages")]
     assert len(sends) == 1  # found by its mark: not even tried again
     assert await service.ctx.store.pending_digests(2**62, 10) == []  # and now noted
+
+
+async def test_a_digest_sent_before_a_kill_is_found_after_the_restart(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """The direct message went out and the process died before noting it; the next process
+    (a new client, nothing in memory) finds the digest's mark in the user's direct messages,
+    which Discord keeps in the one DM channel it opens for the user, and does not send it
+    again."""
+    assert harness.service is not None and harness.bot is not None
+    _, _, to_move, _ = await _correspondence_game(double)
+    hour = harness.clock.now().hour
+    await double.slash(to_move, "notify", {"digest": "on", "hour": (hour + 1) % 24})
+    noted = harness.service.announced
+    dropped: list[str] = []
+
+    async def dies_before_noting(*keys: str) -> None:
+        if any(k.startswith("digest:") for k in keys):
+            dropped.extend(keys)  # killed here: nothing noted
+            return
+        await noted(*keys)
+
+    setattr(harness.service, "announced", dies_before_noting)  # noqa: B010
+    delivered = getattr(harness.bot.get_cog("TimersCog"), "delivered", None)
+    assert isinstance(delivered, asyncio.Event)
+    harness.clock.advance(hours=1)
+    await _rounds(harness, delivered, lambda: bool(dropped))
+    assert len(double.direct_messages(to_move)) == 1
+    bot = await harness.restart()
+    assert harness.service is not None
+    delivered = getattr(bot.get_cog("TimersCog"), "delivered", None)
+    assert isinstance(delivered, asyncio.Event)
+    harness.clock.advance(minutes=5)
+    await _rounds(harness, delivered, lambda: False)
+    assert len(double.direct_messages(to_move)) == 1
+    dms = {cid for cid, c in double.channels.items() if c.get("type") == 1}
+    sends = [
+        r
+        for r in double.requests
+        if r.method == "POST" and any(r.path.endswith(f"/channels/{cid}/messages") for cid in dms)
+    ]
+    assert len(sends) == 1  # found by its mark in the same DM channel: not even tried again
+    assert await harness.service.ctx.store.pending_digests(2**62, 10) == []  # and noted
 
 
 async def _rounds(harness: Harness, delivered: asyncio.Event, done: Callable[[], bool]) -> None:

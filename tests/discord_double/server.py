@@ -529,6 +529,9 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         recipient = self.user(int(rec.json["recipient_id"]))
+        for data in self.channels.values():  # Discord opens one DM channel a user, for good
+            if data.get("type") == 1 and data.get("recipients") == [recipient.payload()]:
+                return _json(data)
         channel_id = snowflake()
         data = {"id": str(channel_id), "type": 1, "recipients": [recipient.payload()]}
         self.channels[channel_id] = data
