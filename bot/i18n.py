@@ -860,8 +860,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "✓ {success}\n星：{stars}（自己ベスト：{best}）",
     ),
     "learn.stopped": (
-        "Lesson closed: /move goes to your games again. /learn opens a lesson.",
-        "レッスンを閉じました。/move は対局に戻ります。/learn でレッスンを開けます。",
+        "Closed: /move goes to your games again. /learn opens a lesson.",
+        "閉じました。/move は対局に戻ります。/learn でレッスンを開けます。",
     ),
     "learn.refuse.none": (
         "You have no lesson open: /learn starts one.",
@@ -950,6 +950,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "パズル: /puzzle [ゲーム | 番号]、/puzzle daily [日付]、/puzzle solution、/puzzle quit。"
         "パズルを開いている間、番号なしの /move <指し手>、/legal [文字]、/hint は"
         "パズルへ送られます。",
+    ),
+    "sandbox.help_retry": (
+        "Reviews: /review [id]; /review [id] retry puts your mistakes right one by one (then "
+        "/move, /legal and /hint without a game go to them), /retry solution, /retry stop.",
+        "検討: /review [番号]。/review [番号] retry で自分の悪手を1問ずつやり直します（その間、"
+        "番号なしの /move、/legal、/hint はそちらへ）。/retry solution、/retry stop。",
     ),
     # -- correspondence life (issue 33): vacations -------------------------------------------
     "vacation.on": (
@@ -1171,6 +1177,56 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.review": ("Review", "検討"),
     "button.review_public": ("Show in the thread", "スレッドに公開"),
     "button.better": ("Better move", "より良い手"),
+    "button.review_retry": ("Retry my mistakes", "悪手をやり直す"),
+    "button.retry_solution": ("Show the move", "正解を見る"),
+    "retry.modal.title": ("Your better move", "より良い手"),
+    "retry.position": (
+        "Retry {k} of {n} · game #{id} ({game}), move {ply}, as {seat}: you played {played} here "
+        "and kept {kept}% (the best move kept {could}%). Find a better move.",
+        "やり直し {n}問中{k}問目・対局 #{id}（{game}）{ply}手目、{seat}：ここで{played}と指し、"
+        "勝率は{kept}%でした（最善手なら{could}%）。より良い手を見つけてください。",
+    ),
+    "retry.started": (
+        "{n} {n:mistake|mistakes} from the review to put right: `/move` or the Move button, "
+        "outside a game's thread.",
+        "検討で見つかった悪手 {n}問をやり直します：ゲームのスレッドの外で `/move` か"
+        "「指す」ボタンで。",
+    ),
+    "retry.right": ("✓ {move} is a good move. {stars}", "✓ {move} は良い手です。{stars}"),
+    "retry.again": (
+        "✗ {move} is the move of the game. Try another.",
+        "✗ {move} は対局で指した手です。別の手を。",
+    ),
+    "retry.wrong": (
+        "✗ {move} gives a winning chance away too. Try again.",
+        "✗ {move} も勝率を落とします。もう一度。",
+    ),
+    "retry.hint": (
+        "Hint: the better move starts from the marked cell.",
+        "ヒント：より良い手は印のマスから始まります。",
+    ),
+    "retry.hint_none": (
+        "Hint: look again at every move; this one has no cell to mark.",
+        "ヒント：すべての手を見直しましょう（印を付けるマスのない手です）。",
+    ),
+    "retry.shown": ("The better move: {move}.", "より良い手：{move}。"),
+    "retry.finished": ("Retry of game #{id} done.", "対局 #{id} のやり直しが終わりました。"),
+    "retry.done": (
+        "Stars: {stars} ({total} of {most}).",
+        "星：{stars}（{most}個中{total}個）",
+    ),
+    "retry.refuse.none": (
+        "The review of game #{id} shows no mistake of yours to retry.",
+        "対局 #{id} の検討には、やり直すあなたの悪手がありません。",
+    ),
+    "retry.refuse.no_review": (
+        "Game #{id} has no review yet: `/review {id}` first.",
+        "対局 #{id} はまだ検討されていません：先に `/review {id}` を。",
+    ),
+    "retry.refuse.not_open": (
+        "You have no retry open: `/review` a game you played, then Retry my mistakes.",
+        "やり直し中の問題はありません：自分の対局を `/review` して「悪手をやり直す」を。",
+    ),
     "review.progress": (
         "The computer is reviewing game #{id}: move {done} of {total}…",
         "コンピュータが対局 #{id} を検討中：{total}手中{done}手…",

@@ -280,6 +280,7 @@ class Sandbox:
         if command == "/help":
             self.say(self.t("sandbox.help"))
             self.say(self.t("sandbox.help_puzzle"))
+            self.say(self.t("sandbox.help_retry"))
             self.say(self.t("sandbox.help_tournament"))
             self.say(self.t("sandbox.games", games=", ".join(g.id for g in catalogue())))
         elif command == "/as":
@@ -543,8 +544,12 @@ async def import_command(sb: Sandbox, args: list[str]) -> None:
 
 
 async def review_command(sb: Sandbox, args: list[str]) -> None:
-    """``/review [id]``: the computer's review, its chart and the mistakes' pictures."""
-    gid, _ = await sb._game_and_rest(args)
+    """``/review [id]``: the computer's review, its chart and the mistakes' pictures;
+    ``/review [id] retry``: its Retry button (the user's mistakes, one by one)."""
+    gid, rest = await sb._game_and_rest(args)
+    if rest == ["retry"]:
+        sb.show_all(await sb.service.act(Action.REVIEW_RETRY, Press(GameTarget(gid), sb.user)))
+        return
     review = await sb.service.review.game(gid, sb.user)
     sb.show(review)
     for b in review.actions:
@@ -686,11 +691,21 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         sandbox.show(await s.compete.tournament_standings(tid))
 
 
+async def retry_command(sb: Sandbox, args: list[str]) -> None:
+    """``/retry solution | stop``: the open retry's buttons (Show the move, Close)."""
+    buttons = {"solution": Action.RETRY_SOLUTION, "stop": Action.LEARN_STOP}
+    if len(args) != 1 or args[0] not in buttons:
+        sb.say(sb.t("sandbox.usage", usage="/retry solution | stop"))
+        return
+    sb.show_all(await sb.service.act(buttons[args[0]], Press(Practice(), sb.user)))
+
+
 COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {
     "/learn": learn_command,
     "/puzzle": puzzle_command,
     "/daily": daily_command,
     "/review": review_command,
+    "/retry": retry_command,
     "/tournament": tournament_command,
     "/import": import_command,
 }

@@ -363,6 +363,7 @@ MODAL_TITLES = {
     Action.SETUP: "modal.setup.title",
     Action.LEARN_MOVE: "learn.modal.title",
     Action.PUZZLE_MOVE: "modal.puzzle.title",
+    Action.RETRY_MOVE: "retry.modal.title",
 }
 """The title of the box each action that takes typed text asks with."""
 

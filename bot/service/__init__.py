@@ -233,7 +233,7 @@ class GameService:
         endings = Endings(ctx)
         self.play = Play(ctx, endings, thinker)
         self.review = Review(ctx, self.play, thinker)
-        self.learn = Learn(ctx, self.play, thinker)
+        self.learn = Learn(ctx, self.play, thinker, mistakes=self.review.reviews)
         self.correspond = Correspond(ctx, self.play, self.play.timers.changed)
         self.compete = Compete(ctx, self.play, endings)
         self.play.wire(replies=self.correspond.premoves, link=self.review.linked)

@@ -73,6 +73,11 @@ class Action(enum.StrEnum):
     REVIEW = "review"
     REVIEW_PUBLIC = "review_public"
     BETTER = "better"
+    REVIEW_RETRY = "review_retry"
+    """Retry your mistakes of a reviewed game (issue 50, 4), on the practice board."""
+    RETRY_MOVE = "retry_move"
+    RETRY_HINT = "retry_hint"
+    RETRY_SOLUTION = "retry_solution"
     # tournaments (issue 34): the argument is the tournament's id
     TOURNAMENT_JOIN = "t_join"
     TOURNAMENT_LEAVE = "t_leave"

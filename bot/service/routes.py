@@ -244,6 +244,22 @@ ACTIONS: Mapping[Action, ActionSpec] = {
         NOTHING,
     ),
     Action.BETTER: ActionSpec(_better, "button.better", S, GAME, Takes.PLY),
+    Action.REVIEW_RETRY: ActionSpec(
+        lambda s, p: s.learn.retry(p.user, _g(p)), "button.review_retry", P, GAME, NOTHING
+    ),
+    Action.RETRY_MOVE: ActionSpec(
+        lambda s, p: s.learn.retry_move(p.user, p.arg or ""), "button.move", P, PRACTICE, TEXT
+    ),
+    Action.RETRY_HINT: ActionSpec(
+        lambda s, p: s.learn.retry_hint(p.user), "button.puzzle_hint", S, PRACTICE, NOTHING
+    ),
+    Action.RETRY_SOLUTION: ActionSpec(
+        lambda s, p: s.learn.retry_solution(p.user),
+        "button.retry_solution",
+        S,
+        PRACTICE,
+        NOTHING,
+    ),
     # tournaments (issue 34): on a tournament, by its id
     Action.TOURNAMENT_JOIN: ActionSpec(
         lambda s, p: s.compete.join_tournament(_t(p), p.user),

@@ -433,7 +433,7 @@ async def test_a_lesson_scripted_in_the_sandbox(tmp_path: Path) -> None:
     assert "💡" in out and "✓" in out and "★★☆" in out  # a hint: two stars
     assert "Number shogi: ☆☆☆ ★★☆ ☆☆☆" in out
     assert "Choose the start" in out and "★★★" in out
-    assert "Lesson closed" in out
+    assert "Closed: /move goes to your games again" in out
     assert "Which game?" in out  # /move goes to games again
     assert "/learn [game | lesson | restart | next | stop]" in out
     assert list((tmp_path / "out").glob("*.png"))

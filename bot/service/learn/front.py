@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from bot.service.context import Context
 from bot.service.guard import entry
+from bot.service.learn.lessons import KIND as LESSON
 from bot.service.learn.lessons import Lessons
 from bot.service.learn.practice import Practice, Practising
 from bot.service.learn.puzzles import DailyPosts, Puzzles
+from bot.service.learn.retry import KIND as RETRY
+from bot.service.learn.retry import Mistakes, Retries
 from bot.service.learn.rules import RulesPages
 from bot.service.play.front import Play
 from bot.service.thinking import Thinker
@@ -18,10 +21,13 @@ from bot.service.values import Reply, RulesPage, User
 class Learn:
     """The learn capability's use cases (``service.learn``)."""
 
-    def __init__(self, ctx: Context, play: Play, thinker: Thinker) -> None:
+    def __init__(self, ctx: Context, play: Play, thinker: Thinker, mistakes: Mistakes) -> None:
         self.rules = RulesPages(ctx)
         self.lessons = Lessons(ctx, Practice(ctx, play.computer))
         self.puzzles = Puzzles(ctx, thinker)
+        self.retries = Retries(ctx, thinker, mistakes)
+        """Retry your mistakes (the review's, through ``mistakes``: the root passes the review
+        capability's)."""
         self.daily_posts = DailyPosts(ctx)
         """The outbox's ``puzzle`` kind: the daily puzzle's posts (the root registers it)."""
 
@@ -33,17 +39,20 @@ class Learn:
     # -- the practice board --------------------------------------------------------------------
     @entry
     async def practice_of(self, user_id: str) -> str | None:
-        """What the user has open on their practice board (``lesson`` or ``puzzle``; opening
-        one closes the other), or ``None``: where a move, ``/legal`` or ``/hint`` that names no
-        game and is not in a game's thread goes (the one routing rule; adapters ask here)."""
-        if await self.lessons.open_kind(user_id) is not None:
-            return "lesson"
+        """What the user has open on their practice board (``lesson``, ``retry`` or
+        ``puzzle``; opening one closes the others), or ``None``: where a move, ``/legal`` or
+        ``/hint`` that names no game and is not in a game's thread goes (the one routing rule;
+        adapters ask here)."""
+        kind = await self.lessons.open_kind(user_id)  # the practice row: a lesson's or a retry's
+        if kind is not None:
+            return kind
         return "puzzle" if await self.puzzles.open_of(user_id) is not None else None
 
     def practice_board(self, kind: str) -> Practising:
         """The use cases of a practice board of ``kind`` (what :meth:`practice_of` said): a
-        move, the legal moves, a hint, giving up; the same for a lesson and a puzzle."""
-        return self.lessons if kind == "lesson" else self.puzzles
+        move, the legal moves, a hint; the same for a lesson, a retry and a puzzle."""
+        boards: dict[str, Practising] = {LESSON: self.lessons, RETRY: self.retries}
+        return boards.get(kind, self.puzzles)
 
     # -- lessons -------------------------------------------------------------------------------
     @entry
@@ -109,3 +118,22 @@ class Learn:
     @entry
     async def puzzle_solution(self, user: User) -> Reply:
         return await self.puzzles.solution(user)
+
+    # -- retry your mistakes (issue 50, 4) --------------------------------------------------
+    @entry
+    async def retry(self, user: User, game_id: int) -> Reply:
+        """The user's mistakes in the reviewed game ``game_id``, to put right one by one on
+        their practice board."""
+        return await self.retries.start(user, game_id)
+
+    @entry
+    async def retry_move(self, user: User, text: str) -> Reply:
+        return await self.retries.move(user, text)
+
+    @entry
+    async def retry_hint(self, user: User) -> Reply:
+        return await self.retries.hint(user)
+
+    @entry
+    async def retry_solution(self, user: User) -> Reply:
+        return await self.retries.solution(user)

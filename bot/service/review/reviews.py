@@ -36,6 +36,7 @@ from typing import Any
 import render
 from bot.i18n import bilingual, t, text
 from bot.learn import moved_cells
+from bot.learn.retry import Mistake, Spot
 from bot.model import GameStatus, ReviewRow
 from bot.service import present
 from bot.service.actions import Action, Button
@@ -379,8 +380,11 @@ class Reviews:
             lines.append(Line("review.luck", moved))
         if swings:
             lines.append(Line("review.swings", {"plies": ", ".join(str(p) for p in swings)}))
-        if not public and loaded.seats_of(viewer.id if viewer else ""):
+        mine = loaded.seats_of(viewer.id if viewer else "")
+        if not public and mine:
             buttons.append(Button(Action.REVIEW_PUBLIC))
+        if any(review.mistakes(seat) for seat in mine):
+            buttons.append(Button(Action.REVIEW_RETRY))
         title = present.title(loaded.game)
         job = partial(
             win_chances,
@@ -416,6 +420,38 @@ class Reviews:
         nodes = budget(loaded.row.game_type, review.nodes)
         key = "review.show_sampled" if loaded.row.players == 1 else "review.show"
         return key, {"nodes": nodes, "deeper": nodes * CONFIRM}
+
+    async def mistakes_of(self, game_id: int, viewer: User) -> list[Spot]:
+        """The viewer's own mistakes that the stored review of ``game_id`` shows, biggest
+        first, each with the position it was played from (for Retry, issue 50)."""
+        loaded = await self._open(game_id, viewer)
+        seats = loaded.seats_of(viewer.id)
+        if not seats:
+            raise Refusal("refuse.not_a_player", id=game_id)
+        stored = await self._stored(game_id)
+        if stored is None:
+            raise Refusal("retry.refuse.no_review", id=game_id)
+        review = stored[0]
+        found = await asyncio.to_thread(positions, loaded.row, loaded.entries)
+        if len(review.plies) != len(found) - 1:
+            raise Refusal("retry.refuse.no_review", id=game_id)
+        out: list[Spot] = []
+        for seat in seats:
+            for p in review.mistakes(seat):
+                before = found[p.ply].before
+                assert before is not None
+                mistake = Mistake(
+                    p.ply,
+                    p.seat,
+                    p.played,
+                    p.best,
+                    p.played_shown,
+                    p.best_shown,
+                    percent(p.played_chance),
+                    percent(p.best_chance),
+                )
+                out.append(Spot(mistake, before, found[p.ply - 1].move))
+        return out
 
     async def better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The position ply ``ply`` was played from, as ``viewer`` may see it, with the
