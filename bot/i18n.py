@@ -953,9 +953,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "sandbox.help_retry": (
         "Reviews: /review [id]; /review [id] retry puts your mistakes right one by one (then "
-        "/move, /legal and /hint without a game go to them), /retry solution, /retry stop.",
+        "/move, /legal and /hint without a game go to them), /retry solution, /retry stop; "
+        "/analyse [id] [move] opens an analysis board of a finished game (/move for either "
+        "side, /hint or /analyse best for the computer's line, /analyse back, /analyse stop).",
         "検討: /review [番号]。/review [番号] retry で自分の悪手を1問ずつやり直します（その間、"
-        "番号なしの /move、/legal、/hint はそちらへ）。/retry solution、/retry stop。",
+        "番号なしの /move、/legal、/hint はそちらへ）。/retry solution、/retry stop。"
+        "/analyse [番号] [手数] で終局した対局の解析盤を開きます（/move はどちらの手番でも、"
+        "/hint か /analyse best でコンピュータの読み筋、/analyse back、/analyse stop）。",
     ),
     # -- correspondence life (issue 33): vacations -------------------------------------------
     "vacation.on": (
@@ -1178,6 +1182,58 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "button.review_public": ("Show in the thread", "スレッドに公開"),
     "button.better": ("Better move", "より良い手"),
     "button.review_retry": ("Retry my mistakes", "悪手をやり直す"),
+    "button.analyse": ("Analyse", "解析"),
+    "button.analysis_back": ("Take back", "一手戻す"),
+    "button.analysis_best": ("Computer's line", "コンピュータの読み筋"),
+    "analysis.modal.title": ("A move on the analysis board", "解析盤の指し手"),
+    "analysis.position": (
+        "Analysis board · game #{id} ({game}) from move {ply}; tried: {moves}. To move: "
+        "{to_move}. The game's record is not changed.",
+        "解析盤・対局 #{id}（{game}）{ply}手目から。試した手：{moves}。手番：{to_move}。"
+        "棋譜は変わりません。",
+    ),
+    "analysis.started": (
+        "Try moves for either side with `/move` outside a game's thread or the Move button "
+        "(the game has {last} moves).",
+        "ゲームのスレッドの外で `/move` か「指す」ボタンで、どちらの手も試せます"
+        "（この対局は{last}手）。",
+    ),
+    "analysis.played": ("Played {move}.", "{move} を指しました。"),
+    "analysis.nobody": ("nobody (the game is over here)", "なし（ここで終局）"),
+    "analysis.back": ("Taken back.", "一手戻しました。"),
+    "analysis.line": (
+        "Computer: {chances}; its line: {line}.",
+        "コンピュータ：{chances}。読み筋：{line}。",
+    ),
+    "analysis.line_none": ("Computer: {chances}.", "コンピュータ：{chances}。"),
+    "analysis.refuse.running": (
+        "Game #{id} is not over: only a finished game can be analysed.",
+        "対局 #{id} はまだ終わっていません：解析できるのは終局した対局だけです。",
+    ),
+    "analysis.refuse.solitaire": (
+        "Game #{id} is a solitaire dealt by chance: `/review {id}` shows its choices instead.",
+        "対局 #{id} は偶然で配られる一人遊びです：代わりに `/review {id}` で選択を検討できます。",
+    ),
+    "analysis.refuse.hidden": (
+        "Game #{id} ended before anything was revealed: there is no open position to analyse.",
+        "対局 #{id} は公開前に終わりました：解析できる局面がありません。",
+    ),
+    "analysis.refuse.not_open": (
+        "You have no analysis board open: `/analyse <game> [move]`.",
+        "解析盤を開いていません：`/analyse <対局> [手数]` で開けます。",
+    ),
+    "analysis.refuse.over": (
+        "The game is over on the board: take a move back or close it.",
+        "盤上で終局しています：一手戻すか閉じてください。",
+    ),
+    "analysis.refuse.long": (
+        "At most {most} moves on one board: take some back.",
+        "1つの盤で試せるのは{most}手までです：戻してください。",
+    ),
+    "analysis.refuse.nothing_to_take_back": (
+        "No move tried yet: nothing to take back.",
+        "まだ手を試していません：戻す手はありません。",
+    ),
     "button.retry_solution": ("Show the move", "正解を見る"),
     "retry.modal.title": ("Your better move", "より良い手"),
     "retry.position": (

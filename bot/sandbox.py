@@ -691,6 +691,24 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         sandbox.show(await s.compete.tournament_standings(tid))
 
 
+async def analyse_command(sb: Sandbox, args: list[str]) -> None:
+    """``/analyse [id] [move]``: the analysis board of a finished game at that move (none: its
+    end); ``/analyse back | best | stop``: the board's buttons."""
+    buttons = {
+        "back": Action.ANALYSIS_BACK,
+        "best": Action.ANALYSIS_BEST,
+        "stop": Action.LEARN_STOP,
+    }
+    if len(args) == 1 and args[0] in buttons:
+        sb.show_all(await sb.service.act(buttons[args[0]], Press(Practice(), sb.user)))
+        return
+    gid, rest = await sb._game_and_rest(args)
+    if len(rest) > 1 or (rest and not rest[0].isdigit()):
+        sb.say(sb.t("sandbox.usage", usage="/analyse [id] [move] | back | best | stop"))
+        return
+    sb.show(await sb.service.learn.analyse(sb.user, gid, int(rest[0]) if rest else None))
+
+
 async def retry_command(sb: Sandbox, args: list[str]) -> None:
     """``/retry solution | stop``: the open retry's buttons (Show the move, Close)."""
     buttons = {"solution": Action.RETRY_SOLUTION, "stop": Action.LEARN_STOP}
@@ -706,6 +724,7 @@ COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {
     "/daily": daily_command,
     "/review": review_command,
     "/retry": retry_command,
+    "/analyse": analyse_command,
     "/tournament": tournament_command,
     "/import": import_command,
 }

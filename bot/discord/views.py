@@ -364,6 +364,7 @@ MODAL_TITLES = {
     Action.LEARN_MOVE: "learn.modal.title",
     Action.PUZZLE_MOVE: "modal.puzzle.title",
     Action.RETRY_MOVE: "retry.modal.title",
+    Action.ANALYSIS_MOVE: "analysis.modal.title",
 }
 """The title of the box each action that takes typed text asks with."""
 

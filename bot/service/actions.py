@@ -78,6 +78,11 @@ class Action(enum.StrEnum):
     RETRY_MOVE = "retry_move"
     RETRY_HINT = "retry_hint"
     RETRY_SOLUTION = "retry_solution"
+    ANALYSE = "analyse"
+    """The analysis board of a finished game (issue 50, 3), at a ply (none: its end)."""
+    ANALYSIS_MOVE = "analysis_move"
+    ANALYSIS_BACK = "analysis_back"
+    ANALYSIS_BEST = "analysis_best"
     # tournaments (issue 34): the argument is the tournament's id
     TOURNAMENT_JOIN = "t_join"
     TOURNAMENT_LEAVE = "t_leave"

@@ -74,6 +74,10 @@ def _ply(arg: str | None) -> int:
     return int(arg or 0)
 
 
+async def _analyse(s: GameService, p: Press) -> Reply:
+    return await s.learn.analyse(p.user, _g(p), None if p.arg is None else _ply(p.arg))
+
+
 async def _play(s: GameService, p: Press) -> Reply:
     ply, text = split_play(p.arg)
     return await s.play.move(_g(p), p.user, text, ply=ply)
@@ -244,6 +248,16 @@ ACTIONS: Mapping[Action, ActionSpec] = {
         NOTHING,
     ),
     Action.BETTER: ActionSpec(_better, "button.better", S, GAME, Takes.PLY),
+    Action.ANALYSE: ActionSpec(_analyse, "button.analyse", S, GAME, Takes.PLY),
+    Action.ANALYSIS_MOVE: ActionSpec(
+        lambda s, p: s.learn.analysis_move(p.user, p.arg or ""), "button.move", P, PRACTICE, TEXT
+    ),
+    Action.ANALYSIS_BACK: ActionSpec(
+        lambda s, p: s.learn.analysis_back(p.user), "button.analysis_back", S, PRACTICE, NOTHING
+    ),
+    Action.ANALYSIS_BEST: ActionSpec(
+        lambda s, p: s.learn.analysis_best(p.user), "button.analysis_best", S, PRACTICE, NOTHING
+    ),
     Action.REVIEW_RETRY: ActionSpec(
         lambda s, p: s.learn.retry(p.user, _g(p)), "button.review_retry", P, GAME, NOTHING
     ),

@@ -103,6 +103,8 @@ class Event(enum.StrEnum):
     """A lesson's board, goal and what just happened (private; a button on it replaces it)."""
     LESSON_MENU = "lesson_menu"
     """The games with the learner's stars per lesson (private)."""
+    ANALYSIS = "analysis"
+    """The analysis board (private; a button on it replaces it; opened, a new message)."""
     PUZZLE = "puzzle"
     """A puzzle, an answer to it, its hint or solution (private to the solver)."""
     PUZZLE_DAILY = "puzzle_daily"
@@ -143,7 +145,7 @@ TURN_EVENTS = frozenset(
 )
 """Replies that end with whose turn it is."""
 
-PRACTICE_EVENTS = frozenset({Event.LESSON, Event.LESSON_MENU})
+PRACTICE_EVENTS = frozenset({Event.LESSON, Event.LESSON_MENU, Event.ANALYSIS})
 """Private replies about a user's practice board: a button on one replaces it in place."""
 
 LOBBY_EVENTS = frozenset({Event.JOINED, Event.LEFT, Event.CANCELLED})

@@ -344,3 +344,45 @@ def _sampled(state: State[Any], played: Any, samples: int, seed: int, confirmed:
     futures = best.samples * len(rating.hints)
     spread = 2 * rating.error
     return Judgement(0, best.move, chances, best.win_chance, kept, 0, futures, confirmed, spread)
+
+
+LINE_PLIES = 4
+"""Moves of the computer's best line on the analysis board (issue 50, 3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BestLine:
+    """The computer's view of a position: every seat's winning chance (the best play's; a
+    finished position's are its result's), its best line from there (each move the best for
+    the seat then to move) and how deep the first move's search looked."""
+
+    chances: tuple[float, ...]
+    moves: tuple[Any, ...]
+    depth: int
+
+
+def best_line(state: State[Any], *, nodes: int, seed: int = 0, plies: int = LINE_PLIES) -> BestLine:
+    """The evaluation of ``state`` and the computer's best line from it, up to ``plies`` moves
+    or the end: each move judged as a review judges a ply (:func:`judge`, the same nodes), so
+    the line is the same on any machine. A game of one player (chance at every draw) has no
+    line: ``ValueError``."""
+    if state.num_players == 1:
+        raise ValueError("a solitaire has no best line")
+    chances: tuple[float, ...] | None = None
+    moves: list[Any] = []
+    depth = 0
+    while len(moves) < plies and state.outcome() is None and state.current_player() >= 0:
+        judged = judge(state, state.legal_moves()[0], nodes=nodes, seed=seed)
+        if chances is None:
+            chances, depth = judged.chances, judged.depth
+        moves.append(judged.best)
+        state = state.apply(judged.best)
+    if chances is None:
+        outcome = state.outcome()
+        n = state.num_players
+        if outcome is None:  # a chance step or a setup is next: no one to judge for
+            chances = tuple(1 / n for _ in range(n))
+        else:
+            worth = {"win": 1.0, "draw": 1 / n, "loss": 0.0, "none": 1 / n}
+            chances = tuple(worth[outcome.result(seat)] for seat in range(n))
+    return BestLine(chances, tuple(moves), depth)

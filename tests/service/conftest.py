@@ -12,6 +12,10 @@ from bot.config import Settings
 from bot.service import GameService
 from tests.service import fakegame
 
+REVIEW_NODES = 50
+"""Nodes a ply is searched past the plain first ply by the ``svc`` fixture's reviews (that ply
+is always searched: it sees the planted game's missed win)."""
+
 
 @pytest.fixture
 def fakes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,6 +31,18 @@ def clock() -> FakeClock:
 def db_path(db_url: str) -> str:
     """The store of the test: a SQLite file or a PostgreSQL schema (every test runs on both)."""
     return db_url
+
+
+@pytest.fixture
+async def svc(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
+    """A service whose computer reviews with few nodes a ply (the real games: the reviews,
+    retries and analysis boards)."""
+    settings = Settings(db_path=db_path, review_nodes=REVIEW_NODES)
+    service = await GameService.open(db_path, clock=clock, settings=settings)
+    try:
+        yield service
+    finally:
+        await service.close()
 
 
 @pytest.fixture

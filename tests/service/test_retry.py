@@ -5,8 +5,6 @@ there."""
 
 from __future__ import annotations
 
-import io
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +15,7 @@ from bot.service import GameService, Refusal, Reply
 from bot.service.actions import Action, GameTarget, Practice
 from bot.service.values import Press
 from tests.helpers import ALICE, BOB, CAROL, PLANTED_SEED, offered, planted
-from tests.service.test_review import planted_game, settings
+from tests.service.test_review import planted_game, planted_in_the_sandbox, settings
 
 
 def _blunder() -> tuple[str, list[str]]:
@@ -25,16 +23,6 @@ def _blunder() -> tuple[str, list[str]]:
     befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
     before = befores[blunder]
     return before.format_move(plies[blunder]), [before.format_move(m) for m in missed]
-
-
-@pytest.fixture
-async def svc(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
-    """A service whose reviews search few nodes (as test_review.py's)."""
-    service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
-    try:
-        yield service
-    finally:
-        await service.close()
 
 
 async def _retry(svc: GameService) -> tuple[int, int, Reply]:
@@ -185,37 +173,23 @@ def test_stars_and_verdicts() -> None:
 
 
 async def test_the_sandbox_retries_the_mistakes(tmp_path: Path) -> None:
-    from bot.sandbox import run_sandbox
-
     befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
-    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept"]
-    for before, move in zip(befores, plies, strict=True):
-        lines += [f"/as {('alice', 'bob')[before.current_player()]}", before.format_move(move)]
     before = befores[blunder]
-    lines += [
-        "/as alice",
-        "/review 1",
-        "/review 1 retry",
-        f"/move {before.format_move(plies[blunder])}",
-        "/hint",
-        f"/move {before.format_move(missed[0])}",
-        "/retry solution",
-        "/retry solution",
-        "/retry stop",
-        "/retry nonsense",
-    ]
-    script = tmp_path / "script.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = io.StringIO()
-    code = await run_sandbox(
-        settings(str(tmp_path / "sandbox.db")),
-        script=str(script),
-        out_dir=str(tmp_path / "out"),
-        out=out,
-        user="alice",
+    text = await planted_in_the_sandbox(
+        tmp_path,
+        [
+            "/as alice",
+            "/review 1",
+            "/review 1 retry",
+            f"/move {before.format_move(plies[blunder])}",
+            "/hint",
+            f"/move {before.format_move(missed[0])}",
+            "/retry solution",
+            "/retry solution",
+            "/retry stop",
+            "/retry nonsense",
+        ],
     )
-    text = out.getvalue()
-    assert code == 0, text
     assert "Retry 1 of" in text and "is the move of the game" in text
     assert "Hint: the better move starts from the marked cell." in text
     assert "is a good move. ★☆☆" in text  # a second try, after a hint

@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -26,24 +26,14 @@ from engines.ai.review import Judgement, is_mistake
 from engines.core import State
 from render.charts import MAX_CHART_BYTES
 from tests.helpers import ALICE, BOB, CAROL, DAVE, PLANTED_SEED, beat, offered, planted, query
+from tests.service.conftest import REVIEW_NODES
 
 T = TypeVar("T")
-FEW = 50
-"""Nodes a ply is searched past the plain first ply in these tests (that ply is always
-searched: it sees the planted game's missed win)."""
+FEW = REVIEW_NODES
 
 
 def settings(db_path: str, nodes: int = FEW) -> Settings:
     return Settings(db_path=db_path, review_nodes=nodes)
-
-
-@pytest.fixture
-async def svc(clock: FakeClock, db_path: str) -> AsyncIterator[GameService]:
-    service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
-    try:
-        yield service
-    finally:
-        await service.close()
 
 
 async def planted_game(service: GameService) -> tuple[int, int, list[str]]:
@@ -216,24 +206,35 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 
-async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:
+async def planted_in_the_sandbox(
+    tmp_path: Path, after: list[str], before: tuple[str, ...] = ()
+) -> str:
+    """The sandbox's output for the planted game (game #1, alice against bob) played by
+    script, with the lines ``before`` its moves (once the challenge is accepted) and ``after``
+    them."""
     from bot.sandbox import run_sandbox
 
-    befores, plies, blunder, _ = planted("rokumentai", PLANTED_SEED)
-    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", "/review"]
-    for before, move in zip(befores, plies, strict=True):
-        lines += [f"/as {('alice', 'bob')[before.current_player()]}", before.format_move(move)]
-    lines += ["/as carol", "/review 1"]
+    befores, plies, _, _ = planted("rokumentai", PLANTED_SEED)
+    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", *before]
+    for here, move in zip(befores, plies, strict=True):
+        lines += [f"/as {('alice', 'bob')[here.current_player()]}", here.format_move(move)]
     script = tmp_path / "script.txt"
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    script.write_text("\n".join(lines + after) + "\n", encoding="utf-8")
     out = io.StringIO()
     db = str(tmp_path / "sandbox.db")
-    out_dir = tmp_path / "out"
+    out_dir = str(tmp_path / "out")
     code = await run_sandbox(
-        settings(db), script=str(script), out_dir=str(out_dir), out=out, user="alice"
+        settings(db), script=str(script), out_dir=out_dir, out=out, user="alice"
     )
     text = out.getvalue()
     assert code == 0, text
+    return text
+
+
+async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:
+    _, _, blunder, _ = planted("rokumentai", PLANTED_SEED)
+    text = await planted_in_the_sandbox(tmp_path, ["/as carol", "/review 1"], ("/review",))
+    out_dir = tmp_path / "out"
     assert "is not over: the computer reviews finished games only" in text  # before the end
     assert "Computer review of game #1 (Rokumentai)" in text
     assert f"move {blunder + 1}: " in text

@@ -93,6 +93,29 @@ class ReviewCog(commands.Cog):
         finally:
             await progress.remove()
 
+    @app_commands.command(
+        name=_("analyse", ja="解析"),
+        description=_(
+            "A private analysis board at a move of a finished game: try moves, ask the computer.",
+            ja="終局した対局の任意の手から、自分だけの解析盤で手を試しコンピュータに聞けます。",
+        ),
+    )
+    @app_commands.describe(
+        game=GAME_OPTION,
+        move=_("The move to start from (0: the start; none: the end).", ja="開始する手数"),
+    )
+    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.guild_only()
+    async def analyse(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None = None,
+        move: app_commands.Range[int, 0, 10_000] | None = None,
+    ) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.learn.analyse(user, game_id, move))
+
 
 async def setup(bot: commands.Bot) -> None:
     assert isinstance(bot, BanmenBot)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from bot.service.context import Context
 from bot.service.guard import entry
+from bot.service.learn.analysis import KIND as ANALYSIS
+from bot.service.learn.analysis import Analysis
 from bot.service.learn.lessons import KIND as LESSON
 from bot.service.learn.lessons import Lessons
 from bot.service.learn.practice import Practice, Practising
@@ -26,6 +28,7 @@ class Learn:
         self.lessons = Lessons(ctx, Practice(ctx, play.computer))
         self.puzzles = Puzzles(ctx, thinker)
         self.retries = Retries(ctx, thinker, mistakes)
+        self.analysis = Analysis(ctx, thinker)
         """Retry your mistakes (the review's, through ``mistakes``: the root passes the review
         capability's)."""
         self.daily_posts = DailyPosts(ctx)
@@ -51,7 +54,11 @@ class Learn:
     def practice_board(self, kind: str) -> Practising:
         """The use cases of a practice board of ``kind`` (what :meth:`practice_of` said): a
         move, the legal moves, a hint; the same for a lesson, a retry and a puzzle."""
-        boards: dict[str, Practising] = {LESSON: self.lessons, RETRY: self.retries}
+        boards: dict[str, Practising] = {
+            LESSON: self.lessons,
+            RETRY: self.retries,
+            ANALYSIS: self.analysis,
+        }
         return boards.get(kind, self.puzzles)
 
     # -- lessons -------------------------------------------------------------------------------
@@ -137,3 +144,22 @@ class Learn:
     @entry
     async def retry_solution(self, user: User) -> Reply:
         return await self.retries.solution(user)
+
+    # -- the analysis board (issue 50, 3) ----------------------------------------------------
+    @entry
+    async def analyse(self, user: User, game_id: int, ply: int | None = None) -> Reply:
+        """A private board at ply ``ply`` of a finished game (none: its end), to try moves for
+        either side and ask the computer; the game's record is not touched."""
+        return await self.analysis.open(user, game_id, ply)
+
+    @entry
+    async def analysis_move(self, user: User, text: str) -> Reply:
+        return await self.analysis.move(user, text)
+
+    @entry
+    async def analysis_back(self, user: User) -> Reply:
+        return await self.analysis.back(user)
+
+    @entry
+    async def analysis_best(self, user: User) -> Reply:
+        return await self.analysis.hint(user)

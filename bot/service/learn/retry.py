@@ -181,7 +181,7 @@ class Retries:
             return Reply(
                 "retry.finished",
                 {"id": progress.game_id},
-                event=Event.PUZZLE,
+                event=Event.PUZZLE,  # as a puzzle's: each answer a new message
                 game_id=progress.game_id,
                 public=False,
                 audience=user.id,
@@ -223,7 +223,7 @@ class Retries:
                 "kept": m.kept,
                 "could": m.could,
             },
-            event=Event.PUZZLE,
+            event=Event.PUZZLE,  # as a puzzle's: each answer a new message
             public=False,
             audience=user.id,
             image=image,

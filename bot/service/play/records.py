@@ -34,6 +34,7 @@ from bot.model import (
     new_seed,
 )
 from bot.service import present
+from bot.service.actions import Action, Button
 from bot.service.cache import Loaded
 from bot.service.context import Context
 from bot.service.play.timers import Timers
@@ -199,12 +200,18 @@ class Records:
         if not hidden:
             files.append(File(f"banmen-{game_id}.json", export_json(meta, rec).encode("utf-8")))
         public = shown_to_everyone(loaded, hidden)
+        over = loaded.status in (GameStatus.FINISHED, GameStatus.ABORTED)
         return present.reply(
             loaded,
             Event.RECORD,
             "record.ready",
             notify=(),
             files=tuple(files),
+            actions=(
+                (*(Button(a) for a in present.actions(loaded)), Button(Action.ANALYSE))
+                if over and loaded.row.players > 1
+                else None
+            ),
             lines=lines,
             public=public,
             audience=None if public or viewer is None else viewer.id,

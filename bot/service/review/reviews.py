@@ -385,6 +385,8 @@ class Reviews:
             buttons.append(Button(Action.REVIEW_PUBLIC))
         if any(review.mistakes(seat) for seat in mine):
             buttons.append(Button(Action.REVIEW_RETRY))
+        if loaded.row.players > 1:
+            buttons.append(Button(Action.ANALYSE))
         title = present.title(loaded.game)
         job = partial(
             win_chances,
@@ -487,5 +489,7 @@ class Reviews:
         }
         key = "review.better" if judged.best != judged.played else "review.best"
         actions = step_actions(ply, total)
+        if loaded.row.players > 1:  # from the position the better move is drawn on
+            actions = (*actions, Button(Action.ANALYSE, str(ply - 1)))
         found_reply = Replays.reply(loaded, seen, viewer, key, params, image, actions, [])
         return replace(found_reply, event=Event.REVIEW_MOVE)
