@@ -598,11 +598,11 @@ async def practising(sb: Sandbox, args: list[str]) -> str | None:
     numbered = bool(args) and args[0].isdigit() and len(args) > 1
     if named or numbered:
         return None
-    return await sb.service.learn.practice_of(sb.user.id)
+    return await sb.service.practice_of(sb.user.id)
 
 
 async def practice_command(sb: Sandbox, kind: str, command: str, args: list[str]) -> None:
-    board, me = sb.service.learn.practice_board(kind), sb.user
+    board, me = sb.service.practice_board(kind), sb.user
     if command == "/hint":
         sb.show(await board.hint(me))
     elif command == "/legal":
@@ -706,7 +706,7 @@ async def analyse_command(sb: Sandbox, args: list[str]) -> None:
     if len(rest) > 1 or (rest and not rest[0].isdigit()):
         sb.say(sb.t("sandbox.usage", usage="/analyse [id] [move] | back | best | stop"))
         return
-    sb.show(await sb.service.learn.analyse(sb.user, gid, int(rest[0]) if rest else None))
+    sb.show(await sb.service.review.analyse(sb.user, gid, int(rest[0]) if rest else None))
 
 
 async def retry_command(sb: Sandbox, args: list[str]) -> None:

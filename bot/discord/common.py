@@ -42,7 +42,7 @@ async def target_here(interaction: discord.Interaction[Any], game: int | None) -
     try:
         return await game_here(interaction, game)
     except NoGameHere:
-        kind = await host_of(interaction).service.learn.practice_of(str(interaction.user.id))
+        kind = await host_of(interaction).service.practice_of(str(interaction.user.id))
         if kind is None:
             raise
         return kind

@@ -58,11 +58,13 @@ from bot.service.context import Context, Shuffle
 from bot.service.correspond.front import Correspond
 from bot.service.endings import Endings
 from bot.service.learn.front import Learn
+from bot.service.learn.practice import Practising
 from bot.service.outbox import Kind, Outbox
 from bot.service.play.community import catalogue
 from bot.service.play.directory import MoveChoices
 from bot.service.play.front import Play
 from bot.service.present import Pictures
+from bot.service.review.analysis import KIND as ANALYSIS
 from bot.service.review.front import Review
 from bot.service.review.replays import REPLAY_MAX_BYTES
 from bot.service.review.reviews import Progress
@@ -283,6 +285,19 @@ class GameService:
     async def act(self, action: Action, press: Press) -> Reply | Sequence[Reply]:
         """Run what a button offers (see :data:`~bot.service.routes.ACTIONS`)."""
         return await routes.run(self, action, press)
+
+    # -- the practice board: a lesson, a puzzle, a retry (learn) or an analysis (review) ------
+    async def practice_of(self, user_id: str) -> str | None:
+        """What the user has open on their practice board, or ``None``: where a move,
+        ``/legal`` or ``/hint`` that names no game and is not in a game's thread goes (the one
+        routing rule; adapters ask here)."""
+        return await self.learn.practice_of(user_id)
+
+    def practice_board(self, kind: str) -> Practising:
+        """The use cases of the practice board of ``kind`` (what :meth:`practice_of` said)."""
+        if kind == ANALYSIS:
+            return self.review.analysis
+        return self.learn.practice_board(kind)
 
     @staticmethod
     def catalogue() -> tuple[GameInfo, ...]:

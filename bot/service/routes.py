@@ -75,7 +75,7 @@ def _ply(arg: str | None) -> int:
 
 
 async def _analyse(s: GameService, p: Press) -> Reply:
-    return await s.learn.analyse(p.user, _g(p), None if p.arg is None else _ply(p.arg))
+    return await s.review.analyse(p.user, _g(p), None if p.arg is None else _ply(p.arg))
 
 
 async def _play(s: GameService, p: Press) -> Reply:
@@ -250,13 +250,13 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.BETTER: ActionSpec(_better, "button.better", S, GAME, Takes.PLY),
     Action.ANALYSE: ActionSpec(_analyse, "button.analyse", S, GAME, Takes.PLY),
     Action.ANALYSIS_MOVE: ActionSpec(
-        lambda s, p: s.learn.analysis_move(p.user, p.arg or ""), "button.move", P, PRACTICE, TEXT
+        lambda s, p: s.review.analysis_move(p.user, p.arg or ""), "button.move", P, PRACTICE, TEXT
     ),
     Action.ANALYSIS_BACK: ActionSpec(
-        lambda s, p: s.learn.analysis_back(p.user), "button.analysis_back", S, PRACTICE, NOTHING
+        lambda s, p: s.review.analysis_back(p.user), "button.analysis_back", S, PRACTICE, NOTHING
     ),
     Action.ANALYSIS_BEST: ActionSpec(
-        lambda s, p: s.learn.analysis_best(p.user), "button.analysis_best", S, PRACTICE, NOTHING
+        lambda s, p: s.review.analysis_best(p.user), "button.analysis_best", S, PRACTICE, NOTHING
     ),
     Action.REVIEW_RETRY: ActionSpec(
         lambda s, p: s.learn.retry(p.user, _g(p)), "button.review_retry", P, GAME, NOTHING

@@ -10,7 +10,7 @@ import pytest
 
 from bot.service import GameService, Refusal, Reply
 from bot.service.actions import Action, GameTarget, Practice
-from bot.service.learn.analysis import starts
+from bot.service.review.analysis import starts
 from bot.service.values import Press
 from engines.ai.review import best_line
 from engines.registry import get_game
@@ -34,8 +34,8 @@ async def test_moves_for_either_side_taken_back_and_the_record_untouched(
     assert opened.params["ply"] == ply - 1 and opened.image is not None and opened.image_alt
     assert {"analysis_move", "analysis_best", "learn_stop"} <= set(offered(opened))
     assert "analysis_back" not in offered(opened)  # nothing tried yet
-    assert await svc.learn.practice_of(CAROL.id) == "analysis"
-    board = svc.learn.practice_board("analysis")
+    assert await svc.practice_of(CAROL.id) == "analysis"
+    board = svc.practice_board("analysis")
     here = befores[blunder]
     first = here.format_move(missed[0])  # alice's missed win...
     tried = await board.move(CAROL, first)
@@ -54,13 +54,13 @@ async def test_moves_for_either_side_taken_back_and_the_record_untouched(
 
 async def test_the_computer_gives_its_evaluation_and_line(svc: GameService) -> None:
     gid, ply, _ = await planted_game(svc)
-    await svc.learn.analyse(ALICE, gid, ply - 1)
+    await svc.review.analyse(ALICE, gid, ply - 1)
     line = await svc.act(Action.ANALYSIS_BEST, Press(Practice(), ALICE))
     assert isinstance(line, Reply) and _said(line) == ["analysis.line"]
     said = line.lines[0].params
     assert "100%" in said["chances"].en  # alice has a win in one here
     assert said["line"].en  # the line, in the game's notation
-    hint = await svc.learn.practice_board("analysis").hint(ALICE)  # /hint: the same
+    hint = await svc.practice_board("analysis").hint(ALICE)  # /hint: the same
     assert hint.lines[0].params == said
 
 
@@ -83,25 +83,25 @@ async def test_refusals_change_nothing(svc: GameService, db_path: str) -> None:
     running = await svc.play.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
     assert running.game_id is not None
     with pytest.raises(Refusal) as refused:
-        await svc.learn.analyse(ALICE, running.game_id)
+        await svc.review.analyse(ALICE, running.game_id)
     assert refused.value.key == "analysis.refuse.running"
     with pytest.raises(Refusal) as refused:
-        await svc.learn.analyse(ALICE, await solitaire_game(svc, "analysis"))
+        await svc.review.analyse(ALICE, await solitaire_game(svc, "analysis"))
     assert refused.value.key == "analysis.refuse.solitaire"
     with pytest.raises(Refusal) as refused:
-        await svc.learn.practice_board("analysis").move(ALICE, "一01占")
+        await svc.practice_board("analysis").move(ALICE, "一01占")
     assert refused.value.key == "analysis.refuse.not_open"
     gid, _, _ = await planted_game(svc)
-    opened = await svc.learn.analyse(ALICE, gid)  # the end: the game is over on the board
-    board = svc.learn.practice_board("analysis")
+    opened = await svc.review.analyse(ALICE, gid)  # the end: the game is over on the board
+    board = svc.practice_board("analysis")
     with pytest.raises(Refusal) as refused:
         await board.move(ALICE, "一01占")
     assert refused.value.key == "analysis.refuse.over"
     with pytest.raises(Refusal) as refused:
-        await svc.learn.analysis_back(ALICE)
+        await svc.review.analysis_back(ALICE)
     assert refused.value.key == "analysis.refuse.nothing_to_take_back"
     assert (await board.legal(ALICE, "", 5)).moves == ()
-    early = await svc.learn.analyse(ALICE, gid, 3)
+    early = await svc.review.analyse(ALICE, gid, 3)
     with pytest.raises(Refusal) as refused:
         await board.move(ALICE, "nonsense")
     assert refused.value.key == "refuse.bad_move"
@@ -118,7 +118,7 @@ async def test_suji_shogi_is_analysed_from_the_reveal_only(svc: GameService) -> 
     await svc.play.setup(ended.game_id, ALICE, "123/456")
     await svc.play.resign(ended.game_id, BOB)
     with pytest.raises(Refusal) as refused:
-        await svc.learn.analyse(CAROL, ended.game_id, 0)
+        await svc.review.analyse(CAROL, ended.game_id, 0)
     assert refused.value.key == "analysis.refuse.hidden"
     played = await svc.play.create_game(ALICE, "suji-shogi", seated=[BOB], seating="listed")
     gid = played.game_id
@@ -133,7 +133,7 @@ async def test_suji_shogi_is_analysed_from_the_reveal_only(svc: GameService) -> 
     found = starts(await svc.ctx.games.read(gid))
     assert [s.ply for s in found] == [0, 1]  # the reveal and after the one move
     assert all(s.state.observe(None) is s.state for s in found)
-    board = await svc.learn.analyse(CAROL, gid, 0)
+    board = await svc.review.analyse(CAROL, gid, 0)
     assert board.params["ply"] == 0 and board.image_alt is not None
     assert "secret" not in board.image_alt.en.lower()
 

@@ -43,7 +43,7 @@ class MovesCog(commands.Cog):
             user = str(interaction.user.id)
             lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
             if isinstance(target, str):  # the open lesson's or puzzle's moves
-                board = self.bot.service.learn.practice_board(target)
+                board = self.bot.service.practice_board(target)
                 found = await board.legal(service_user(interaction.user), current, 25, lang)
                 names = list(found.moves)
             else:
@@ -70,7 +70,7 @@ class MovesCog(commands.Cog):
         target = await target_here(interaction, game)
         user = service_user(interaction.user)
         if isinstance(target, str):
-            board = self.bot.service.learn.practice_board(target)
+            board = self.bot.service.practice_board(target)
             await respond(interaction, lambda: board.move(user, notation))
             return
         game_id = target
@@ -172,7 +172,7 @@ class MovesCog(commands.Cog):
         target = await target_here(interaction, game)
         user = service_user(interaction.user)
         if isinstance(target, str):
-            board = self.bot.service.learn.practice_board(target)
+            board = self.bot.service.practice_board(target)
             await respond(interaction, lambda: board.hint(user))
             return
         game_id = target

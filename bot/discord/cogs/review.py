@@ -114,7 +114,7 @@ class ReviewCog(commands.Cog):
     ) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.learn.analyse(user, game_id, move))
+        await respond(interaction, lambda: self.bot.service.review.analyse(user, game_id, move))
 
 
 async def setup(bot: commands.Bot) -> None:

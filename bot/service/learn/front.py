@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from bot.service.context import Context
 from bot.service.guard import entry
-from bot.service.learn.analysis import KIND as ANALYSIS
-from bot.service.learn.analysis import Analysis
 from bot.service.learn.lessons import KIND as LESSON
 from bot.service.learn.lessons import Lessons
 from bot.service.learn.practice import Practice, Practising
@@ -28,7 +26,6 @@ class Learn:
         self.lessons = Lessons(ctx, Practice(ctx, play.computer))
         self.puzzles = Puzzles(ctx, thinker)
         self.retries = Retries(ctx, thinker, mistakes)
-        self.analysis = Analysis(ctx, thinker)
         """Retry your mistakes (the review's, through ``mistakes``: the root passes the review
         capability's)."""
         self.daily_posts = DailyPosts(ctx)
@@ -42,10 +39,10 @@ class Learn:
     # -- the practice board --------------------------------------------------------------------
     @entry
     async def practice_of(self, user_id: str) -> str | None:
-        """What the user has open on their practice board (``lesson``, ``retry`` or
-        ``puzzle``; opening one closes the others), or ``None``: where a move, ``/legal`` or
-        ``/hint`` that names no game and is not in a game's thread goes (the one routing rule;
-        adapters ask here)."""
+        """What the user has open on their practice board (``lesson``, ``retry``, ``puzzle``,
+        or the review's ``analysis``; opening one closes the others), or ``None``: where a
+        move, ``/legal`` or ``/hint`` that names no game and is not in a game's thread goes
+        (the one routing rule; adapters ask the root, :meth:`GameService.practice_of`)."""
         kind = await self.lessons.open_kind(user_id)  # the practice row: a lesson's or a retry's
         if kind is not None:
             return kind
@@ -54,11 +51,7 @@ class Learn:
     def practice_board(self, kind: str) -> Practising:
         """The use cases of a practice board of ``kind`` (what :meth:`practice_of` said): a
         move, the legal moves, a hint; the same for a lesson, a retry and a puzzle."""
-        boards: dict[str, Practising] = {
-            LESSON: self.lessons,
-            RETRY: self.retries,
-            ANALYSIS: self.analysis,
-        }
+        boards: dict[str, Practising] = {LESSON: self.lessons, RETRY: self.retries}
         return boards.get(kind, self.puzzles)
 
     # -- lessons -------------------------------------------------------------------------------
@@ -144,22 +137,3 @@ class Learn:
     @entry
     async def retry_solution(self, user: User) -> Reply:
         return await self.retries.solution(user)
-
-    # -- the analysis board (issue 50, 3) ----------------------------------------------------
-    @entry
-    async def analyse(self, user: User, game_id: int, ply: int | None = None) -> Reply:
-        """A private board at ply ``ply`` of a finished game (none: its end), to try moves for
-        either side and ask the computer; the game's record is not touched."""
-        return await self.analysis.open(user, game_id, ply)
-
-    @entry
-    async def analysis_move(self, user: User, text: str) -> Reply:
-        return await self.analysis.move(user, text)
-
-    @entry
-    async def analysis_back(self, user: User) -> Reply:
-        return await self.analysis.back(user)
-
-    @entry
-    async def analysis_best(self, user: User) -> Reply:
-        return await self.analysis.hint(user)

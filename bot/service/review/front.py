@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.front import Play
+from bot.service.review.analysis import Analysis
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
 from bot.service.review.site import Site, WebGame, WebGuild, WebPlayer
@@ -22,6 +23,7 @@ class Review:
         self.replays = Replays(ctx, thinker)
         self.reviews = Reviews(ctx, thinker)
         self.site = Site(ctx, self.replays, play.records)
+        self.analysis = Analysis(ctx, thinker)
 
     # -- replays -------------------------------------------------------------------------------
     @entry
@@ -49,6 +51,25 @@ class Review:
     async def better(self, game_id: int, viewer: User | None, ply: int) -> Reply:
         """The review's better move at ``ply``, as a picture."""
         return await self.reviews.better(game_id, viewer, ply)
+
+    # -- the analysis board (issue 50, 3) ------------------------------------------------------
+    @entry
+    async def analyse(self, user: User, game_id: int, ply: int | None = None) -> Reply:
+        """A private board at ply ``ply`` of a finished game (none: its end), to try moves for
+        either side and ask the computer; the game's record is not touched."""
+        return await self.analysis.open(user, game_id, ply)
+
+    @entry
+    async def analysis_move(self, user: User, text: str) -> Reply:
+        return await self.analysis.move(user, text)
+
+    @entry
+    async def analysis_back(self, user: User) -> Reply:
+        return await self.analysis.back(user)
+
+    @entry
+    async def analysis_best(self, user: User) -> Reply:
+        return await self.analysis.hint(user)
 
     # -- the web site --------------------------------------------------------------------------
     @entry
