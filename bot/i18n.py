@@ -1536,6 +1536,37 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.recent": ("Recent rated games", "最近のレーティング対局"),
     "web.link": ("Watch and replay: {url}", "観戦・再生: {url}"),
     "web.too_many": ("Too many requests", "リクエストが多すぎます"),
+    "web.analysis.title": ("Analysis board: {game}", "解析盤：{game}"),
+    "web.analysis.from": (
+        "From move {ply} of {last}",
+        "{last}手中{ply}手目から",
+    ),
+    "web.analysis.to_move": ("to move: {who}", "手番：{who}"),
+    "web.analysis.note": (
+        "Try moves for either side; the game's record does not change. Each board is a link.",
+        "どちらの手も試せます。棋譜は変わりません。盤面ごとにリンクになります。",
+    ),
+    "web.analysis.tried": ("Moves tried", "試した手"),
+    "web.analysis.none_tried": (
+        "None yet: pick a move below.",
+        "まだありません：下の手から選んでください。",
+    ),
+    "web.analysis.back": ("Take the last one back", "一手戻す"),
+    "web.analysis.reset": ("Start again", "最初から"),
+    "web.analysis.computer": ("The computer", "コンピュータ"),
+    "web.analysis.ask": (
+        "Ask for its evaluation and best line",
+        "評価と読み筋を聞く",
+    ),
+    "web.analysis.line": ("{chances}; its line: {line}", "{chances}。読み筋：{line}"),
+    "web.analysis.next": ("Moves to try", "試せる手"),
+    "web.analysis.over": (
+        "The game is over on this board.",
+        "この盤では終局しています。",
+    ),
+    "web.analysis.start_at": ("Start the board at another move", "別の手数から始める"),
+    "web.analysis.game": ("Back to the game", "対局に戻る"),
+    "web.analyse": ("Analyse this position", "この局面を解析する"),
     "web.busy": (
         "Too many pictures are being drawn; try again in a moment.",
         "描画が混み合っています。少し待ってからもう一度どうぞ。",

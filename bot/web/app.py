@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlencode
 
 import jinja2
 from aiohttp import web
@@ -357,6 +358,51 @@ async def game_page(request: web.Request) -> web.StreamResponse:
     return render(request, "game", game=game, ply=ply, alt=words)
 
 
+def _analysis_query(request: web.Request) -> tuple[int | None, list[str]]:
+    """The analysis board's start (``ply``; none: the game's end) and the moves tried (each
+    ``m``, in order) from the address."""
+    ply = request.query.get("ply")
+    return (None if ply is None else _int(ply, 0)), request.query.getall("m", [])
+
+
+def analysis_address(token: str, ply: int, moves: list[str], lang: str, **more: str) -> str:
+    """The address of the analysis board after ``moves`` (what its links are made of)."""
+    query = [("ply", str(ply)), *(("m", m) for m in moves), ("lang", lang), *more.items()]
+    return f"/g/{token}/analyse?{urlencode(query)}"
+
+
+async def analysis_page(request: web.Request) -> web.StreamResponse:
+    """A finished game's analysis board: moves tried for either side (in the address, so a
+    board is a link), taken back, and the computer's line on request (issue 50, 3)."""
+    service = request.app[SERVICE_KEY]
+    ply, moves = _analysis_query(request)
+    best = request.query.get("best") == "1"
+    board = await service.review.analysis_page(request.match_info["token"], ply, moves, best)
+    lang = lang_of(request).value
+    tried = [notation for _, notation in board.tried]
+
+    def address(*more: str, **extra: str) -> str:
+        return analysis_address(board.token, board.ply, [*tried, *more], lang, **extra)
+
+    return render(
+        request,
+        "analyse",
+        board=board,
+        picture=f"/g/{board.token}/analyse.png?" + address().split("?", 1)[1],
+        back=analysis_address(board.token, board.ply, tried[:-1], lang) if tried else None,
+        best_link=address(best="1"),
+        next_move=lambda notation: address(notation),
+        start_at=lambda at: analysis_address(board.token, at, [], lang),
+        keep=urlencode([("ply", str(board.ply)), *(("m", m) for m in tried)]),
+    )
+
+
+async def analysis_picture(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    ply, moves = _analysis_query(request)
+    return _png(await service.review.analysis_picture(request.match_info["token"], ply, moves))
+
+
 async def game_words(request: web.Request) -> web.StreamResponse:
     """The picture after a ply in words, as plain text (the page's script sets it as the
     picture's ``alt`` when a visitor steps)."""
@@ -498,6 +544,8 @@ def create_app(
     app.router.add_get(r"/g/{token}/{ply:\d+}.png", game_picture)
     app.router.add_get(r"/g/{token}/{ply:\d+}.txt", game_words)
     app.router.add_get("/g/{token}/record.{kind}", game_record)
+    app.router.add_get("/g/{token}/analyse", analysis_page)
+    app.router.add_get("/g/{token}/analyse.png", analysis_picture)
     app.router.add_get("/g/{token}/events", game_events, name="events")
     app.router.add_get(r"/s/{guild:\d+}", guild_page)
     app.router.add_get(r"/s/{guild:\d+}/p/{user}", player_page)

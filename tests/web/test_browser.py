@@ -249,3 +249,31 @@ async def test_a_long_or_right_to_left_name_neither_widens_the_page_nor_turns_it
     status = await page.inner_text("#status")
     assert "\u2068\u202eevil\u2069" in status  # the name to move, isolated in the sentence
     assert browser.errors == []
+
+
+async def test_the_analysis_board_in_the_browser(real: GameService, browser: Browser) -> None:
+    """Step to a move, follow the page's link to its analysis board (the step moved the link
+    too), try a move by clicking it, take it back, ask the computer: each a page of its own,
+    with its picture described, and nothing logged as an error (the CSP holds)."""
+    gid = await start(real, "rokumentai")
+    await play_on(real, gid, 6)
+    await real.play.resign(gid, BOB)
+    token = await real.review.page_token(gid)
+    await browser.goto(f"/g/{token}")
+    page = browser.page
+    await page.click("#moves a[data-ply='2']")
+    assert await page.get_attribute("#analyse", "href") == f"/g/{token}/analyse?ply=2&lang=en"
+    await page.click("#analyse")
+    await expect(page.locator("h1")).to_have_text("Analysis board: Rokumentai")
+    await expect(page.locator("main")).to_contain_text("From move 2 of 6")
+    start_picture = await browser.picture()
+    await page.locator("ul.legal a").first.click()
+    await expect(page.locator("main")).to_contain_text("Take the last one back")
+    assert await browser.picture() != start_picture
+    alt = await page.get_attribute("#board", "alt")
+    assert alt is not None and alt.startswith("Rokumentai, ply 3")
+    await page.click("text=Take the last one back")
+    await expect(page.locator("main")).to_contain_text("None yet")
+    await page.click("text=Ask for its evaluation and best line")
+    await expect(page.locator("#line")).to_contain_text("its line:")
+    assert browser.errors == []

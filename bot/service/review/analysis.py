@@ -37,6 +37,8 @@ from engines.core import CHANCE, EngineError, State, Text
 
 KIND = "analysis"
 """The practice board's kind while an analysis is open."""
+WEB_WORDS = 4000
+"""The longest description of a board the site gives (no attachment's limit there)."""
 MOVES_KEPT = 200
 """The most moves tried on one board (a takeback frees one)."""
 
@@ -68,6 +70,31 @@ def starts(loaded: Loaded) -> list[Start]:
     return [s for s in out if s.state.observe(None) is s.state]
 
 
+@dataclass(frozen=True, slots=True)
+class WebAnalysis:
+    """The analysis board as the site shows it to anyone holding a finished game's token: no
+    row kept, the moves tried are in the address."""
+
+    token: str
+    title: Text
+    ply: int
+    """The move of the game the board starts from."""
+    last: int
+    """The game's last move (the board may start anywhere from the first open position)."""
+    first: int
+    """The first move a board may start from (数字将棋: the reveal)."""
+    tried: tuple[tuple[Text, str], ...]
+    """Each move tried: as the game shows it, and its notation (for the address)."""
+    to_move: Text
+    legal: tuple[tuple[Text, str], ...]
+    """The moves that may be tried next (none once the board's game is over)."""
+    described: Text
+    """The board in words (its picture's alt text)."""
+    line: Text | None = None
+    """The computer's line, when asked for."""
+    chances: Text | None = None
+
+
 def _item(game_id: int, ply: int) -> str:
     return f"{game_id}:{ply}"
 
@@ -92,7 +119,7 @@ class Analysis:
         async with self._locks.setdefault(user_id, asyncio.Lock()):
             yield
 
-    async def _game(self, game_id: int, viewer: User) -> tuple[Loaded, list[Start]]:
+    async def _game(self, game_id: int, viewer: User | None) -> tuple[Loaded, list[Start]]:
         loaded = await self.ctx.games.read(game_id)
         await check_daily_view(self.ctx, loaded, viewer)
         if loaded.status not in (GameStatus.FINISHED, GameStatus.ABORTED):
@@ -144,6 +171,70 @@ class Analysis:
             state = state.apply(last)
         return state, last
 
+    async def _line(self, loaded: Loaded, start: Start, moves: Sequence[str]) -> Line:
+        """The computer's evaluation of the board and its best line, worked out in a worker."""
+        state, _ = self._tried(start, moves)
+        seed = zlib.crc32(f"analysis:{loaded.id}:{start.ply}:{len(moves)}".encode())
+        job = partial(best_line, state, nodes=self.ctx.settings.review_nodes, seed=seed)
+        found = await self.thinker.draw(job)
+        shown, after = [], state
+        for move in found.moves:
+            shown.append(present.display(after, move))
+            after = after.apply(move)
+        line = Text(" ".join(m.en for m in shown), " ".join(m.ja for m in shown))
+        key = "analysis.line" if shown else "analysis.line_none"
+        return Line(key, {"chances": self._chances(loaded, found.chances), "line": line})
+
+    # -- the site (stateless: the moves tried are in the address) ----------------------------
+    async def web_board(
+        self, loaded: Loaded, ply: int | None, moves: Sequence[str]
+    ) -> tuple[Start, list[Start], State[Any], Any]:
+        """The board of a shown game's page: where it starts, where it may start, the position
+        after ``moves`` and the last move (any bad part: not there)."""
+        _, found = await self._game(loaded.id, None)
+        wanted = found[-1].ply if ply is None else ply
+        start = next((s for s in found if s.ply >= wanted), found[-1])
+        if len(moves) > MOVES_KEPT:
+            raise Refusal("analysis.refuse.long", most=MOVES_KEPT)
+        try:
+            state, last = self._tried(start, moves)
+        except EngineError as exc:
+            raise Refusal("refuse.bad_move", reason=exc.text) from exc
+        return start, found, state, last
+
+    async def web(
+        self, loaded: Loaded, token: str, ply: int | None, moves: Sequence[str], best: bool
+    ) -> WebAnalysis:
+        start, found, state, last = await self.web_board(loaded, ply, moves)
+        tried: list[tuple[Text, str]] = []
+        board = start.state
+        for typed in moves:
+            move = board.parse_move(typed)
+            tried.append((present.display(board, move), board.format_move(move)))
+            board = board.apply(move)
+        seat = state.current_player()
+        open_ = state.outcome() is None and seat >= 0
+        legal = (
+            tuple((present.display(state, m), state.format_move(m)) for m in state.legal_moves())
+            if open_
+            else ()
+        )
+        said = await self._line(loaded, start, moves) if best else None
+        return WebAnalysis(
+            token=token,
+            title=present.title(loaded.game),
+            ply=start.ply,
+            last=found[-1].ply,
+            first=found[0].ply,
+            tried=tuple(tried),
+            to_move=self._to_move(loaded, state),
+            legal=legal,
+            described=present.alt_text(state, None, last, limit=WEB_WORDS)
+            or present.title(loaded.game),
+            line=None if said is None else said.params["line"],
+            chances=None if said is None else said.params["chances"],
+        )
+
     # -- the practice board (:class:`~bot.service.learn.practice.Practising`) ----------------
     @entry
     async def move(self, user: User, text: str) -> Reply:
@@ -181,18 +272,7 @@ class Analysis:
         """The computer's evaluation of the board and its best line (in a worker)."""
         async with self._one_at_a_time(user.id):
             loaded, start, row = await self._open(user)
-            state, _ = self._tried(start, row.moves)
-            seed = zlib.crc32(f"analysis:{loaded.id}:{start.ply}:{len(row.moves)}".encode())
-            job = partial(best_line, state, nodes=self.ctx.settings.review_nodes, seed=seed)
-            found = await self.thinker.draw(job)
-            line, after = [], state
-            for move in found.moves:
-                line.append(present.display(after, move))
-                after = after.apply(move)
-            shown = Text(" ".join(m.en for m in line), " ".join(m.ja for m in line))
-            chances = self._chances(loaded, found.chances)
-            key = "analysis.line" if line else "analysis.line_none"
-            said = Line(key, {"chances": chances, "line": shown})
+            said = await self._line(loaded, start, row.moves)
             return await self._show(user, loaded, start, row, (said,))
 
     @entry
@@ -209,6 +289,13 @@ class Analysis:
         return matching(named_moves(state, seat, lang), typed, limit)
 
     # -- replies ---------------------------------------------------------------------------
+    @staticmethod
+    def _to_move(loaded: Loaded, state: State[Any]) -> Text:
+        n, seat = loaded.row.players, state.current_player()
+        if state.outcome() is not None or seat < 0:
+            return text("analysis.nobody")
+        return Text(loaded.game.seat_name(seat, "en", n), loaded.game.seat_name(seat, "ja", n))
+
     @staticmethod
     def _chances(loaded: Loaded, chances: Sequence[float]) -> Text:
         game, n = loaded.game, loaded.row.players
@@ -237,13 +324,7 @@ class Analysis:
             tried.append(present.display(board, move))
             board = board.apply(move)
         moves = Text(" ".join(m.en for m in tried) or "—", " ".join(m.ja for m in tried) or "—")
-        n = loaded.row.players
-        seat = state.current_player()
-        to_move = (
-            Text(loaded.game.seat_name(seat, "en", n), loaded.game.seat_name(seat, "ja", n))
-            if state.outcome() is None and seat >= 0
-            else text("analysis.nobody")
-        )
+        to_move = self._to_move(loaded, state)
         image = await self.ctx.pictures.draw(None, state, None, last)
         buttons = [Button(Action.ANALYSIS_MOVE), Button(Action.ANALYSIS_BEST)]
         if row.moves:

@@ -4,10 +4,12 @@ site's pages (docs/web.md: everything there is what a spectator may see)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.front import Play
-from bot.service.review.analysis import Analysis
+from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
 from bot.service.review.site import Site, WebGame, WebGuild, WebPlayer
@@ -22,8 +24,8 @@ class Review:
     def __init__(self, ctx: Context, play: Play, thinker: Thinker) -> None:
         self.replays = Replays(ctx, thinker)
         self.reviews = Reviews(ctx, thinker)
-        self.site = Site(ctx, self.replays, play.records)
         self.analysis = Analysis(ctx, thinker)
+        self.site = Site(ctx, self.replays, play.records, self.analysis)
 
     # -- replays -------------------------------------------------------------------------------
     @entry
@@ -99,6 +101,17 @@ class Review:
     @entry
     async def game_picture(self, token: str, ply: int) -> bytes:
         return await self.site.picture(token, ply)
+
+    @entry
+    async def analysis_page(
+        self, token: str, ply: int | None, moves: Sequence[str], best: bool = False
+    ) -> WebAnalysis:
+        """A finished game's analysis board on the site (the moves tried: in the address)."""
+        return await self.site.analysis_board(token, ply, moves, best)
+
+    @entry
+    async def analysis_picture(self, token: str, ply: int | None, moves: Sequence[str]) -> bytes:
+        return await self.site.analysis_picture(token, ply, moves)
 
     @entry
     async def game_file(self, token: str, kind: str) -> File:

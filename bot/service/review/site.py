@@ -15,9 +15,10 @@ import asyncio
 import re
 import secrets
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import i18n
 from bot.clock import from_ms
@@ -28,6 +29,7 @@ from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.records import Records, check_daily_view
 from bot.service.ratings import row_text, shown
+from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.replays import Replays, positions
 from bot.service.values import File, Line, Refusal, Reply
 from engines.core import State, Text
@@ -53,6 +55,7 @@ BOARD_SIZE = 20
 """Players a server's leaderboard of one game shows."""
 HISTORY = 200
 """Rated games a player page reads (its chart and recent games)."""
+T = TypeVar("T")
 RECORD_KINDS = ("kifu", "kif", "json")
 
 
@@ -89,6 +92,8 @@ class WebGame:
     """Its server opted in: the page may link the server's page."""
     described: Text
     """The latest position in words, as a spectator sees it: what a running page announces."""
+    analysable: bool = False
+    """A finished game of two or three players with an open position: its analysis board."""
 
     @property
     def total(self) -> int:
@@ -161,10 +166,13 @@ class WebPlayer:
 
 
 class Site:
-    def __init__(self, ctx: Context, replays: Replays, records: Records) -> None:
+    def __init__(
+        self, ctx: Context, replays: Replays, records: Records, analysis: Analysis
+    ) -> None:
         self.ctx = ctx
         self.replays = replays
         self.records = records
+        self.analysis = analysis
         self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
         self._kinds: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
         """The record files a game offers at a version (made once, not at every page view)."""
@@ -252,6 +260,11 @@ class Site:
             guild_id=row.guild_id,
             listed=row.guild_id is not None and settings.web == "public",
             described=latest,
+            analysable=(
+                row.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+                and row.players > 1
+                and any(p.state.observe(None) is p.state for p in found)
+            ),
         )
 
     async def _record_kinds(self, loaded: Loaded) -> tuple[str, ...]:
@@ -287,21 +300,49 @@ class Site:
         if cached is not None:
             self._pictures.move_to_end(key)
             return cached
-        if self._waiting >= WAITING:
-            raise Refusal(BUSY)
-        self._waiting += 1
         try:
-            async with self._drawing:
-                reply = await self.replays.step(loaded.id, None, ply)
+            reply = await self._bounded(lambda: self.replays.step(loaded.id, None, ply))
         except Refusal as exc:  # no renderer for this game
-            raise Refusal(NOT_FOUND) from exc
-        finally:
-            self._waiting -= 1
+            raise Refusal(BUSY if exc.key == BUSY else NOT_FOUND) from exc
         assert reply.image is not None and reply.image_viewer is None
         self._pictures[key] = reply.image
         while len(self._pictures) > PICTURE_CACHE:
             self._pictures.popitem(last=False)
         return reply.image
+
+    # -- the analysis board of a finished game (issue 50, 3) ---------------------------------
+    @entry
+    async def analysis_board(
+        self, token: str, ply: int | None, moves: Sequence[str], best: bool = False
+    ) -> WebAnalysis:
+        """A finished game's analysis board at ``ply`` after ``moves`` (the address holds
+        them: nothing is kept), with the computer's line when ``best`` (drawn like a picture:
+        a few at once, the others wait or are told the site is busy)."""
+        loaded = await self._game(token)
+        if not best:
+            return await self.analysis.web(loaded, token, ply, moves, False)
+        return await self._bounded(lambda: self.analysis.web(loaded, token, ply, moves, True))
+
+    @entry
+    async def analysis_picture(self, token: str, ply: int | None, moves: Sequence[str]) -> bytes:
+        """The analysis board's picture (a spectator's)."""
+        loaded = await self._game(token)
+        _, _, state, last = await self.analysis.web_board(loaded, ply, moves)
+        image = await self._bounded(lambda: self.ctx.pictures.draw(None, state, None, last))
+        if image is None:
+            raise Refusal(NOT_FOUND)
+        return image
+
+    async def _bounded(self, work: Callable[[], Awaitable[T]]) -> T:
+        """``work`` (a picture, a search) a few at a time; too many waiting: busy."""
+        if self._waiting >= WAITING:
+            raise Refusal(BUSY)
+        self._waiting += 1
+        try:
+            async with self._drawing:
+                return await work()
+        finally:
+            self._waiting -= 1
 
     @entry
     async def record(self, token: str, kind: str) -> File:

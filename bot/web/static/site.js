@@ -30,6 +30,8 @@
       }
     }
     if (push) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
+    const analyse = document.getElementById("analyse");
+    if (analyse) analyse.href = "/g/" + token + "/analyse?ply=" + ply + "&lang=" + lang;
   }
 
   // The picture's alt text: the position in words, asked for each ply shown (the latest one
