@@ -95,6 +95,13 @@ class Settings:
     public_url: str | None = None
     """The site's address as the world reaches it (``BANMEN_PUBLIC_URL``): a game's first
     message and ``/record`` then link its page, and ``/rules`` the site's rules pages."""
+    oauth_client_id: str | None = None
+    """The Discord application's id for the site's sign-in (``BANMEN_OAUTH_CLIENT_ID``; none:
+    no sign-in, the site stays read-only)."""
+    oauth_client_secret: str | None = None
+    """Its OAuth2 secret (``BANMEN_OAUTH_CLIENT_SECRET``)."""
+    oauth_authorize_url: str = "https://discord.com/oauth2/authorize"
+    """Where a visitor approves the sign-in (``BANMEN_OAUTH_AUTHORIZE_URL``: a test double's)."""
     web_trusted_proxies: tuple[str, ...] = ()
     """The addresses of the reverse proxies in front of the site
     (``BANMEN_WEB_TRUSTED_PROXIES``, comma-separated): only a request from one of them is
@@ -281,6 +288,10 @@ def load_settings(
         web_port=_port(env, "BANMEN_WEB_PORT", 8080),
         public_url=(_opt(env, "BANMEN_PUBLIC_URL") or "").rstrip("/") or None,
         web_trusted_proxies=_addresses(env, "BANMEN_WEB_TRUSTED_PROXIES"),
+        oauth_client_id=_opt(env, "BANMEN_OAUTH_CLIENT_ID"),
+        oauth_client_secret=_opt(env, "BANMEN_OAUTH_CLIENT_SECRET"),
+        oauth_authorize_url=_opt(env, "BANMEN_OAUTH_AUTHORIZE_URL")
+        or "https://discord.com/oauth2/authorize",
     )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(

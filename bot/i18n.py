@@ -1567,6 +1567,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.analysis.start_at": ("Start the board at another move", "別の手数から始める"),
     "web.analysis.game": ("Back to the game", "対局に戻る"),
     "web.analyse": ("Analyse this position", "この局面を解析する"),
+    "web.sign_in": ("Sign in with Discord", "Discordでログイン"),
+    "web.sign_out": ("Sign out", "ログアウト"),
+    "web.my_games": ("My games", "自分の対局"),
+    "web.signed_in_as": ("Signed in as", "ログイン中："),
+    "web.refuse.sign_in_failed": (
+        "The sign-in with Discord did not complete. Try again from the start.",
+        "Discordでのログインが完了しませんでした。最初からやり直してください。",
+    ),
+    "web.refuse.csrf": (
+        "This request did not come from your own page of this site: nothing was done.",
+        "このサイトのあなたのページからの操作ではありません：何も行いませんでした。",
+    ),
     "web.busy": (
         "Too many pictures are being drawn; try again in a moment.",
         "描画が混み合っています。少し待ってからもう一度どうぞ。",

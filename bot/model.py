@@ -864,3 +864,20 @@ def delivery_mark(key: str) -> str:
     if digest is not None:  # a user's digests are a day apart: the minute of its mark is one
         return "📬 " + datetime.fromtimestamp(digest[1] / 1000, UTC).strftime("%Y-%m-%d %H:%M")
     return key
+
+
+# --- the site's sign-in (issue 51) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSessionRow:
+    """A signed-in visitor of the site: the SHA-256 of the secret in their cookie (never the
+    secret), the Discord user, the token their writes must carry (CSRF), and the session's
+    start and end."""
+
+    secret_hash: str
+    user_id: str
+    name: str
+    csrf: str
+    created_ms: int
+    expires_ms: int

@@ -64,6 +64,7 @@ from bot.model import (
     SeatKind,
     SeatRow,
     ShardSlice,
+    SiteSessionRow,
     Stats,
     StoredOutcome,
     TournamentPost,
@@ -250,6 +251,10 @@ class Store(Protocol):
     async def web_token(self, game_id: int, fresh: str) -> str: ...
     async def web_game(self, token: str) -> int | None: ...
     async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]: ...
+    # the site's sign-in (issue 51)
+    async def save_site_session(self, row: SiteSessionRow) -> None: ...
+    async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None: ...
+    async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
 
 
 class Session(Protocol):
@@ -1855,6 +1860,36 @@ class SqlStore(
                 (guild_id, limit),
             )
         return [(int(r[0]), str(r[1])) for r in rows]
+
+    # -- the site's sign-in (issue 51) ------------------------------------------------------
+    async def save_site_session(self, row: SiteSessionRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO site_sessions (secret_hash, user_id, name, csrf, created_ms, "
+                "expires_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                (row.secret_hash, row.user_id, row.name, row.csrf, row.created_ms, row.expires_ms),
+            )
+
+    async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None:
+        """The session whose secret hashes to ``secret_hash``, unless it has ended."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT secret_hash, user_id, name, csrf, created_ms, expires_ms "
+                "FROM site_sessions WHERE secret_hash = ? AND expires_ms > ?",
+                (secret_hash, now_ms),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        return SiteSessionRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]), int(r[5]))
+
+    async def drop_site_session(self, secret_hash: str, now_ms: int) -> None:
+        """End one session (signing out), and forget every session that has ended."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "DELETE FROM site_sessions WHERE secret_hash = ? OR expires_ms <= ?",
+                (secret_hash, now_ms),
+            )
 
 
 class _SqliteSession:

@@ -31,6 +31,7 @@ from aiohttp import web
 from bot.i18n import t
 from bot.lang import Lang
 from bot.service import BUSY, NOT_FOUND, GameService, Refusal, Text, WebGame
+from bot.web import auth
 
 log = logging.getLogger("banmen.web")
 
@@ -45,7 +46,7 @@ KEEPALIVE = 20.0
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
-        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
@@ -227,6 +228,8 @@ def render(request: web.Request, name: str, status: int = 200, **context: Any) -
         tr=_tr(lang),
         path=request.path,
         base=request.app[BASE_KEY],
+        sign_in=auth.enabled(request.app[SERVICE_KEY]),
+        signed=auth.SESSION_COOKIE in request.cookies,
         **context,
     )
     return web.Response(text=html, content_type="text/html", status=status)
@@ -403,6 +406,39 @@ async def analysis_picture(request: web.Request) -> web.StreamResponse:
     return _png(await service.review.analysis_picture(request.match_info["token"], ply, moves))
 
 
+async def sign_in(request: web.Request) -> web.StreamResponse:
+    return await auth.login(request, request.app[SERVICE_KEY], request.app[BASE_KEY])
+
+
+async def signed_in(request: web.Request) -> web.StreamResponse:
+    try:
+        return await auth.callback(request, request.app[SERVICE_KEY], request.app[BASE_KEY])
+    except Refusal as exc:
+        if exc.key != auth.NOT_SIGNED_IN:
+            raise
+        return render(request, "error", 403, message=exc.text(lang_of(request)))
+
+
+async def sign_out(request: web.Request) -> web.StreamResponse:
+    try:
+        return await auth.logout(request, request.app[SERVICE_KEY])
+    except Refusal as exc:
+        if exc.key != "web.refuse.csrf":
+            raise
+        return render(request, "error", 403, message=exc.text(lang_of(request)))
+
+
+async def my_page(request: web.Request) -> web.StreamResponse:
+    """The signed-in visitor's own games (to the sign-in first, if nobody is)."""
+    service = request.app[SERVICE_KEY]
+    if not auth.enabled(service):
+        raise Refusal(NOT_FOUND)
+    who = await auth.visitor(service, request)
+    if who is None:
+        return web.Response(status=302, headers={"Location": "/auth/login?next=/me"})
+    return render(request, "me", who=who, games=await service.review.my_games(who))
+
+
 async def game_words(request: web.Request) -> web.StreamResponse:
     """The picture after a ply in words, as plain text (the page's script sets it as the
     picture's ``alt`` when a visitor steps)."""
@@ -547,6 +583,10 @@ def create_app(
     app.router.add_get("/g/{token}/analyse", analysis_page)
     app.router.add_get("/g/{token}/analyse.png", analysis_picture)
     app.router.add_get("/g/{token}/events", game_events, name="events")
+    app.router.add_get("/auth/login", sign_in)
+    app.router.add_get("/auth/callback", signed_in)
+    app.router.add_post("/auth/logout", sign_out)
+    app.router.add_get("/me", my_page)
     app.router.add_get(r"/s/{guild:\d+}", guild_page)
     app.router.add_get(r"/s/{guild:\d+}/p/{user}", player_page)
     app.router.add_static("/static", HERE / "static", append_version=False)

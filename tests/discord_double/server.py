@@ -24,6 +24,7 @@ from typing import Any
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.discord_double import payloads
+from tests.discord_double.oauth import OAuth
 from tests.discord_double.payloads import JSON, User, snowflake
 
 EPHEMERAL = 1 << 6
@@ -263,12 +264,16 @@ class DiscordDouble:
         self.port = 0
         self._routes: list[tuple[str, re.Pattern[str], Handler]] = []
         self._install_routes()
+        self.oauth = OAuth()
+        """A site's Discord sign-in (tests/discord_double/oauth.py)."""
 
     # -- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
         app = web.Application(client_max_size=32 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get("/attachments/{id}/{name}", self._attachment)
+        app.router.add_get("/oauth2/authorize", self.oauth.authorize)
+        app.router.add_post("/api/v10/oauth2/token", self.oauth.token)
         app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -458,6 +463,8 @@ class DiscordDouble:
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
+        if path == "/users/@me" and request.headers.get("Authorization", "").startswith("Bearer "):
+            return self.oauth.bearer(request)  # a site's signed-in visitor, not the bot
         body, files = await _read_body(request)
         rec = Request(request.method, path, dict(request.query), body, files, time.perf_counter())
         self.requests.append(rec)

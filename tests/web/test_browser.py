@@ -277,3 +277,48 @@ async def test_the_analysis_board_in_the_browser(real: GameService, browser: Bro
     await page.click("text=Ask for its evaluation and best line")
     await expect(page.locator("#line")).to_contain_text("its line:")
     assert browser.errors == []
+
+
+async def test_sign_in_with_discord_in_the_browser(tmp_path: Path) -> None:
+    """The whole sign-in in Chromium: the site, Discord's authorize page (the double's, on
+    another address) and back, the visitor's own games, and signing out by the page's form."""
+    from bot.clock import FakeClock
+    from bot.service import User
+    from tests.discord_double import DiscordDouble
+    from tests.web.test_sign_in import signing_settings
+
+    db = str(tmp_path / "signed.db")
+    async with DiscordDouble() as double:
+        service = await GameService.open(
+            db, clock=FakeClock(), settings=signing_settings(db, double)
+        )
+        alice = User(str(double.alice.id), "alice")
+        made = await service.play.create_game(
+            alice, "rokumentai", seated=[User(str(double.bob.id), "bob")], seed="s"
+        )
+        assert made.game_id is not None
+        double.oauth.signing_in = double.alice
+        server = TestServer(create_app(service), host="127.0.0.1")
+        await server.start_server()
+        try:
+            async with playwright.async_playwright() as p:
+                chrome = await p.chromium.launch(executable_path=CHROMIUM)
+                page = await chrome.new_page(locale="en-US")
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                base = str(server.make_url("")).rstrip("/")
+                await page.goto(base + "/")
+                await page.click("text=Sign in with Discord")
+                await expect(page.locator("header")).to_contain_text("My games")  # back here
+                assert page.url == base + "/"
+                await page.click("header >> text=My games")
+                await expect(page.locator("h1")).to_have_text("My games")
+                await expect(page.locator("main")).to_contain_text("Alice")
+                await expect(page.locator("ul.listed")).to_contain_text("Rokumentai")
+                await page.click("button:has-text('Sign out')")
+                await expect(page.locator("header")).to_contain_text("Sign in with Discord")
+                assert errors == [] and double.oauth.exchanges == 1
+                await chrome.close()
+        finally:
+            await server.close()
+            await service.close()

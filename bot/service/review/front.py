@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.front import Play
+from bot.service.review.accounts import Accounts, NewSession, SiteUser
 from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
-from bot.service.review.site import Site, WebGame, WebGuild, WebPlayer
+from bot.service.review.site import Site, WebGame, WebGuild, WebListed, WebPlayer
 from bot.service.thinking import Thinker
 from bot.service.values import File, Reply, User
 from engines.core import Text
@@ -26,6 +27,7 @@ class Review:
         self.reviews = Reviews(ctx, thinker)
         self.analysis = Analysis(ctx, thinker)
         self.site = Site(ctx, self.replays, play.records, self.analysis)
+        self.accounts = Accounts(ctx, self.site)
 
     # -- replays -------------------------------------------------------------------------------
     @entry
@@ -112,6 +114,24 @@ class Review:
     @entry
     async def analysis_picture(self, token: str, ply: int | None, moves: Sequence[str]) -> bytes:
         return await self.site.analysis_picture(token, ply, moves)
+
+    # -- signing in to the site (issue 51, 1) -------------------------------------------------
+    @entry
+    async def sign_in(self, user: User) -> NewSession:
+        """A session for ``user``, whom the site's Discord sign-in named."""
+        return await self.accounts.sign_in(user)
+
+    @entry
+    async def signed_in(self, secret: str | None) -> SiteUser | None:
+        return await self.accounts.signed_in(secret)
+
+    @entry
+    async def sign_out(self, secret: str | None, csrf: str) -> None:
+        await self.accounts.sign_out(secret, csrf)
+
+    @entry
+    async def my_games(self, user: SiteUser) -> list[WebListed]:
+        return await self.accounts.my_games(user)
 
     @entry
     async def game_file(self, token: str, kind: str) -> File:

@@ -203,7 +203,7 @@ class Site:
         game's first message, ``/record``)."""
         if not self.ctx.settings.public_url or reply.game_id is None:
             return reply
-        if not await self._shown(await self.ctx.games.read(reply.game_id)):
+        if not await self.shown(await self.ctx.games.read(reply.game_id)):
             return reply  # a daily deal's page opens when its day is over: no dead link now
         url = await self.link(reply.game_id)
         return replace(reply, lines=(*reply.lines, Line("web.link", {"url": url})))
@@ -215,11 +215,11 @@ class Site:
         if game_id is None:
             raise Refusal(NOT_FOUND)
         loaded = await self.ctx.games.read(game_id)
-        if loaded.row.started_ms is None or not await self._shown(loaded):
+        if loaded.row.started_ms is None or not await self.shown(loaded):
             raise Refusal(NOT_FOUND)  # a lobby that never started has no board
         return loaded
 
-    async def _shown(self, loaded: Loaded) -> bool:
+    async def shown(self, loaded: Loaded) -> bool:
         """May anyone see this game? Not a daily deal whose day is still being played (every
         player of that day has the same deal: its draws are theirs to come)."""
         try:
@@ -383,17 +383,9 @@ class Site:
         games = []
         for game_id, token in await self.ctx.store.web_games(guild_id, LISTED_GAMES):
             loaded = await self.ctx.games.read(game_id)
-            if not await self._shown(loaded):
+            if not await self.shown(loaded):
                 continue
-            games.append(
-                WebListed(
-                    token,
-                    present.title(loaded.game),
-                    ", ".join(loaded.name(s) for s in range(loaded.row.players)),
-                    loaded.row.status.value,
-                    tuple(i18n.text(x.key, **x.params) for x in present.end_lines(loaded)),
-                )
-            )
+            games.append(listed(loaded, token))
         boards = []
         for game in all_games():
             if max(game.player_counts) < 2:
@@ -458,6 +450,17 @@ class Site:
             tuple((_title(k), tuple(v)) for k, v in chart.items()),
             tuple(recent),
         )
+
+
+def listed(loaded: Loaded, token: str) -> WebListed:
+    """``loaded`` as a line of a list of games."""
+    return WebListed(
+        token,
+        present.title(loaded.game),
+        ", ".join(loaded.name(s) for s in range(loaded.row.players)),
+        loaded.row.status.value,
+        tuple(i18n.text(x.key, **x.params) for x in present.end_lines(loaded)),
+    )
 
 
 def _others(history: list[RatingChange], mine: RatingChange) -> list[RatingChange]:
