@@ -1475,8 +1475,77 @@ class _SqlTournaments(_SqlRatings):
         return TournamentSlot(int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
 
 
+class _SqlSite(_SqlBase):
+    """The web pages (bot/service/review/site.py): a game's page token, a server's pages, and
+    the site's signed-in sessions (issue 51)."""
+
+    async def web_token(self, game_id: int, fresh: str) -> str:
+        """The token of ``game_id``'s page; stored as ``fresh`` the first time it is asked for
+        (a second process asking at the same moment gets the one that was stored)."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO web_tokens (game_id, token) VALUES (?, ?) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                (game_id, fresh),
+            )
+            rows = await tx.fetchall("SELECT token FROM web_tokens WHERE game_id = ?", (game_id,))
+        return str(rows[0][0])
+
+    async def web_game(self, token: str) -> int | None:
+        """The game whose page ``token`` opens, if any."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall("SELECT game_id FROM web_tokens WHERE token = ?", (token,))
+        return int(rows[0][0]) if rows else None
+
+    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]:
+        """The newest started games of ``guild_id`` that have a page: (game id, token)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT g.id, w.token FROM games g JOIN web_tokens w ON w.game_id = g.id "
+                "WHERE g.guild_id = ? AND g.status <> 'open' ORDER BY g.id DESC LIMIT ?",
+                (guild_id, limit),
+            )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    # -- the site's sign-in (issue 51) ------------------------------------------------------
+    async def save_site_session(self, row: SiteSessionRow) -> None:
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO site_sessions (secret_hash, user_id, name, csrf, created_ms, "
+                "expires_ms) VALUES (?, ?, ?, ?, ?, ?)",
+                (row.secret_hash, row.user_id, row.name, row.csrf, row.created_ms, row.expires_ms),
+            )
+
+    async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None:
+        """The session whose secret hashes to ``secret_hash``, unless it has ended."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT secret_hash, user_id, name, csrf, created_ms, expires_ms "
+                "FROM site_sessions WHERE secret_hash = ? AND expires_ms > ?",
+                (secret_hash, now_ms),
+            )
+        if not rows:
+            return None
+        r = rows[0]
+        return SiteSessionRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]), int(r[5]))
+
+    async def drop_site_session(self, secret_hash: str, now_ms: int) -> None:
+        """End one session (signing out), and forget every session that has ended."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "DELETE FROM site_sessions WHERE secret_hash = ? OR expires_ms <= ?",
+                (secret_hash, now_ms),
+            )
+
+
 class SqlStore(
-    _SqlTournaments, _SqlReviews, _SqlLessons, _SqlCorrespondence, _SqlPuzzles, _SqlRatings
+    _SqlTournaments,
+    _SqlReviews,
+    _SqlLessons,
+    _SqlCorrespondence,
+    _SqlPuzzles,
+    _SqlRatings,
+    _SqlSite,
 ):
     """Every query of the store; :class:`SqliteStore` and
     :class:`bot.store_postgres.PostgresStore` supply the connections."""
@@ -1831,65 +1900,6 @@ class SqlStore(
                     params,
                 )
         return int(rows[0][0])
-
-    # -- the web pages -----------------------------------------------------------------------
-    async def web_token(self, game_id: int, fresh: str) -> str:
-        """The token of ``game_id``'s page; stored as ``fresh`` the first time it is asked for
-        (a second process asking at the same moment gets the one that was stored)."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO web_tokens (game_id, token) VALUES (?, ?) "
-                "ON CONFLICT (game_id) DO NOTHING",
-                (game_id, fresh),
-            )
-            rows = await tx.fetchall("SELECT token FROM web_tokens WHERE game_id = ?", (game_id,))
-        return str(rows[0][0])
-
-    async def web_game(self, token: str) -> int | None:
-        """The game whose page ``token`` opens, if any."""
-        async with self._reading() as tx:
-            rows = await tx.fetchall("SELECT game_id FROM web_tokens WHERE token = ?", (token,))
-        return int(rows[0][0]) if rows else None
-
-    async def web_games(self, guild_id: str, limit: int) -> list[tuple[int, str]]:
-        """The newest started games of ``guild_id`` that have a page: (game id, token)."""
-        async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT g.id, w.token FROM games g JOIN web_tokens w ON w.game_id = g.id "
-                "WHERE g.guild_id = ? AND g.status <> 'open' ORDER BY g.id DESC LIMIT ?",
-                (guild_id, limit),
-            )
-        return [(int(r[0]), str(r[1])) for r in rows]
-
-    # -- the site's sign-in (issue 51) ------------------------------------------------------
-    async def save_site_session(self, row: SiteSessionRow) -> None:
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO site_sessions (secret_hash, user_id, name, csrf, created_ms, "
-                "expires_ms) VALUES (?, ?, ?, ?, ?, ?)",
-                (row.secret_hash, row.user_id, row.name, row.csrf, row.created_ms, row.expires_ms),
-            )
-
-    async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None:
-        """The session whose secret hashes to ``secret_hash``, unless it has ended."""
-        async with self._reading() as tx:
-            rows = await tx.fetchall(
-                "SELECT secret_hash, user_id, name, csrf, created_ms, expires_ms "
-                "FROM site_sessions WHERE secret_hash = ? AND expires_ms > ?",
-                (secret_hash, now_ms),
-            )
-        if not rows:
-            return None
-        r = rows[0]
-        return SiteSessionRow(str(r[0]), str(r[1]), str(r[2]), str(r[3]), int(r[4]), int(r[5]))
-
-    async def drop_site_session(self, secret_hash: str, now_ms: int) -> None:
-        """End one session (signing out), and forget every session that has ended."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "DELETE FROM site_sessions WHERE secret_hash = ? OR expires_ms <= ?",
-                (secret_hash, now_ms),
-            )
 
 
 class _SqliteSession:

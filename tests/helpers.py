@@ -39,6 +39,7 @@ from engines.core import CHANCE, SIMULTANEOUS, Game, State
 from engines.registry import all_games, get_game
 from render.base import MAX_PNG_BYTES
 from tests.discord_double import DiscordDouble, Interaction
+from tests.discord_double.oauth import CLIENT_ID, CLIENT_SECRET
 from tests.engines.playout import random_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -565,3 +566,76 @@ async def digests(service: GameService) -> list[Reply]:
         assert reply.outbox is not None
         await service.announced(reply.outbox)
     return out
+
+
+# --- the planted game: reviews, retries, analysis boards (issues 32, 50, 52) -----------------
+
+REVIEW_NODES = 50
+"""Nodes a ply is searched past the plain first ply by the reviews of these tests (that ply is
+always searched: it sees the planted game's missed win)."""
+
+
+def review_settings(db_path: str, nodes: int = REVIEW_NODES) -> Settings:
+    return Settings(db_path=db_path, review_nodes=nodes)
+
+
+async def planted_game(service: GameService) -> tuple[int, int, list[str]]:
+    """The planted 六面体 game of tests/engines/test_review.py played through the service
+    (alice first): its id, the blunder's ply (from 1) and the wins it missed, as displayed."""
+    befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
+    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
+    gid = reply.game_id
+    assert gid is not None
+    for before, move in zip(befores, plies, strict=True):
+        user = (ALICE, BOB)[before.current_player()]
+        await service.play.move(gid, user, before.format_move(move))
+    info = await service.play.game_info(gid)
+    assert info.status == "finished"
+    shown = [befores[blunder].display_move(m, "en") for m in missed]
+    return gid, blunder + 1, shown
+
+
+async def planted_in_the_sandbox(
+    tmp_path: Path, after: list[str], before: tuple[str, ...] = ()
+) -> str:
+    """The sandbox's output for the planted game (game #1, alice against bob) played by
+    script, with the lines ``before`` its moves (once the challenge is accepted) and ``after``
+    them."""
+    from bot.sandbox import run_sandbox
+
+    befores, plies, _, _ = planted("rokumentai", PLANTED_SEED)
+    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", *before]
+    for here, move in zip(befores, plies, strict=True):
+        lines += [f"/as {('alice', 'bob')[here.current_player()]}", here.format_move(move)]
+    script = tmp_path / "script.txt"
+    script.write_text("\n".join(lines + after) + "\n", encoding="utf-8")
+    out = io.StringIO()
+    db = str(tmp_path / "sandbox.db")
+    out_dir = str(tmp_path / "out")
+    code = await run_sandbox(
+        review_settings(db), script=str(script), out_dir=out_dir, out=out, user="alice"
+    )
+    text = out.getvalue()
+    assert code == 0, text
+    return text
+
+
+async def solitaire_game(service: GameService, seed: str) -> int:
+    """A finished 略式易双六 game of alice's, the first choice offered taken every time."""
+    gid = (await service.play.create_game(ALICE, "yosuko", seed=seed)).game_id
+    assert gid is not None
+    while (await service.play.game_info(gid)).status == "active":
+        choices = await service.play.legal_move_choices(gid, ALICE.id, "")
+        await service.play.move(gid, ALICE, choices[-1])
+    return gid
+
+
+def signing_settings(db_url: str, double: DiscordDouble) -> Settings:
+    """A site with Discord sign-in against ``double``'s OAuth2 (issue 51)."""
+    return Settings(
+        db_path=db_url,
+        discord_api_base=double.api_base,
+        oauth_client_id=CLIENT_ID,
+        oauth_client_secret=CLIENT_SECRET,
+        oauth_authorize_url=f"{double.base_url}/oauth2/authorize",
+    )

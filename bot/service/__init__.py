@@ -57,6 +57,7 @@ from bot.service.compete.tournaments import TournamentOptions
 from bot.service.context import Context, Shuffle
 from bot.service.correspond.front import Correspond
 from bot.service.endings import Endings
+from bot.service.guard import entry
 from bot.service.learn.front import Learn
 from bot.service.learn.practice import Practising
 from bot.service.outbox import Kind, Outbox
@@ -287,6 +288,7 @@ class GameService:
         return await routes.run(self, action, press)
 
     # -- the practice board: a lesson, a puzzle, a retry (learn) or an analysis (review) ------
+    @entry
     async def practice_of(self, user_id: str) -> str | None:
         """What the user has open on their practice board, or ``None``: where a move,
         ``/legal`` or ``/hint`` that names no game and is not in a game's thread goes (the one

@@ -10,11 +10,8 @@ import pytest
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService
+from tests.helpers import REVIEW_NODES
 from tests.service import fakegame
-
-REVIEW_NODES = 50
-"""Nodes a ply is searched past the plain first ply by the ``svc`` fixture's reviews (that ply
-is always searched: it sees the planted game's missed win)."""
 
 
 @pytest.fixture

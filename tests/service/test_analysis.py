@@ -14,8 +14,18 @@ from bot.service.review.analysis import starts
 from bot.service.values import Press
 from engines.ai.review import best_line
 from engines.registry import get_game
-from tests.helpers import ALICE, BOB, CAROL, PLANTED_SEED, moves_of, offered, planted
-from tests.service.test_review import planted_game, planted_in_the_sandbox, solitaire_game
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    PLANTED_SEED,
+    moves_of,
+    offered,
+    planted,
+    planted_game,
+    planted_in_the_sandbox,
+    solitaire_game,
+)
 
 
 def _said(reply: Reply) -> list[str]:

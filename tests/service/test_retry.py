@@ -14,8 +14,17 @@ from bot.learn.retry import Progress, Verdict, judged_verdict, quick_verdict, st
 from bot.service import GameService, Refusal, Reply
 from bot.service.actions import Action, GameTarget, Practice
 from bot.service.values import Press
-from tests.helpers import ALICE, BOB, CAROL, PLANTED_SEED, offered, planted
-from tests.service.test_review import planted_game, planted_in_the_sandbox, settings
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    PLANTED_SEED,
+    offered,
+    planted,
+    planted_game,
+    planted_in_the_sandbox,
+    review_settings,
+)
 
 
 def _blunder() -> tuple[str, list[str]]:
@@ -121,14 +130,14 @@ async def test_who_may_retry_and_what_a_bad_try_changes(svc: GameService, db_pat
 
 
 async def test_a_retry_goes_on_after_a_restart(clock: FakeClock, db_path: str) -> None:
-    first = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    first = await GameService.open(db_path, clock=clock, settings=review_settings(db_path))
     try:
         await _retry(first)
         played, _ = _blunder()
         await first.learn.practice_board("retry").move(ALICE, played)  # one try spent
     finally:
         await first.close()
-    second = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    second = await GameService.open(db_path, clock=clock, settings=review_settings(db_path))
     try:
         assert await second.learn.practice_of(ALICE.id) == "retry"
         _, wins = _blunder()

@@ -18,38 +18,32 @@ from PIL import Image
 
 import bot.service.review.reviews
 from bot.clock import FakeClock
-from bot.config import Settings
 from bot.service import GameService, Refusal, Reply
 from bot.service.review.reviews import GameReview, percent
 from bot.service.thinking import InlineThinker
 from engines.ai.review import Judgement, is_mistake
 from engines.core import State
 from render.charts import MAX_CHART_BYTES
-from tests.helpers import ALICE, BOB, CAROL, DAVE, PLANTED_SEED, beat, offered, planted, query
-from tests.service.conftest import REVIEW_NODES
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    DAVE,
+    PLANTED_SEED,
+    REVIEW_NODES,
+    beat,
+    offered,
+    planted,
+    planted_game,
+    planted_in_the_sandbox,
+    query,
+    review_settings,
+    solitaire_game,
+)
 
 T = TypeVar("T")
 FEW = REVIEW_NODES
-
-
-def settings(db_path: str, nodes: int = FEW) -> Settings:
-    return Settings(db_path=db_path, review_nodes=nodes)
-
-
-async def planted_game(service: GameService) -> tuple[int, int, list[str]]:
-    """The planted 六面体 game of tests/engines/test_review.py played through the service
-    (alice first): its id, the blunder's ply (from 1) and the wins it missed, as displayed."""
-    befores, plies, blunder, missed = planted("rokumentai", PLANTED_SEED)
-    reply = await service.play.create_game(ALICE, "rokumentai", seated=[BOB], seating="listed")
-    gid = reply.game_id
-    assert gid is not None
-    for before, move in zip(befores, plies, strict=True):
-        user = (ALICE, BOB)[before.current_player()]
-        await service.play.move(gid, user, before.format_move(move))
-    info = await service.play.game_info(gid)
-    assert info.status == "finished"
-    shown = [befores[blunder].display_move(m, "en") for m in missed]
-    return gid, blunder + 1, shown
+"""Nodes a ply is searched past the plain first ply in these tests."""
 
 
 def mistakes(reply: Reply) -> list[dict[str, Any]]:
@@ -145,7 +139,7 @@ async def test_a_spectator_sees_nothing_of_a_secret_setup(svc: GameService) -> N
 async def test_a_review_survives_a_restart(
     clock: FakeClock, db_path: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    service = await GameService.open(db_path, clock=clock, settings=review_settings(db_path))
     try:
         gid, ply, _ = await planted_game(service)
         first = await service.review.game(gid, ALICE)
@@ -156,7 +150,7 @@ async def test_a_review_survives_a_restart(
         raise AssertionError("a stored review was searched again")
 
     monkeypatch.setattr(bot.service.review.reviews, "judge", no_search)
-    again = await GameService.open(db_path, clock=clock, settings=settings(db_path))
+    again = await GameService.open(db_path, clock=clock, settings=review_settings(db_path))
     try:
         second = await again.review.game(gid, ALICE)
         assert second.lines == first.lines and second.image == first.image
@@ -206,31 +200,6 @@ async def test_rating_shows_a_chart_of_the_rating_over_the_rated_games(
     assert (await service.compete.rating(DAVE)).image is None  # no rated game: no chart
 
 
-async def planted_in_the_sandbox(
-    tmp_path: Path, after: list[str], before: tuple[str, ...] = ()
-) -> str:
-    """The sandbox's output for the planted game (game #1, alice against bob) played by
-    script, with the lines ``before`` its moves (once the challenge is accepted) and ``after``
-    them."""
-    from bot.sandbox import run_sandbox
-
-    befores, plies, _, _ = planted("rokumentai", PLANTED_SEED)
-    lines = ["/as alice", "/play rokumentai @bob", "/as bob", "/accept", *before]
-    for here, move in zip(befores, plies, strict=True):
-        lines += [f"/as {('alice', 'bob')[here.current_player()]}", here.format_move(move)]
-    script = tmp_path / "script.txt"
-    script.write_text("\n".join(lines + after) + "\n", encoding="utf-8")
-    out = io.StringIO()
-    db = str(tmp_path / "sandbox.db")
-    out_dir = str(tmp_path / "out")
-    code = await run_sandbox(
-        settings(db), script=str(script), out_dir=out_dir, out=out, user="alice"
-    )
-    text = out.getvalue()
-    assert code == 0, text
-    return text
-
-
 async def test_the_sandbox_writes_the_chart_and_the_mistakes_pictures(tmp_path: Path) -> None:
     _, _, blunder, _ = planted("rokumentai", PLANTED_SEED)
     text = await planted_in_the_sandbox(tmp_path, ["/as carol", "/review 1"], ("/review",))
@@ -267,21 +236,11 @@ class Hogged(InlineThinker):
             hog.join()
 
 
-async def solitaire_game(service: GameService, seed: str) -> int:
-    """A finished 略式易双六 game of alice's, the first choice offered taken every time."""
-    gid = (await service.play.create_game(ALICE, "yosuko", seed=seed)).game_id
-    assert gid is not None
-    while (await service.play.game_info(gid)).status == "active":
-        choices = await service.play.legal_move_choices(gid, ALICE.id, "")
-        await service.play.move(gid, ALICE, choices[-1])
-    return gid
-
-
 async def test_a_review_is_identical_twice_under_a_cpu_hog(clock: FakeClock, db_path: str) -> None:
     """Issue 52: a review searched for seconds found other mistakes on a busy machine. Its
     budget is nodes (and samples) now: computed again with the processor hogged, every stored
     figure is the same."""
-    quick = settings(db_path, nodes=20)
+    quick = review_settings(db_path, nodes=20)
     service = await GameService.open(db_path, clock=clock, settings=quick)
     try:
         games = [(await planted_game(service))[0], await solitaire_game(service, "hog")]

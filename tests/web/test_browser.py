@@ -20,7 +20,7 @@ from aiohttp.test_utils import TestServer
 
 from bot.service import GameService
 from bot.web import RateLimit, create_app
-from tests.helpers import BOB, pixels, play_on, start, suji_with
+from tests.helpers import BOB, pixels, play_on, signing_settings, start, suji_with
 
 playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 expect = playwright.expect
@@ -285,7 +285,6 @@ async def test_sign_in_with_discord_in_the_browser(tmp_path: Path) -> None:
     from bot.clock import FakeClock
     from bot.service import User
     from tests.discord_double import DiscordDouble
-    from tests.web.test_sign_in import signing_settings
 
     db = str(tmp_path / "signed.db")
     async with DiscordDouble() as double:

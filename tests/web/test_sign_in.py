@@ -18,8 +18,8 @@ from bot.config import Settings
 from bot.service import GameService, User
 from bot.web import RateLimit, create_app
 from tests.discord_double import DiscordDouble
-from tests.discord_double.oauth import CLIENT_ID, CLIENT_SECRET
-from tests.helpers import play_on, query
+from tests.discord_double.oauth import CLIENT_ID
+from tests.helpers import play_on, query, signing_settings
 
 Client = TestClient[Any, Any]
 
@@ -28,16 +28,6 @@ Client = TestClient[Any, Any]
 async def double() -> AsyncIterator[DiscordDouble]:
     async with DiscordDouble() as d:
         yield d
-
-
-def signing_settings(db_url: str, double: DiscordDouble) -> Settings:
-    return Settings(
-        db_path=db_url,
-        discord_api_base=double.api_base,
-        oauth_client_id=CLIENT_ID,
-        oauth_client_secret=CLIENT_SECRET,
-        oauth_authorize_url=f"{double.base_url}/oauth2/authorize",
-    )
 
 
 @pytest.fixture
