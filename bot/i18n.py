@@ -574,7 +574,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sandbox.help": (
         "Commands: /play <game> [@user ...] [@ai:LEVEL ...] [open=N] [clock=...] [rated=false] "
         "[seats=random|listed] [opt=value ...], /join <id>, "
-        "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id], "
+        "/leave, /start, /cancel, /move [id] <move>, /setup [id] <move>, /board [id] "
+        "[text [kind K | row R | last | moves SQUARE | clocks]], "
         "/moves [id], /legal [id] [text], /resign, /draw [accept|decline], "
         "/takeback [accept|decline], /abort, /record [id], /replay [id] [at=<move>], "
         "/rematch [id], /import <file>, /games, "
@@ -591,7 +592,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "turn), and says which when you have several.",
         "コマンド: /play <ゲーム> [@ユーザー ...] [@ai:レベル ...] [open=N] [clock=...] "
         "[rated=false] [seats=random|listed] [設定=値 ...]、/join <番号>、"
-        "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号]、"
+        "/leave、/start、/cancel、/move [番号] <指し手>、/setup [番号] <指し手>、/board [番号] "
+        "[text [kind 種類 | row 列 | last | moves マス | clocks]]、"
         "/moves [番号]、/legal [番号] [文字]、/resign、/draw [accept|decline]、"
         "/takeback [accept|decline]、/abort、/record [番号]、/replay [番号] [at=<手数>]、"
         "/rematch [番号]、/import <ファイル>、/games、"
@@ -1567,6 +1569,66 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.analysis.start_at": ("Start the board at another move", "別の手数から始める"),
     "web.analysis.game": ("Back to the game", "対局に戻る"),
     "web.analyse": ("Analyse this position", "この局面を解析する"),
+    # -- /board text (issue 46, 3) ----------------------------------------------------------
+    "boardtext.show": ("Game #{id} in words: {text}", "対局 #{id}（文字）：{text}"),
+    "boardtext.refuse.filter": (
+        "There is no part of the board called '{asked}'. Ask for one of: {filters}.",
+        "'{asked}' という盤の部分はありません。次のどれかを：{filters}。",
+    ),
+    "boardtext.refuse.kind_needed": (
+        "Which kind? Give a kind of piece, such as warrior or 武.",
+        "どの駒ですか？ warrior や 武 のように駒の種類を指定してください。",
+    ),
+    "boardtext.refuse.row_needed": (
+        "Which row? Give a rank, file or hex row as the squares are named, such as 04, E or 三.",
+        "どの列ですか？ 04・E・三 のように、マス名の段・筋・列を指定してください。",
+    ),
+    "boardtext.refuse.moves_needed": (
+        "Whose moves? Give the square of a piece, such as 四04 or E5.",
+        "どの駒の手ですか？ 四04 や E5 のように駒のあるマスを指定してください。",
+    ),
+    "boardtext.refuse.no_pieces": (
+        "Game #{id} has no pieces on its board yet.",
+        "対局 #{id} の盤上にはまだ駒がありません。",
+    ),
+    "boardtext.refuse.no_kind": (
+        "No piece of the kind '{asked}' here. The board has: {choices}.",
+        "'{asked}' という種類の駒はありません。盤上にあるのは：{choices}。",
+    ),
+    "boardtext.refuse.no_row": (
+        "No piece on the row '{asked}'. Rows with pieces: {choices}.",
+        "'{asked}' の列に駒はありません。駒のある列：{choices}。",
+    ),
+    "boardtext.refuse.hidden": (
+        "The pieces are still set up in secret: no piece moves yet.",
+        "まだ秘密の配置中です：動ける駒はありません。",
+    ),
+    "boardtext.refuse.no_square": (
+        "There is no square '{asked}' on this board.",
+        "この盤に '{asked}' というマスはありません。",
+    ),
+    "boardtext.refuse.no_turn": (
+        "Nobody moves a piece now: the game is over or waiting.",
+        "いまは誰も駒を動かせません（終局か待機中です）。",
+    ),
+    "boardtext.refuse.no_moves": (
+        "No move from {square} now: it is {seat}'s turn, and no piece of theirs there can move.",
+        "{square} から指せる手はありません：{seat}の手番で、そこに動ける駒がありません。",
+    ),
+    "boardtext.clock.none": ("This game has no clock.", "この対局は持ち時間なしです。"),
+    "boardtext.clock.spec": ("Clock: {clock}.", "持ち時間：{clock}。"),
+    "boardtext.clock.bank": (
+        "{seat} ({name}): {left} in the bank.",
+        "{seat}（{name}）：残り{left}。",
+    ),
+    "boardtext.clock.paused": (
+        "The clock stands still: a vacation.",
+        "休暇のため時計は止まっています。",
+    ),
+    "boardtext.clock.deadline": (
+        "To move: {names}, until {until} ({left} left).",
+        "手番：{names}、{until}まで（残り{left}）。",
+    ),
     "web.sign_in": ("Sign in with Discord", "Discordでログイン"),
     "web.sign_out": ("Sign out", "ログアウト"),
     "web.my_games": ("My games", "自分の対局"),

@@ -65,7 +65,7 @@ BUTTONS = {
     f"/{a.value}": a
     for a in (
         *(Action.JOIN, Action.ACCEPT, Action.DECLINE, Action.LEAVE, Action.START, Action.CANCEL),
-        *(Action.MOVE, Action.SETUP, Action.RESIGN, Action.BOARD, Action.MOVES, Action.RECORD),
+        *(Action.MOVE, Action.SETUP, Action.RESIGN, Action.MOVES, Action.RECORD),
         Action.REMATCH,
     )
 }
@@ -691,6 +691,19 @@ async def tournament_command(sandbox: Sandbox, args: list[str]) -> None:
         sandbox.show(await s.compete.tournament_standings(tid))
 
 
+async def board_command(sb: Sandbox, args: list[str]) -> None:
+    """``/board [id]``: the picture (the Board button's use case);
+    ``/board [id] text [all | kind <kind> | row <row> | last | moves <square> | clocks]``: the
+    board in words (the same use case as Discord's ``/board text:``)."""
+    if "text" not in args:
+        await sb._button(Action.BOARD, args)
+        return
+    at = args.index("text")
+    gid, _ = await sb._game_and_rest(args[:at])
+    what, *rest = args[at + 1 :] or ["all"]
+    sb.show(await sb.service.play.board_text(gid, sb.user, what, " ".join(rest) or None))
+
+
 async def analyse_command(sb: Sandbox, args: list[str]) -> None:
     """``/analyse [id] [move]``: the analysis board of a finished game at that move (none: its
     end); ``/analyse back | best | stop``: the board's buttons."""
@@ -723,6 +736,7 @@ COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {
     "/puzzle": puzzle_command,
     "/daily": daily_command,
     "/review": review_command,
+    "/board": board_command,
     "/retry": retry_command,
     "/analyse": analyse_command,
     "/tournament": tournament_command,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engines import rokumentai as rk
 from engines import sangokushi as sg
@@ -190,6 +190,15 @@ Piece = tuple[int, Any, str]
 """A piece as a description lists it: (seat, kind, square name)."""
 
 
+class Army(NamedTuple):
+    """A board's pieces as a description lists them, the order of their kinds, and each kind's
+    name (by seat: a kind may look different on each side)."""
+
+    pieces: list[Piece]
+    order: Sequence[Any]
+    label: Callable[[int, Any], Text]
+
+
 def _armies(
     state: State[Any],
     lang: str,
@@ -241,11 +250,15 @@ def _rokumentai_kind(seat: int, face: int) -> Text:
     return Text(f"{ROKUMENTAI_KINDS[face]} {kanji}", kanji)
 
 
-def _rokumentai(state: rk.RokumentaiState, lang: str) -> list[Part]:
+def _rokumentai_pieces(state: rk.RokumentaiState) -> Army:
     pieces = [
         (rk.OWNER[c], rk.FACE[c], rk.square_name(sq)) for sq, c in enumerate(state.board) if c
     ]
-    parts = _armies(state, lang, pieces, range(6), _rokumentai_kind)
+    return Army(pieces, range(6), _rokumentai_kind)
+
+
+def _rokumentai(state: rk.RokumentaiState, lang: str) -> list[Part]:
+    parts = _armies(state, lang, *_rokumentai_pieces(state))
     hands = [[say("cube" if n == 1 else "cubes", lang, n=n)] for n in state.hands]
     return [*parts, _hands(state, lang, hands)]
 
@@ -272,13 +285,17 @@ def _suji_kind(seat: int, code: int) -> Text:
     return Text(str(code), str(code))
 
 
-def _suji(state: sj.SujiState, lang: str) -> list[Part]:
+def _suji_pieces(state: sj.SujiState) -> Army:
     pieces = [
         (sj.BLACK if c > 0 else sj.WHITE, abs(c), sj.square_kanji(sq))
         for sq, c in enumerate(state.board)
         if c
     ]
-    parts = _armies(state, lang, pieces, SUJI_ORDER, _suji_kind)
+    return Army(pieces, SUJI_ORDER, _suji_kind)
+
+
+def _suji(state: sj.SujiState, lang: str) -> list[Part]:
+    parts = _armies(state, lang, *_suji_pieces(state))
     hands = [[str(n) for n in range(1, 7) for _ in range(h[n - 1])] for h in state.hands]
     return [*parts, _hands(state, lang, hands)]
 
@@ -314,9 +331,13 @@ def _sangokushi_kind(seat: int, kind: int) -> Text:
     return Text(f"{SANGOKUSHI_KINDS[kind]} {sg.LETTERS[kind]}", sg.KANJI[kind])
 
 
-def _sangokushi(state: sg.SangokushiState, lang: str) -> list[Part]:
+def _sangokushi_pieces(state: sg.SangokushiState) -> Army:
     pieces = [(c >> 3, c & 7, sg.NAMES[i]) for i, c in enumerate(state.board) if c]
-    parts = _armies(state, lang, pieces, SANGOKUSHI_ORDER, _sangokushi_kind)
+    return Army(pieces, SANGOKUSHI_ORDER, _sangokushi_kind)
+
+
+def _sangokushi(state: sg.SangokushiState, lang: str) -> list[Part]:
+    parts = _armies(state, lang, *_sangokushi_pieces(state))
     hands = [
         _counted(
             lang,
@@ -354,13 +375,17 @@ def _socrates_kind(seat: int, marked: bool) -> Text:
     return SOCRATES_KINDS[marked]
 
 
-def _socrates(state: so.SocratesState, lang: str) -> list[Part]:
+def _socrates_pieces(state: so.SocratesState) -> Army:
     pieces = [
         (0 if ch in so.OWN[0] else 1, ch in "Mm", so.CELL_NAMES[c])
         for c, ch in enumerate(state.board)
         if ch != so.EMPTY
     ]
-    parts = _armies(state, lang, pieces, (False, True), _socrates_kind)
+    return Army(pieces, (False, True), _socrates_kind)
+
+
+def _socrates(state: so.SocratesState, lang: str) -> list[Part]:
+    parts = _armies(state, lang, *_socrates_pieces(state))
     p = PUNCTUATION[lang]
     if isinstance(state, UchuState):
         kinds = [k.get(lang) for k in SOCRATES_KINDS]
@@ -487,14 +512,16 @@ class Describer:
     body: Callable[[Any, str], list[Part]]
     last: Callable[[Any, Any, str], str]
     turn: Callable[[Any, str], str | None] = _no_turn
+    army: Callable[[Any], Army] | None = None
+    """The board's pieces (None: a game without pieces on a board, the solitaire)."""
 
 
-_SOCRATES = Describer(_socrates, _plain_last)
-_SANGOKUSHI = Describer(_sangokushi, _sangokushi_last)
+_SOCRATES = Describer(_socrates, _plain_last, army=_socrates_pieces)
+_SANGOKUSHI = Describer(_sangokushi, _sangokushi_last, army=_sangokushi_pieces)
 
 DESCRIBERS: dict[str, Describer] = {
-    "rokumentai": Describer(_rokumentai, _rokumentai_last),
-    "suji-shogi": Describer(_suji, _suji_last, _suji_turn),
+    "rokumentai": Describer(_rokumentai, _rokumentai_last, army=_rokumentai_pieces),
+    "suji-shogi": Describer(_suji, _suji_last, _suji_turn, _suji_pieces),
     "sangokushi": _SANGOKUSHI,
     "sangokushi-2p": _SANGOKUSHI,
     "socrates-uchu": _SOCRATES,
@@ -525,8 +552,15 @@ def describe(
     ply, turn and last move are kept whole whenever they fit at all.
     """
     lang = _lang(lang)
-    describer = DESCRIBERS[state.game.id]
     seen = state.observe(viewer)
+    describer = DESCRIBERS[seen.game.id]
+    head = _head(seen, lang, last_move, outcome)
+    return _fit(head, describer.body(seen, lang), lang, limit)
+
+
+def _head(seen: State[Any], lang: str, last_move: Any, outcome: Outcome | None) -> list[str]:
+    """The game and the ply, whose turn (or how it ended) and the last move."""
+    describer = DESCRIBERS[seen.game.id]
     p = PUNCTUATION[lang]
     title = seen.game.title_ja if lang == "ja" else seen.game.title_en
     head = [say("ply", lang, title=title, n=seen.turns)]
@@ -541,4 +575,153 @@ def describe(
         head.append(turn)
     if last_move is not None:
         head.append(f"{say('last', lang)}{p.label}{describer.last(seen, last_move, lang)}")
-    return _fit(head, describer.body(seen, lang), lang, limit)
+    return head
+
+
+# --- a part of the board (``/board text``'s filters, issue 46, 3) -----------------------------
+
+PART_WORDS: dict[str, Text] = {
+    "only_kind": Text("Only {kind}", "{kind}のみ"),
+    "only_row": Text("Only row {row}", "{row}の列のみ"),
+}
+
+
+class NoSuchPart(ValueError):
+    """A filter that names nothing this board has: what was asked, and what the board has."""
+
+    def __init__(self, what: str, asked: str, choices: Sequence[str]) -> None:
+        super().__init__(f"no {what} {asked!r} here")
+        self.what = what
+        self.asked = asked
+        self.choices = tuple(choices)
+
+
+def _aliases(label: Text) -> set[str]:
+    """What a user may type for a kind: its whole name in either language, and, where the name
+    ends with the piece's letter or character (``warrior 武``, ``general G``), each half."""
+    out = {label.en.lower(), label.ja.lower()}
+    *name, mark = label.en.split(" ")
+    if name and len(mark) == 1 and not mark.isdigit():
+        out |= {" ".join(name).lower(), mark.lower()}
+    return out
+
+
+def _line(square: str) -> tuple[str, int | None]:
+    """A square name's two halves: its letters or characters, and its number (``四04`` ->
+    (``四``, 4); ``2三`` -> (``三``, 2); ``E5`` -> (``e``, 5))."""
+    digits = "".join(c for c in square if c.isdigit())
+    return "".join(c for c in square if not c.isdigit()).lower(), int(digits) if digits else None
+
+
+def _on_line(square: str, asked: str) -> bool:
+    letters, number = _line(square)
+    asked = asked.strip().lower()
+    return int(asked) == number if asked.isdigit() else asked == letters
+
+
+def _seen_army(state: State[Any], viewer: int | None) -> tuple[State[Any], Army]:
+    seen = state.observe(viewer)
+    describer = DESCRIBERS[seen.game.id]
+    if describer.army is None:
+        raise NoSuchPart("pieces", "", ())
+    return seen, describer.army(seen)
+
+
+def kinds(state: State[Any], viewer: int | None = None, lang: str = "en") -> list[str]:
+    """The kinds on the board as ``viewer`` sees it, named in ``lang`` (empty: no pieces)."""
+    try:
+        seen, army = _seen_army(state, viewer)
+    except NoSuchPart:
+        return []
+    present = {(seat, kind) for seat, kind, _ in army.pieces}
+    names: list[str] = []
+    for kind in army.order:
+        for seat in range(seen.num_players):
+            if (seat, kind) in present:
+                name = army.label(seat, kind).get(_lang(lang))
+                if name not in names:
+                    names.append(name)
+    return names
+
+
+def rows(state: State[Any], viewer: int | None = None) -> list[str]:
+    """The rows a ``row`` filter may name on this board: each square's letters and numbers."""
+    try:
+        _, army = _seen_army(state, viewer)
+    except NoSuchPart:
+        return []
+    squares = [square for _, _, square in army.pieces]
+    letters = sorted({"".join(c for c in sq if not c.isdigit()) for sq in squares} - {""})
+    numbers = sorted({n for _, n in map(_line, squares) if n is not None})
+    return [*letters, *(str(n) for n in numbers)]
+
+
+def describe_part(
+    state: State[Any],
+    viewer: int | None = None,
+    lang: str = "en",
+    *,
+    kind: str | None = None,
+    row: str | None = None,
+) -> str:
+    """The game, the ply and whose turn, then only the pieces of one ``kind`` (as
+    :func:`kinds` names them, or the kind's letter or character) or on one ``row`` (a rank,
+    file, column or hex row: the letters or the number of the game's square names), each side
+    as the full description lists it, from what ``viewer`` may see.
+    :class:`NoSuchPart` when the board has no such kind or row (or no pieces at all)."""
+    lang = _lang(lang)
+    seen, army = _seen_army(state, viewer)
+    seats = range(seen.num_players)
+    if kind is not None:
+        asked = kind.strip().lower()
+        named = [(s, k) for k in army.order for s in seats if asked in _aliases(army.label(s, k))]
+        if not named:
+            raise NoSuchPart("kind", kind, kinds(state, viewer, lang))
+        wanted = set(named)  # a side's own name (占) is that side's; a shared one both sides'
+        pieces = [piece for piece in army.pieces if piece[:2] in wanted]
+        said = PART_WORDS["only_kind"].get(lang).format(kind=army.label(*named[0]).get(lang))
+    elif row is not None:
+        pieces = [piece for piece in army.pieces if _on_line(piece[2], row)]
+        if not pieces:
+            raise NoSuchPart("row", row, rows(state, viewer))
+        said = PART_WORDS["only_row"].get(lang).format(row=row.strip())
+    else:
+        raise ValueError("describe_part needs a kind or a row")
+    head = _head(seen, lang, None, None)[:2]
+    parts = _armies(seen, lang, pieces, army.order, army.label)
+    return _join([*head, said, *(part.full for part in parts)], lang)
+
+
+def square_names(game_id: str) -> Sequence[str]:
+    """Every square's name, by the engine's index (empty: a game without a board)."""
+    if game_id == "rokumentai":
+        return [rk.square_name(i) for i in range(rk.SIZE * rk.SIZE)]
+    if game_id == "suji-shogi":
+        return [sj.square_kanji(i) for i in range(sj.SQUARES)]
+    if game_id.startswith("sangokushi"):
+        return sg.NAMES
+    if game_id.startswith("socrates"):
+        return so.CELL_NAMES
+    return ()
+
+
+def square_index(state: State[Any], name: str) -> int | None:
+    """The engine's index of the square ``name`` (as the game writes it, any case; None: no
+    such square on this board)."""
+    asked = name.strip().lower()
+    for index, square in enumerate(square_names(state.game.id)):
+        if square.lower() == asked:
+            return index
+    return None
+
+
+def describe_head(
+    state: State[Any],
+    viewer: int | None = None,
+    lang: str = "en",
+    last_move: Any = None,
+    outcome: Outcome | None = None,
+) -> str:
+    """Only the start of :func:`describe`: the game and ply, whose turn and the last move."""
+    lang = _lang(lang)
+    return _join(_head(state.observe(viewer), lang, last_move, outcome), lang)

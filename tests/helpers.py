@@ -639,3 +639,31 @@ def signing_settings(db_url: str, double: DiscordDouble) -> Settings:
         oauth_client_secret=CLIENT_SECRET,
         oauth_authorize_url=f"{double.base_url}/oauth2/authorize",
     )
+
+
+# --- a reader of positions in words (render/describe.py; issue 46) ------------------------------
+
+
+def sentences(text: str) -> dict[str, str]:
+    """The labelled sentences (``Label: body``) of an English description, by label; the first
+    two sentences (game and ply, then the turn) as ``head`` and ``turn``."""
+    assert text.endswith(".")
+    parts = text[:-1].split(". ")
+    out = {"head": parts[0], "turn": parts[1]}
+    for part in parts[2:]:
+        label, sep, body = part.partition(": ")
+        if sep:
+            out.setdefault(label, body)
+    return out
+
+
+def army(body: str) -> list[tuple[str, str]]:
+    """``occupy 占 四04, 六06; warrior 武 五04`` as (kind label, square) pairs."""
+    if body == "none":
+        return []
+    out = []
+    for group in body.split("; "):
+        first, *rest = group.split(", ")
+        kind, square = first.rsplit(" ", 1)
+        out += [(kind, sq) for sq in (square, *rest)]
+    return out

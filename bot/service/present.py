@@ -362,7 +362,7 @@ class Pictures:
     async def of(self, loaded: Loaded, viewer: int | None) -> bytes | None:
         """The picture for ``viewer``. A game the host ended is drawn with its stored outcome,
         so the picture shows the result instead of a turn."""
-        last, outcome = _shown(loaded, viewer)
+        last, outcome = shown_last(loaded, viewer)
         return await self.draw(loaded.id, loaded.state, viewer, last, outcome, player_names(loaded))
 
     async def on(self, reply: Reply, loaded: Loaded, viewer: int | None) -> Reply:
@@ -375,7 +375,7 @@ class Pictures:
     @staticmethod
     def alt_of(loaded: Loaded, viewer: int | None, limit: int = DISCORD_LIMIT) -> Text | None:
         """What :meth:`of` draws, in words (:func:`alt_text`)."""
-        return alt_text(loaded.state, viewer, *_shown(loaded, viewer), limit)
+        return alt_text(loaded.state, viewer, *shown_last(loaded, viewer), limit)
 
     async def draw(
         self,
@@ -405,7 +405,7 @@ class Pictures:
         render.warm_up()
 
 
-def _shown(loaded: Loaded, viewer: int | None) -> tuple[Any, Outcome | None]:
+def shown_last(loaded: Loaded, viewer: int | None) -> tuple[Any, Outcome | None]:
     """The last move and the host's end that ``viewer``'s picture of ``loaded`` shows: a secret
     move (a 数字将棋 setup) is blanked for everyone but the one who made it."""
     last = loaded.last_move

@@ -23,6 +23,7 @@ from engines.socrates import board as so
 from engines.socrates.uchu import UchuState
 from render.describe import DESCRIBERS, DISCORD_LIMIT, describe
 from tests.engines.playout import random_game
+from tests.helpers import army, sentences
 
 POSITIONS = 200
 RULE_SETS = [(g.id, n) for g in all_games() for n in g.player_counts]
@@ -53,31 +54,6 @@ def viewers(state: State[Any]) -> list[int | None]:
 
 
 # --- the reader -------------------------------------------------------------------------------
-
-
-def sentences(text: str) -> dict[str, str]:
-    """The labelled sentences (``Label: body``) of an English description, by label; the first
-    two sentences (game and ply, then the turn) as ``head`` and ``turn``."""
-    assert text.endswith(".")
-    parts = text[:-1].split(". ")
-    out = {"head": parts[0], "turn": parts[1]}
-    for part in parts[2:]:
-        label, sep, body = part.partition(": ")
-        if sep:
-            out.setdefault(label, body)
-    return out
-
-
-def army(body: str) -> list[tuple[str, str]]:
-    """``occupy 占 四04, 六06; warrior 武 五04`` as (kind label, square) pairs."""
-    if body == "none":
-        return []
-    out = []
-    for group in body.split("; "):
-        first, *rest = group.split(", ")
-        kind, square = first.rsplit(" ", 1)
-        out += [(kind, sq) for sq in (square, *rest)]
-    return out
 
 
 def hands(body: str, game: Game[Any], players: int) -> dict[int, list[str]]:

@@ -13,9 +13,10 @@ from discord.ext import commands
 from bot.discord.actions import guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
+from bot.discord.errors import NoGameHere
 from bot.discord.format import reply_parts
 from bot.i18n import Lang
-from bot.service import Reply
+from bot.service import Refusal, Reply
 
 
 class InfoCog(commands.Cog):
@@ -25,13 +26,70 @@ class InfoCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=_("board"), description=_("Show the board of this game."))
-    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.describe(
+        game=GAME_OPTION,
+        text=_(
+            "The board in words, privately: all of it, or one part.",
+            ja="盤面を文字で（自分だけに）：全部、または一部。",
+        ),
+        value=_(
+            "For kind, row or moves: which kind, which row, which square.",
+            ja="kind・row・moves の対象（駒の種類・列・マス）。",
+        ),
+    )
+    @app_commands.choices(
+        text=[
+            app_commands.Choice(name=_("all", ja="全部"), value="all"),
+            app_commands.Choice(
+                name=_("kind: the pieces of one kind", ja="駒の種類"), value="kind"
+            ),
+            app_commands.Choice(name=_("row: one rank, file or hex row", ja="一列"), value="row"),
+            app_commands.Choice(name=_("last: the last move", ja="直前の手"), value="last"),
+            app_commands.Choice(
+                name=_("moves: the legal moves of one piece", ja="一つの駒の指せる手"),
+                value="moves",
+            ),
+            app_commands.Choice(name=_("clocks", ja="持ち時間"), value="clocks"),
+        ]
+    )
     @app_commands.autocomplete(game=game_autocomplete)
     @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+    async def board(
+        self,
+        interaction: discord.Interaction[Any],
+        game: int | None = None,
+        text: app_commands.Choice[str] | None = None,
+        value: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
-        await respond(interaction, lambda: self.bot.service.play.board(game_id, user))
+        if text is None:
+            await respond(interaction, lambda: self.bot.service.play.board(game_id, user))
+            return
+        await respond(
+            interaction,
+            lambda: self.bot.service.play.board_text(game_id, user, text.value, value),
+        )
+
+    @board.autocomplete("value")
+    async def board_value_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The kinds, rows or squares the chosen filter may name here."""
+        named = interaction.namespace.game
+        what = getattr(interaction.namespace, "text", None)
+        try:
+            game_id = await game_here(interaction, named if isinstance(named, int) else None)
+            lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
+            found = await self.bot.service.play.board_text_choices(
+                game_id, service_user(interaction.user), what, lang
+            )
+        except (NoGameHere, Refusal):
+            return []
+        typed = current.strip().lower()
+        return [
+            app_commands.Choice(name=f[:100], value=f[:100]) for f in found if typed in f.lower()
+        ][:25]
 
     @app_commands.command(name=_("moves"), description=_("Show the moves played so far."))
     @app_commands.describe(game=GAME_OPTION)

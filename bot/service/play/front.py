@@ -28,6 +28,7 @@ from bot.service.play.records import Records, check_record_size
 from bot.service.play.rematch import Rematches
 from bot.service.play.timers import Timers
 from bot.service.play.turns import Turns
+from bot.service.play.words import BoardWords
 from bot.service.thinking import Thinker
 from bot.service.values import GuildSettings, Location, Reply, User
 from engines.core import State
@@ -52,6 +53,7 @@ class Play:
         self.turns = Turns(ctx, self.timers, endings)
         self.offers = Offers(ctx, self.turns, endings)
         self.records = Records(ctx, self.timers)
+        self.words = BoardWords(ctx, self.timers)
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.computer = Computer(ctx, self.turns, thinker)
@@ -176,6 +178,26 @@ class Play:
     @entry
     async def board(self, game_id: int, viewer: User | None = None) -> Reply:
         return await self.records.board(game_id, viewer)
+
+    @entry
+    async def board_text(
+        self,
+        game_id: int,
+        viewer: User | None = None,
+        what: str | None = None,
+        value: str | None = None,
+    ) -> Reply:
+        """The board in words, privately (``/board text``): all of it, or one part (``kind``,
+        ``row``, ``last``, ``moves`` of a square's piece, ``clocks``); see
+        :mod:`bot.service.play.words`."""
+        return await self.words.board_text(game_id, viewer, what, value)
+
+    @entry
+    async def board_text_choices(
+        self, game_id: int, viewer: User | None, what: str | None, lang: str = "en"
+    ) -> list[str]:
+        """What a ``/board text`` filter's value may be here (for autocomplete)."""
+        return await self.words.choices(game_id, viewer, what, lang)
 
     @entry
     async def moves(self, game_id: int, viewer: User | None = None) -> Reply:
