@@ -1512,6 +1512,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.next": ("Next", "次へ"),
     "web.last": ("Last", "最後"),
     "web.steps": ("Step through the game", "手順を進める"),
+    "web.keys": (
+        "Keys: ← and → step through the moves; Home and End (on the board or the move list) go "
+        "to the start and the end.",
+        "キー操作：← と → で一手ずつ、Home と End（盤面か指し手一覧で）で初形と最後へ。",
+    ),
     "web.page_of": ("Page {page} of {count}", "{page} / {count} ページ"),
     "web.plies": ("{count} plies", "{count}手"),
     "web.ply_of": ("Ply {ply} of {total}", "{ply}手目 / {total}手"),

@@ -50,6 +50,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     "tests/bot/test_closing.py": frozenset({"test_close_with_everything_in_flight"}),
     # Chromium
     "tests/web/test_browser.py": None,
+    "tests/web/test_accessibility.py": None,
     # ``python -m bot`` and other subprocesses
     "tests/bot/test_ops.py": frozenset(
         {

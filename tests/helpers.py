@@ -16,6 +16,7 @@ import contextlib
 import io
 import os
 import random
+import shutil
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -667,3 +668,18 @@ def army(body: str) -> list[tuple[str, str]]:
         kind, square = first.rsplit(" ", 1)
         out += [(kind, sq) for sq in (square, *rest)]
     return out
+
+
+# --- the browser (tests/web) --------------------------------------------------------------------
+
+
+def chromium() -> str | None:
+    """Debian's Chromium (or ``BANMEN_CHROMIUM``)."""
+    for path in (
+        os.environ.get("BANMEN_CHROMIUM"),
+        "/usr/bin/chromium",
+        "/usr/bin/chromium-browser",
+    ):
+        if path and os.access(path, os.X_OK):
+            return path
+    return shutil.which("chromium")

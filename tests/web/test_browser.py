@@ -8,9 +8,7 @@ both backends elsewhere)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,22 +18,10 @@ from aiohttp.test_utils import TestServer
 
 from bot.service import GameService
 from bot.web import RateLimit, create_app
-from tests.helpers import BOB, pixels, play_on, signing_settings, start, suji_with
+from tests.helpers import BOB, chromium, pixels, play_on, signing_settings, start, suji_with
 
 playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 expect = playwright.expect
-
-
-def chromium() -> str | None:
-    """Debian's Chromium (or ``BANMEN_CHROMIUM``)."""
-    for path in (
-        os.environ.get("BANMEN_CHROMIUM"),
-        "/usr/bin/chromium",
-        "/usr/bin/chromium-browser",
-    ):
-        if path and os.access(path, os.X_OK):
-            return path
-    return shutil.which("chromium")
 
 
 CHROMIUM = chromium()

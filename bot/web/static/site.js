@@ -32,6 +32,8 @@
     if (push) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
     const analyse = document.getElementById("analyse");
     if (analyse) analyse.href = "/g/" + token + "/analyse?ply=" + ply + "&lang=" + lang;
+    const other = document.querySelector("header a.lang"); // the same move, in the other language
+    if (other) other.href = "?lang=" + other.hreflang + "&ply=" + ply;
   }
 
   // The picture's alt text: the position in words, asked for each ply shown (the latest one
@@ -64,11 +66,15 @@
     event.preventDefault();
     show(Number(a.dataset.ply), true);
   });
+  // ← and → step anywhere on the page (they scroll nothing here); Home and End go to the start
+  // and the end from the board, its steps or the move list, and scroll the page elsewhere.
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" };
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
     const id = keys[event.key];
     if (!id) return;
+    const inside = event.target.closest && event.target.closest(".board-wrap, #moves");
+    if ((id === "first" || id === "last") && !inside) return;
     event.preventDefault();
     show(steps[id](), true);
   });
