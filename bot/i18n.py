@@ -1482,6 +1482,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tournament.tiebreak.mates": ("table-mates' points", "同卓者の得点"),
     "tournament.crosstable.player": ("Player", "対局者"),
     "tournament.crosstable.points": ("Pts", "点"),
+    "tournament.crosstable.words": ("Crosstable of {name}: ", "{name}のクロス表："),
     "button.t_join": ("Join", "参加"),
     "button.t_leave": ("Leave", "退出"),
     "button.t_start": ("Start", "開始"),

@@ -546,6 +546,8 @@ class RulesPage:
     sections: tuple[tuple[int, Text], ...]
     png: bytes | None
     link: str | None
+    alt: Text | None = None
+    """The diagram in words (its alt text): the page's heading, then the position drawn."""
 
 
 @dataclass(frozen=True, slots=True)

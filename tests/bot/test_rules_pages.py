@@ -101,3 +101,15 @@ async def test_rules_link_only_when_configured(harness: Harness, double: Discord
     linked = await double.slash(double.alice, "rules", {"game": "socrates-uchu"})
     assert "Full rules: https://banmen.example/rules/socrates.md" in linked.text
     assert "docs/" not in linked.text
+
+
+async def test_each_rules_diagram_is_described(harness: Harness, double: DiscordDouble) -> None:
+    """A rules page's picture is attached with its heading and the position it draws in words
+    (not the heading alone), within Discord's 1,024 characters, in the reader's language."""
+    rules = RULES["sangokushi"]
+    answer = await double.slash(double.alice, "rules", {"game": "sangokushi"})
+    assert answer.message is not None
+    (picture,) = answer.message["attachments"]
+    said = picture["description"]
+    assert said.startswith(rules.pages[0][1].title.en + ". ")
+    assert "Three Kingdoms Shogi" in said and "ply" in said and len(said) <= 1024

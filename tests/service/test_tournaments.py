@@ -103,6 +103,15 @@ async def test_a_round_robin_plays_every_pair_once_and_names_the_winner(real: Ga
     assert standings.image is not None and standings.image.startswith(b"\x89PNG")
     assert len(standings.lines) == 4
     assert standings.params["winners"]
+    # the crosstable in words (its alt text): every player in standing order, what each scored
+    alt = standings.image_alt
+    assert alt is not None and alt.en.startswith("Crosstable of ") and "クロス表" in alt.ja
+    names = [str(line.params["name"]) for line in standings.lines]
+    at = [
+        alt.en.index(f"{line.params['rank']}. {name} ")
+        for line, name in zip(standings.lines, names, strict=True)
+    ]
+    assert at == sorted(at) and len(alt.en) <= 1024
 
 
 async def test_joining_a_started_or_full_event_is_refused(real: GameService) -> None:
@@ -443,3 +452,22 @@ async def test_the_sign_up_message_says_when_it_starts(real: GameService) -> Non
     )
     assert [line.key for line in by_hand.lines] == ["tournament.signup_open"]
     assert "/tournament start" in by_hand.text("ja")
+
+
+def test_a_long_crosstable_in_words_is_shortened_by_rows_never_mid_word() -> None:
+    from bot.model import NewTournament, TournamentRow, TournamentStatus
+    from bot.service.compete.replies import crosstable_words
+    from render.crosstable import CrossRow
+
+    new = NewTournament("1", "Spring cup", "rokumentai", {}, "round-robin", "none", True, 3, 64, 0)
+    t = TournamentRow(1, new, TournamentStatus.FINISHED, 3)
+    rows = [
+        CrossRow(i + 1, f"player-with-a-long-name-{i:02d}", "1½", {k: "½■" for k in range(40)})
+        for i in range(40)
+    ]
+    said = crosstable_words(t, rows)
+    for text in (said.en, said.ja):
+        assert len(text) <= 1024 and text.endswith("…")
+        assert "1. player-with-a-long-name-00 1½" in text  # the top stays
+        kept = text.split("Spring cup", 1)[1]
+        assert all(p.count("player-with-a-long-name-") == 1 for p in kept.split("; ")[:-1])

@@ -53,7 +53,7 @@ def page_embed(page: RulesPage, lang: Lang) -> tuple[discord.Embed, list[discord
     files: list[discord.File] = []
     if page.png is not None:
         name = f"rules-{page.game}-{page.index + 1}.png"
-        described = page.heading.get(lang)
+        described = (page.alt or page.heading).get(lang)
         files.append(discord.File(io.BytesIO(page.png), filename=name, description=described))
     return embed, files
 

@@ -20,6 +20,7 @@ from bot.tournament import TIEBREAKS, Format, Played, Standing, standings
 from engines.core import Text
 from engines.registry import get_game
 from render.crosstable import CrossRow, render_crosstable
+from render.describe import DISCORD_LIMIT
 
 AI_ID = re.compile(r"@ai:(?P<level>[1-8])(?:/(?P<n>[0-9]{1,3}))?")
 """A computer player's id in a tournament: ``@ai:3`` (and ``@ai:3/2`` for a second one)."""
@@ -161,9 +162,11 @@ class TournamentReplies:
             for s in lines
         )
         winners = [names.get(s.player, s.player) for s in lines if s.rank == 1]
-        image = None
+        image = alt = None
         if self.ctx.pictures.enabled:
-            image = await asyncio.to_thread(crosstable_png, t, lines, names, boards)
+            rows = cross_rows(lines, names, boards)
+            image = await asyncio.to_thread(crosstable_png, t, rows)
+            alt = crosstable_words(t, rows)
         return Reply(
             key,
             {
@@ -178,6 +181,7 @@ class TournamentReplies:
             event=event,
             lines=shown,
             image=image,
+            image_alt=alt,
         )
 
 
@@ -231,14 +235,11 @@ SEAT_MARKS = {2: "■□", 3: "①②③"}
 """How a crosstable cell shows the seat a result was played from (first seat: ■ / ①)."""
 
 
-def crosstable_png(
-    t: TournamentRow,
-    lines: Sequence[Standing],
-    names: Mapping[str, str],
-    boards: Sequence[BoardRow],
-) -> bytes:
-    """The crosstable picture: a row per player in standing order, a column per opponent,
-    each cell the points scored against them and the seat played from."""
+def cross_rows(
+    lines: Sequence[Standing], names: Mapping[str, str], boards: Sequence[BoardRow]
+) -> list[CrossRow]:
+    """The crosstable: a row per player in standing order, a column per opponent, each cell
+    the points scored against them and the seat played from."""
     order = {s.player: i for i, s in enumerate(lines)}
     rows: list[CrossRow] = []
     for s in lines:
@@ -260,7 +261,42 @@ def crosstable_png(
                 {k: " ".join(v) for k, v in cells.items()},
             )
         )
+    return rows
+
+
+def crosstable_png(t: TournamentRow, rows: Sequence[CrossRow]) -> bytes:
     player, points = text("tournament.crosstable.player"), text("tournament.crosstable.points")
     return render_crosstable(
         t.new.name, rows, player=f"{player.en} {player.ja}", points=f"{points.en} {points.ja}"
     )
+
+
+def crosstable_words(t: TournamentRow, rows: Sequence[CrossRow]) -> Text:
+    """The crosstable in words, its alt text: each player's rank, name and points, then what
+    they scored against each opponent (``1. alice 2½: bob 1■, carol ½□``); past Discord's
+    1,024 characters the scores against each go, then whole rows from the bottom (the top
+    stays), never a word cut."""
+    out = []
+    for lang in ("en", "ja"):
+        head = text("tournament.crosstable.words", name=t.new.name).get(lang)
+        sep, item = ("; ", ", ") if lang == "en" else ("；", "、")
+        full = [
+            f"{r.rank}. {r.name} {r.points}"
+            + (
+                ": " + item.join(f"{rows[k].name} {c}" for k, c in sorted(r.cells.items()))
+                if r.cells
+                else ""
+            )
+            for r in rows
+        ]
+        brief = [f"{r.rank}. {r.name} {r.points}" for r in rows]
+        said = ""
+        for entries in (full, brief):
+            said = head + sep.join(entries)
+            if len(said) <= DISCORD_LIMIT:
+                break
+        while len(said) > DISCORD_LIMIT and brief:
+            brief = brief[:-1]
+            said = head + sep.join([*brief, "…"])
+        out.append(said)
+    return Text(out[0], out[1])

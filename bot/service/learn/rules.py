@@ -18,8 +18,9 @@ from bot.learn.catalogue import rules_of
 from bot.service import present
 from bot.service.context import Context
 from bot.service.values import Refusal, RulesPage
-from engines.core import EngineError
+from engines.core import EngineError, Text
 from engines.registry import get_game
+from render.describe import DISCORD_LIMIT
 
 log = logging.getLogger("banmen.service.rules")
 
@@ -27,7 +28,7 @@ log = logging.getLogger("banmen.service.rules")
 class RulesPages:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self._pictures: dict[tuple[str, int], bytes | None] = {}
+        self._pictures: dict[tuple[str, int], tuple[bytes | None, Text | None]] = {}
         self._lock = threading.Lock()
 
     async def page(self, game_id: str, index: int = 0) -> RulesPage:
@@ -43,6 +44,7 @@ class RulesPages:
         pages = rules.pages
         index = min(max(index, 0), len(pages) - 1)
         section, page = pages[index]
+        png, alt = await self._picture(game.id, index)
         base = self.ctx.settings.rules_base_url
         site = self.ctx.settings.public_url
         return RulesPage(
@@ -54,36 +56,42 @@ class RulesPages:
             body=page.body,
             section=section,
             sections=tuple((rules.first_page(i), s.title) for i, s in enumerate(rules.sections)),
-            png=await self._picture(game.id, index),
+            png=png,
+            alt=alt,
             link=f"{base.rstrip('/')}/{rules.doc}.md"
             if base
             else (f"{site}/rules/{game.id}?page={index}" if site else None),
         )
 
-    async def _picture(self, game_id: str, index: int) -> bytes | None:
+    async def _picture(self, game_id: str, index: int) -> tuple[bytes | None, Text | None]:
+        """The page's diagram and the position it shows in words, drawn once."""
         key = (game_id, index)
         with self._lock:
             if key in self._pictures:
                 return self._pictures[key]
-        png = None
+        drawn: tuple[bytes | None, Text | None] = (None, None)
         if self.ctx.pictures.enabled:
-            png = await asyncio.to_thread(self._draw, game_id, index)
+            drawn = await asyncio.to_thread(self._draw, game_id, index)
         with self._lock:
-            self._pictures[key] = png
-        return png
+            self._pictures[key] = drawn
+        return drawn
 
     @staticmethod
-    def _draw(game_id: str, index: int) -> bytes | None:
+    def _draw(game_id: str, index: int) -> tuple[bytes | None, Text | None]:
         rules = rules_of(game_id)
         assert rules is not None
         diagram = rules.pages[index][1].diagram
         if diagram is None:
-            return None
+            return None, None
         try:
             built = build(game_id, diagram)
-            return render.render_png(
-                built.state, diagram.viewer, built.last_move, marks=built.marks
-            )
+            png = render.render_png(built.state, diagram.viewer, built.last_move, marks=built.marks)
         except Exception:  # a broken picture must not hide the page's text
             log.exception("rules picture failed: %s page %d", game_id, index)
-            return None
+            return None, None
+        title = rules.pages[index][1].title
+        room = DISCORD_LIMIT - max(len(title.en), len(title.ja)) - 2
+        words = present.alt_text(built.state, diagram.viewer, built.last_move, limit=room)
+        if words is None:
+            return png, title
+        return png, Text(f"{title.en}. {words.en}", f"{title.ja}。{words.ja}")
