@@ -281,8 +281,8 @@ def _suji_kind(seat: int, code: int) -> Text:
         return SUJI_FACE_DOWN
     if code > sj.PROMOTED:
         n = code - sj.PROMOTED
-        return Text(f"8 (promoted {n})", f"8（成{n}）")
-    return Text(str(code), str(code))
+        return Text(f"piece 8 (promoted {n})", f"8（成{n}）")
+    return Text(f"piece {code}", str(code))  # a bare "1 1五" is three numbers to a listener
 
 
 def _suji_pieces(state: sj.SujiState) -> Army:

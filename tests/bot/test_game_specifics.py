@@ -316,10 +316,13 @@ async def test_rules_answer_with_a_picture(harness: Harness, double: DiscordDoub
         assert answer.ephemeral
         assert get_game(game_id).title_ja in answer.text
         assert_png(answer, double)
-        # a plain attachment, described by the page's heading (not the embed's image)
+        # a plain attachment (not the embed's image), described by the page's heading and
+        # the position it draws
         (picture,) = answer.files
         assert picture.filename == f"rules-{game_id}-1.png" and "image" not in answer.embeds[0]
-        assert picture.description and picture.description in answer.embeds[0]["description"]
+        heading, _, position = (picture.description or "").partition(". ")
+        assert heading and heading in answer.embeds[0]["description"]
+        assert position.startswith(get_game(game_id).title_en)
 
 
 async def test_socrates_lobby(harness: Harness, double: DiscordDouble) -> None:

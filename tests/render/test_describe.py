@@ -97,9 +97,9 @@ def expect_rokumentai(state: rk.RokumentaiState) -> Any:
 def _suji_code(kind: str) -> int:
     if kind == "face down":
         return sj.FACE_DOWN
-    if m := re.fullmatch(r"8 \(promoted ([1-6])\)", kind):
+    if m := re.fullmatch(r"piece 8 \(promoted ([1-6])\)", kind):
         return sj.PROMOTED + int(m.group(1))
-    return int(kind)
+    return int(kind.removeprefix("piece "))
 
 
 def rebuild_suji(said: dict[str, str], state: Any) -> Any:
@@ -273,7 +273,7 @@ def test_a_secret_setup_never_shows() -> None:
         state = game.new_game().apply(arrangements[0], hidden)
         said = sentences(describe(state, hidden, "en"))
         numbers = [k for seat, k, _ in pieces_of(said, state) if seat == hidden]
-        assert sorted(numbers) == ["1", "2", "3", "4", "5", "6"]
+        assert sorted(numbers) == [f"piece {n}" for n in range(1, 7)]
 
 
 MINOR_NAME = re.compile(r"(?<![A-Za-z0-9])[WCSP](?:10|[1-9]|[PNQK])(?![A-Za-z0-9])")
