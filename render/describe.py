@@ -679,7 +679,10 @@ def describe_part(
             raise NoSuchPart("kind", kind, kinds(state, viewer, lang))
         wanted = set(named)  # a side's own name (占) is that side's; a shared one both sides'
         pieces = [piece for piece in army.pieces if piece[:2] in wanted]
-        said = PART_WORDS["only_kind"].get(lang).format(kind=army.label(*named[0]).get(lang))
+        labels = {army.label(*sk).get(lang) for sk in named}
+        # one name for all the pieces asked for (each side's, when they share the word typed)
+        shown = labels.pop() if len(labels) == 1 else kind.strip()
+        said = PART_WORDS["only_kind"].get(lang).format(kind=shown)
     elif row is not None:
         pieces = [piece for piece in army.pieces if _on_line(piece[2], row)]
         if not pieces:
