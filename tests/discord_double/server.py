@@ -23,7 +23,7 @@ from typing import Any
 
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.discord_double import payloads
+from tests.discord_double import layout, payloads
 from tests.discord_double.oauth import OAuth
 from tests.discord_double.payloads import JSON, User, snowflake
 
@@ -601,6 +601,9 @@ class DiscordDouble:
         ctype = int(body.get("type", 0))
         reply = Reply("callback", ctype, body, rec.files, rec.at)
         data = dict(body.get("data") or {})
+        edited = self.messages.get(int(inter.payload.get("message", {}).get("id") or 0))
+        if refused := _layout_refusal(data, rec.files, edited if ctype == 7 else None):
+            return refused
         message: JSON | None = None
         if ctype in (4, 5):
             if ctype == 5:
@@ -642,6 +645,8 @@ class DiscordDouble:
         if inter is None:
             return _error(404, 10015, "Unknown Webhook")
         body = rec.json or {}
+        if refused := _layout_refusal(body, rec.files):
+            return refused
         await self._revive(inter.channel_id, body)
         message = self._store(
             inter.channel_id, body, rec.files, self.bot_user.payload(), webhook=True
@@ -673,6 +678,8 @@ class DiscordDouble:
         if inter is None or mid is None or mid not in self.messages:
             return _error(404, 10008, "Unknown Message")
         body = dict(rec.json or {})
+        if refused := _layout_refusal(body, rec.files, self.messages[mid]):
+            return refused
         message = self._edit(mid, body, rec.files)
         message["flags"] = int(message.get("flags") or 0) & ~(1 << 7)
         inter.replies.append(Reply("edit", None, body, rec.files, rec.at, message))
@@ -760,6 +767,8 @@ class DiscordDouble:
         ):
             return _error(403, 50007, "Cannot send messages to this user")
         body = rec.json or {}
+        if refused := _layout_refusal(body, rec.files):
+            return refused
         if not await self._revive(channel_id, body):
             return _error(400, 50083, "Thread is archived")
         nonce = body.get("nonce")
@@ -809,6 +818,8 @@ class DiscordDouble:
         mid = int(m["mid"])
         if mid not in self.messages:
             return _error(404, 10008, "Unknown Message")
+        if refused := _layout_refusal(rec.json or {}, rec.files, self.messages[mid]):
+            return refused
         return _json(self._edit(mid, rec.json or {}, rec.files))
 
     async def _delete_message(
@@ -1184,6 +1195,17 @@ def _described(body: Any, files: list[Upload]) -> list[Upload]:
         index = (upload.description or "").removeprefix("files[").removesuffix("]")
         out.append(replace(upload, description=by_id.get(index)))
     return out
+
+
+def _layout_refusal(
+    body: JSON, files: list[Upload], existing: JSON | None = None
+) -> web.Response | None:
+    """Discord's 400 for a message that breaks the Components V2 rules (layout.py), or None."""
+    try:
+        layout.check(body, [f.filename for f in files], existing)
+    except layout.Invalid as bad:
+        return _error(400, 50035, f"Invalid Form Body: {bad}")
+    return None
 
 
 async def _read_body(request: web.Request) -> tuple[Any, list[Upload]]:
