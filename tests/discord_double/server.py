@@ -24,6 +24,7 @@ from typing import Any
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.discord_double import layout, payloads
+from tests.discord_double.limits import Limits
 from tests.discord_double.oauth import OAuth
 from tests.discord_double.payloads import JSON, User, snowflake
 
@@ -266,6 +267,9 @@ class DiscordDouble:
         self._install_routes()
         self.oauth = OAuth()
         """A site's Discord sign-in (tests/discord_double/oauth.py)."""
+        self.limits = Limits()
+        """Discord's REST rate limits (tests/discord_double/limits.py): the global 50 a second
+        for the token, and the per-route buckets a test asks for."""
 
     # -- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -471,6 +475,12 @@ class DiscordDouble:
         if self.before_request is not None and self.before_request(rec):
             rec.status = 503
             return _error(503, 0, "dropped by the test")
+        limited, refused = self.limits.check(request.method, path)
+        if refused is not None:
+            rec.status = 429
+            answer = _json(refused, status=429)
+            answer.headers.update(limited)
+            return answer
         for method, pattern, handler in self._routes:
             m = pattern.match(path)
             if m and method == request.method:
@@ -479,6 +489,7 @@ class DiscordDouble:
                     rec.status = 401
                     return _error(401, 0, "401: Unauthorized")
                 response = await handler(request, m, rec)
+                response.headers.update(limited)
                 rec.status = response.status
                 if self.after_request is not None:
                     self.after_request(rec)
