@@ -1,0 +1,182 @@
+"""The opening explorer (issue 50): its counts against an independent count over imported
+records, the pools, transpositions, privacy and 数字将棋's secret setups."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from bot import i18n
+from bot.service import GameService
+from bot.service.values import Refusal, Reply
+from engines.core import State
+from engines.explore import position_key
+from engines.registry import get_game
+from tests.helpers import ALICE, BOB, query
+
+GAME = "rokumentai"
+
+
+def random_record(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
+    """A short game of 六面体 from a few popular moves, resigned or agreed drawn."""
+    state: State[Any] = get_game(GAME).new_game()
+    moves: list[str] = []
+    for _ in range(rng.randint(2, 6)):
+        legal = state.legal_moves()
+        move = rng.choice(legal[:3])
+        moves.append(state.format_move(move))
+        state = state.apply(move)
+    end = rng.random()
+    if end < 0.2:
+        result = {"termination": "agreement", "winners": [], "ranks": [1, 1]}
+    else:
+        winner = rng.randint(0, 1)
+        ranks = [1, 2] if winner == 0 else [2, 1]
+        result = {"termination": "resignation", "winners": [winner], "ranks": ranks}
+    return moves, result | {"en": "over", "ja": "終局"}
+
+
+def record_json(moves: list[str], result: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "game": GAME,
+            "players": 2,
+            "options": {},
+            "seed": "s",
+            "moves": [{"by": i % 2, "move": m} for i, m in enumerate(moves)],
+            "banmen": {"result": result},
+        }
+    )
+
+
+def independent(games: list[tuple[list[str], dict[str, Any]]], prefix: list[str]) -> Counter[str]:
+    """Per next move: games whose position after ``prefix`` was reached (by any order)."""
+    game = get_game(GAME)
+    target: State[Any] = game.new_game()
+    for m in prefix:
+        target = target.apply(target.parse_move(m))
+    counts: Counter[str] = Counter()
+    for moves, _ in games:
+        state: State[Any] = game.new_game()
+        seen = set()
+        for m in moves:
+            if state.position() == target.position():
+                seen.add(m)
+            state = state.apply(state.parse_move(m))
+        counts.update(seen)
+    return counts
+
+
+def table(reply: Reply) -> dict[str, dict[str, Any]]:
+    return {str(line.params["move"]): dict(line.params) for line in reply.lines}
+
+
+@pytest.fixture
+async def imported(real: GameService) -> list[tuple[list[str], dict[str, Any]]]:
+    rng = random.Random(50)
+    games = [random_record(rng) for _ in range(500)]
+    for moves, result in games:
+        reply = await real.play.import_record(ALICE, record_json(moves, result), guild_id="g1")
+        assert reply.game_id is not None
+    return games
+
+
+async def test_counts_equal_an_independent_count(
+    real: GameService, imported: list[tuple[list[str], dict[str, Any]]]
+) -> None:
+    start = await real.review.explore(GAME, "", "g1")
+    expected = independent(imported, [])
+    assert {m: r["games"] for m, r in table(start).items()} == dict(expected)
+    assert start.params["games"] == sum(expected.values())
+    assert not start.public
+    two = next(iter(table(start)))  # the most played first move, then its most played answer
+    first = await real.review.explore(GAME, two, "g1")
+    second_move = next(iter(table(first)))
+    deeper = await real.review.explore(GAME, f"{two} {second_move}", "g1")
+    assert {m: r["games"] for m, r in table(deeper).items()} == dict(
+        independent(imported, [two, second_move])
+    )
+    for reply in (start, first, deeper):
+        for row in table(reply).values():
+            assert row["wins"] + row["draws"] + row["losses"] == row["games"]
+            assert row["losses"] >= 0 and row["wins"] >= 0
+    # every server's pool holds the same; the rated pool none (imports are unrated)
+    assert table(await real.review.explore(GAME, "", None)) == table(start)
+    assert (await real.review.explore(GAME, "", "g1", rated=True)).key == "explore.empty"
+    assert (await real.review.explore(GAME, "", "g2")).key == "explore.empty"
+    # the rebuild from the move logs gives the same counts
+    assert await real.review.rebuild_explorer() == 500
+    assert table(await real.review.explore(GAME, "", "g1")) == table(start)
+    assert table(await real.review.explore(GAME, f"{two} {second_move}", "g1")) == table(deeper)
+    assert "局" in start.text("ja") and "games" in start.text("en")
+
+
+async def test_transpositions_merge(real: GameService) -> None:
+    game = get_game(GAME)
+    state: State[Any] = game.new_game()
+    a, b, c = (state.format_move(m) for m in state.legal_moves()[:3])
+    # a b c and c b a: the same position after three plies (two placements each)?
+    one = state
+    for m in (a, b, c):
+        one = one.apply(one.parse_move(m))
+    two = state
+    for m in (c, b, a):
+        two = two.apply(two.parse_move(m))
+    assert one.position() == two.position()
+    assert position_key(GAME, one) == position_key(GAME, two)
+    nxt = one.format_move(one.legal_moves()[0])
+    result = {"termination": "resignation", "winners": [0], "ranks": [1, 2], "en": "x", "ja": "x"}
+    for line in ([a, b, c, nxt], [c, b, a, nxt]):
+        await real.play.import_record(ALICE, record_json(line, result), guild_id="g1")
+    reply = await real.review.explore(GAME, f"{a} {b} {c}", "g1")
+    assert table(reply)[nxt]["games"] == 2
+    assert table(await real.review.explore(GAME, f"{c} {b} {a}", "g1")) == table(reply)
+
+
+async def test_a_private_game_never_appears(real: GameService, db_path: str) -> None:
+    result = {"termination": "resignation", "winners": [1], "ranks": [2, 1], "en": "x", "ja": "x"}
+    state: State[Any] = get_game(GAME).new_game()
+    move = state.format_move(state.legal_moves()[0])
+    await real.play.import_record(ALICE, record_json([move], result))  # no server
+    for guild in (None, "g1"):
+        assert (await real.review.explore(GAME, "", guild)).key == "explore.empty"
+    assert query(db_path, "SELECT count(*) FROM explorer")[0][0] == 0
+    await real.review.rebuild_explorer()
+    assert query(db_path, "SELECT count(*) FROM explorer")[0][0] == 0
+
+
+async def test_suji_setups_appear_only_once_the_game_is_over(
+    real: GameService, db_path: str
+) -> None:
+    reply = await real.play.create_game(
+        ALICE, "suji-shogi", seated=[BOB], guild_id="g1", seed="seed"
+    )
+    gid = reply.game_id
+    assert gid is not None
+    await real.play.setup(gid, ALICE, "215/643")
+    await real.play.setup(gid, BOB, "562/134")
+    start = await real.review.explore("suji-shogi", "", "g1")
+    assert start.key == "explore.empty"  # the game goes on: nothing of it, setups least of all
+    assert query(db_path, "SELECT count(*) FROM explorer")[0][0] == 0
+    await real.play.resign(gid, BOB)
+    start = await real.review.explore("suji-shogi", "", "g1")
+    assert list(table(start)) == ["215/643"]  # the first seat's setups, in their own table
+    assert start.params["table"] == i18n.text("explore.setups")
+    after = await real.review.explore("suji-shogi", "215/643 562/134", "g1")
+    assert after.key == "explore.empty"  # resigned before the first move
+
+
+async def test_bad_input_is_refused_clearly(real: GameService) -> None:
+    with pytest.raises(Refusal) as unknown:
+        await real.review.explore("chess", "", None)
+    assert unknown.value.key == "refuse.unknown_game_type"
+    with pytest.raises(Refusal) as illegal:
+        await real.review.explore(GAME, "zz99", None)
+    assert illegal.value.key == "refuse.bad_move"
+    with pytest.raises(Refusal) as dice:
+        await real.review.explore("yosuko", "", None)
+    assert dice.value.key == "refuse.no_explorer"
