@@ -6,6 +6,9 @@ runs the terminal sandbox over the same store the bot uses.
 ``banmen ratings rebuild [--db PATH]`` recomputes every rating from the finished games (the
 numbers must come out the same as the ones stored game by game; it says how many differed).
 
+``banmen explorer rebuild [--db PATH]`` recomputes the opening explorer's counts from the move
+logs of the finished games (docs/explorer.md).
+
 ``banmen --shards 0-3 --shard-count 8`` runs four of eight Discord shards in this process (see
 README "Running at scale"): several processes share one PostgreSQL database.
 
@@ -79,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     rt = sub.add_parser("ratings", help="maintenance of the ratings")
     rt.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the games")
     rt.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
+    ex = sub.add_parser("explorer", help="maintenance of the opening explorer")
+    ex.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the move logs")
+    ex.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
     sub.add_parser(
         "healthcheck",
         help="exit 0 if the running bot's heartbeat (BANMEN_HEARTBEAT) is fresh, else 1",
@@ -124,6 +130,27 @@ def ratings(settings: Settings, args: argparse.Namespace) -> int:
         finally:
             await service.close()
         print(reply.text())
+        return 0
+
+    return asyncio.run(rebuild())
+
+
+def explorer(settings: Settings, args: argparse.Namespace) -> int:
+    """``banmen explorer rebuild``: the opening explorer recomputed from the move logs."""
+    from dataclasses import replace
+
+    from bot.service import GameService
+
+    if args.db:
+        settings = replace(settings, db_path=args.db)
+
+    async def rebuild() -> int:
+        service = await GameService.open(settings.db_path, settings=settings, render_images=False)
+        try:
+            games = await service.review.rebuild_explorer()
+        finally:
+            await service.close()
+        print(f"explorer rebuilt from {games} finished games")
         return 0
 
     return asyncio.run(rebuild())
@@ -199,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return healthcheck(settings)
     if args.command == "ratings":
         return with_store(lambda: ratings(settings, args))
+    if args.command == "explorer":
+        return with_store(lambda: explorer(settings, args))
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from bot.service.values import Refusal, Reply
 from engines.core import State
 from engines.explore import position_key
 from engines.registry import get_game
-from tests.helpers import ALICE, BOB, query
+from tests.helpers import ALICE, BOB, query, run_script
 
 GAME = "rokumentai"
 
@@ -180,3 +181,46 @@ async def test_bad_input_is_refused_clearly(real: GameService) -> None:
     with pytest.raises(Refusal) as dice:
         await real.review.explore("yosuko", "", None)
     assert dice.value.key == "refuse.no_explorer"
+
+
+def test_rebuild_command(db_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    import bot.__main__ as cli
+    from bot.config import Settings
+
+    async def games() -> list[tuple[str, int]]:
+        service = await GameService.open(db_path, settings=Settings(db_path=db_path))
+        try:
+            rng = random.Random(7)
+            for _ in range(3):
+                moves, result = random_record(rng)
+                await service.play.import_record(ALICE, record_json(moves, result), guild_id="g1")
+            return sorted(query(db_path, "SELECT move, games FROM explorer"))
+        finally:
+            await service.close()
+
+    before = asyncio.run(games())
+    query(db_path, "DELETE FROM explorer")
+    assert cli.main(["explorer", "rebuild", "--db", db_path]) == 0
+    assert "from 3 finished games" in capsys.readouterr().out
+    assert sorted(query(db_path, "SELECT move, games FROM explorer")) == before
+
+
+async def test_the_sandbox_explores(tmp_path: Path) -> None:
+    from bot.clock import FakeClock
+    from bot.config import Settings
+
+    db = str(tmp_path / "sandbox.db")
+    service = await GameService.open(db, clock=FakeClock(), settings=Settings(db_path=db))
+    try:
+        moves, result = random_record(random.Random(3))
+        await service.play.import_record(ALICE, record_json(moves, result), guild_id="g1")
+    finally:
+        await service.close()
+    code, out = await run_script(tmp_path, f"/explore {GAME}\n/explore {GAME} {moves[0]}\n")
+    assert code == 0
+    assert f"{moves[0]}: 1 game (100%)" in out
+    assert f"{moves[1]}: 1 game (100%)" in out
+    code, out = await run_script(tmp_path, "/explore yosuko\n")
+    assert "no opening explorer" in out
