@@ -6,8 +6,9 @@ import random
 
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
-from tests.helpers import ALICE
-from tests.service.test_explorer import GAME, random_record, record_json
+from tests.helpers import ALICE, record_json
+from tests.helpers import EXPLORED as GAME
+from tests.helpers import explorer_record as random_record
 
 
 async def test_explore_through_discord(harness: Harness, double: DiscordDouble) -> None:

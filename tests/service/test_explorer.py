@@ -3,7 +3,6 @@ records, the pools, transpositions, privacy and 数字将棋's secret setups."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -17,41 +16,19 @@ from bot.service.values import Refusal, Reply
 from engines.core import State
 from engines.explore import position_key
 from engines.registry import get_game
-from tests.helpers import ALICE, BOB, query, run_script
-
-GAME = "rokumentai"
-
-
-def random_record(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
-    """A short game of 六面体 from a few popular moves, resigned or agreed drawn."""
-    state: State[Any] = get_game(GAME).new_game()
-    moves: list[str] = []
-    for _ in range(rng.randint(2, 6)):
-        legal = state.legal_moves()
-        move = rng.choice(legal[:3])
-        moves.append(state.format_move(move))
-        state = state.apply(move)
-    end = rng.random()
-    if end < 0.2:
-        result = {"termination": "agreement", "winners": [], "ranks": [1, 1]}
-    else:
-        winner = rng.randint(0, 1)
-        ranks = [1, 2] if winner == 0 else [2, 1]
-        result = {"termination": "resignation", "winners": [winner], "ranks": ranks}
-    return moves, result | {"en": "over", "ja": "終局"}
-
-
-def record_json(moves: list[str], result: dict[str, Any]) -> str:
-    return json.dumps(
-        {
-            "game": GAME,
-            "players": 2,
-            "options": {},
-            "seed": "s",
-            "moves": [{"by": i % 2, "move": m} for i, m in enumerate(moves)],
-            "banmen": {"result": result},
-        }
-    )
+from tests.helpers import (
+    ALICE,
+    BOB,
+    query,
+    record_json,
+    run_script,
+)
+from tests.helpers import (
+    EXPLORED as GAME,
+)
+from tests.helpers import (
+    explorer_record as random_record,
+)
 
 
 def independent(games: list[tuple[list[str], dict[str, Any]]], prefix: list[str]) -> Counter[str]:
