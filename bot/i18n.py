@@ -1187,14 +1187,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "この局面に達した終局済みの対局はまだありません。",
     ),
     "explore.move": (
-        "{move}: {games} {games:game|games} ({share}%): the mover won {wins}, drew {draws}, "
-        "lost {losses}",
-        "{move}: {games}局（{share}%）手番側の勝ち {wins}・引き分け {draws}・負け {losses}",
+        "{rank}. {move}: {games} {games:game|games} ({share}%): the mover won {wins}, "
+        "drew {draws}, lost {losses}",
+        "{rank}. {move}: {games}局（{share}%）手番側の勝ち {wins}・引き分け {draws}・負け {losses}",
     ),
     "explore.move_seats": (
-        "{move}: {games} {games:game|games} ({share}%): wins by seat 1 {w0}, seat 2 {w1}, "
+        "{rank}. {move}: {games} {games:game|games} ({share}%): wins by seat 1 {w0}, seat 2 {w1}, "
         "seat 3 {w2}; draws {draws}",
-        "{move}: {games}局（{share}%）勝ち 第1席 {w0}・第2席 {w1}・第3席 {w2}・引き分け {draws}",
+        "{rank}. {move}: {games}局（{share}%）勝ち 第1席 {w0}・第2席 {w1}・第3席 {w2}・"
+        "引き分け {draws}",
     ),
     "explore.pool_global": ("every server", "全サーバー"),
     "explore.pool_server": ("this server", "このサーバー"),

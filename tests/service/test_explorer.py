@@ -19,6 +19,7 @@ from engines.registry import get_game
 from tests.helpers import (
     ALICE,
     BOB,
+    PNG,
     query,
     record_json,
     run_script,
@@ -201,3 +202,17 @@ async def test_the_sandbox_explores(tmp_path: Path) -> None:
     assert f"{moves[1]}: 1 game (100%)" in out
     code, out = await run_script(tmp_path, "/explore yosuko\n")
     assert "no opening explorer" in out
+
+
+async def test_the_picture_numbers_the_most_played_moves(real: GameService) -> None:
+    rng = random.Random(11)
+    for _ in range(6):
+        moves, result = random_record(rng)
+        await real.play.import_record(ALICE, record_json(moves, result), guild_id="g1")
+    reply = await real.review.explore(GAME, "", "g1")
+    assert reply.image is not None and reply.image.startswith(PNG)
+    assert reply.image_alt is not None
+    assert [line.params["rank"] for line in reply.lines] == list(range(1, len(reply.lines) + 1))
+    assert reply.text("en").count("1. ") >= 1
+    plain = await real.review.explore(GAME, "", "g2")  # no moves: the plain position
+    assert plain.image is not None and plain.image != reply.image

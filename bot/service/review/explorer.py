@@ -8,14 +8,19 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import i18n
+from bot.learn import moved_cells
 from bot.model import ExplorerCount
+from bot.service import present
 from bot.service.context import Context
 from bot.service.explored import NO_EXPLORER, explorer_counts
 from bot.service.values import Line, Refusal, Reply
 from engines.core import CHANCE, EngineError, State, Text
 from engines.explore import position_key, setup_key
 from engines.registry import get_game
+from render.base import Marks
 
+MARKED = 3
+"""The most played moves numbered on the picture (the table's ranks)."""
 MAX_PLIES = 200
 """The longest move sequence an explorer position is given by."""
 
@@ -104,7 +109,19 @@ class Explorer:
         """The moves played from the position after ``moves``, most played first (private)."""
         ex = await self.position(game_type, moves, guild_id or "", rated)
         game = get_game(ex.game_type)
-        lines = tuple(_line(ex, c) for c in ex.counts)
+        lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
+        shown = ex.counts[:MARKED]
+        labels: list[tuple[int, str]] = []
+        for rank, c in enumerate(shown, 1):
+            cells = () if ex.setup else moved_cells(ex.state.parse_move(c.move, _mover(ex)))
+            if cells:
+                labels.append((cells[-1], str(rank)))
+        marks = Marks(
+            moved=moved_cells(ex.state.parse_move(shown[0].move, _mover(ex))) if labels else (),
+            labels=tuple(labels),
+        )
+        image = await self.ctx.pictures.draw(None, ex.state, None, None, marks=marks)
+        alt = present.alt_text(ex.state, None, None) if image is not None else None
         return Reply(
             "explore.show" if ex.counts else "explore.empty",
             params={
@@ -117,16 +134,24 @@ class Explorer:
             },
             public=False,
             lines=lines,
+            image=image,
+            image_alt=alt,
         )
 
 
-def _line(ex: Explored, c: ExplorerCount) -> Line:
+def _mover(ex: Explored) -> int | None:
+    acting = ex.state.acting_players()
+    return acting[0] if acting else None
+
+
+def _line(ex: Explored, rank: int, c: ExplorerCount) -> Line:
     share = round(100 * c.games / ex.total) if ex.total else 0
     players = ex.state.num_players
     if players > 2:
         return Line(
             "explore.move_seats",
             {
+                "rank": rank,
                 "move": c.move,
                 "games": c.games,
                 "share": share,
@@ -141,6 +166,7 @@ def _line(ex: Explored, c: ExplorerCount) -> Line:
     return Line(
         "explore.move",
         {
+            "rank": rank,
             "move": c.move,
             "games": c.games,
             "share": share,
