@@ -27,11 +27,15 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import i18n
 from bot.config import Settings, load_settings, with_shards
+
+if TYPE_CHECKING:
+    from bot.service import GameService
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
@@ -111,8 +115,11 @@ def sandbox(settings: Settings, args: argparse.Namespace) -> int:
     )
 
 
-def ratings(settings: Settings, args: argparse.Namespace) -> int:
-    """``banmen ratings rebuild``: every rating recomputed from the finished games."""
+def maintain(
+    settings: Settings, args: argparse.Namespace, work: Callable[[GameService], Awaitable[str]]
+) -> int:
+    """Run one maintenance ``work`` over the store (``--db`` or the settings'), print what it
+    says; a refusal is printed to stderr with exit code 1."""
     from dataclasses import replace
 
     from bot.service import GameService, Refusal
@@ -120,40 +127,38 @@ def ratings(settings: Settings, args: argparse.Namespace) -> int:
     if args.db:
         settings = replace(settings, db_path=args.db)
 
-    async def rebuild() -> int:
+    async def run() -> int:
         service = await GameService.open(settings.db_path, settings=settings, render_images=False)
         try:
-            reply = await service.compete.rebuild_ratings()
+            said = await work(service)
         except Refusal as exc:
             print(f"banmen: {exc.text()}", file=sys.stderr)
             return 1
         finally:
             await service.close()
-        print(reply.text())
+        print(said)
         return 0
 
-    return asyncio.run(rebuild())
+    return asyncio.run(run())
+
+
+def ratings(settings: Settings, args: argparse.Namespace) -> int:
+    """``banmen ratings rebuild``: every rating recomputed from the finished games."""
+
+    async def rebuild(service: GameService) -> str:
+        return (await service.compete.rebuild_ratings()).text()
+
+    return maintain(settings, args, rebuild)
 
 
 def explorer(settings: Settings, args: argparse.Namespace) -> int:
     """``banmen explorer rebuild``: the opening explorer recomputed from the move logs."""
-    from dataclasses import replace
 
-    from bot.service import GameService
+    async def rebuild(service: GameService) -> str:
+        games = await service.review.rebuild_explorer()
+        return f"explorer rebuilt from {games} finished games"
 
-    if args.db:
-        settings = replace(settings, db_path=args.db)
-
-    async def rebuild() -> int:
-        service = await GameService.open(settings.db_path, settings=settings, render_images=False)
-        try:
-            games = await service.review.rebuild_explorer()
-        finally:
-            await service.close()
-        print(f"explorer rebuilt from {games} finished games")
-        return 0
-
-    return asyncio.run(rebuild())
+    return maintain(settings, args, rebuild)
 
 
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
