@@ -6,6 +6,9 @@ runs the terminal sandbox over the same store the bot uses.
 ``banmen ratings rebuild [--db PATH]`` recomputes every rating from the finished games (the
 numbers must come out the same as the ones stored game by game; it says how many differed).
 
+``banmen explorer rebuild [--db PATH]`` recomputes the opening explorer's counts from the move
+logs of the finished games (docs/explorer.md).
+
 ``banmen --shards 0-3 --shard-count 8`` runs four of eight Discord shards in this process (see
 README "Running at scale"): several processes share one PostgreSQL database.
 
@@ -24,11 +27,15 @@ import os
 import stat
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import i18n
 from bot.config import Settings, load_settings, with_shards
+
+if TYPE_CHECKING:
+    from bot.service import GameService
 
 EXIT_CONFIG = 2
 EXIT_UNREACHABLE = 1
@@ -79,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     rt = sub.add_parser("ratings", help="maintenance of the ratings")
     rt.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the games")
     rt.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
+    ex = sub.add_parser("explorer", help="maintenance of the opening explorer")
+    ex.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the move logs")
+    ex.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
     sub.add_parser(
         "healthcheck",
         help="exit 0 if the running bot's heartbeat (BANMEN_HEARTBEAT) is fresh, else 1",
@@ -105,8 +115,11 @@ def sandbox(settings: Settings, args: argparse.Namespace) -> int:
     )
 
 
-def ratings(settings: Settings, args: argparse.Namespace) -> int:
-    """``banmen ratings rebuild``: every rating recomputed from the finished games."""
+def maintain(
+    settings: Settings, args: argparse.Namespace, work: Callable[[GameService], Awaitable[str]]
+) -> int:
+    """Run one maintenance ``work`` over the store (``--db`` or the settings'), print what it
+    says; a refusal is printed to stderr with exit code 1."""
     from dataclasses import replace
 
     from bot.service import GameService, Refusal
@@ -114,19 +127,38 @@ def ratings(settings: Settings, args: argparse.Namespace) -> int:
     if args.db:
         settings = replace(settings, db_path=args.db)
 
-    async def rebuild() -> int:
+    async def run() -> int:
         service = await GameService.open(settings.db_path, settings=settings, render_images=False)
         try:
-            reply = await service.compete.rebuild_ratings()
+            said = await work(service)
         except Refusal as exc:
             print(f"banmen: {exc.text()}", file=sys.stderr)
             return 1
         finally:
             await service.close()
-        print(reply.text())
+        print(said)
         return 0
 
-    return asyncio.run(rebuild())
+    return asyncio.run(run())
+
+
+def ratings(settings: Settings, args: argparse.Namespace) -> int:
+    """``banmen ratings rebuild``: every rating recomputed from the finished games."""
+
+    async def rebuild(service: GameService) -> str:
+        return (await service.compete.rebuild_ratings()).text()
+
+    return maintain(settings, args, rebuild)
+
+
+def explorer(settings: Settings, args: argparse.Namespace) -> int:
+    """``banmen explorer rebuild``: the opening explorer recomputed from the move logs."""
+
+    async def rebuild(service: GameService) -> str:
+        games = await service.review.rebuild_explorer()
+        return f"explorer rebuilt from {games} finished games"
+
+    return maintain(settings, args, rebuild)
 
 
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
@@ -199,6 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return healthcheck(settings)
     if args.command == "ratings":
         return with_store(lambda: ratings(settings, args))
+    if args.command == "explorer":
+        return with_store(lambda: explorer(settings, args))
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 

@@ -1289,6 +1289,50 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The computer is reviewing game #{id}: move {done} of {total}…",
         "コンピュータが対局 #{id} を検討中：{total}手中{done}手…",
     ),
+    "explore.show": (
+        "Opening explorer, {game} ({pool}, {rated}, {table}) after {moves}: "
+        "{games} {games:game|games}",
+        "定跡エクスプローラー・{game}（{pool}・{rated}・{table}）{moves} の局面: {games}局",
+    ),
+    "explore.empty": (
+        "Opening explorer, {game} ({pool}, {rated}) after {moves}: no finished game has reached "
+        "this position yet.",
+        "定跡エクスプローラー・{game}（{pool}・{rated}）{moves} の局面: "
+        "この局面に達した終局済みの対局はまだありません。",
+    ),
+    "explore.move": (
+        "{rank}. {move}: {games} {games:game|games} ({share}%): the mover won {wins}, "
+        "drew {draws}, lost {losses}",
+        "{rank}. {move}: {games}局（{share}%）手番側の勝ち {wins}・引き分け {draws}・負け {losses}",
+    ),
+    "explore.move_seats": (
+        "{rank}. {move}: {games} {games:game|games} ({share}%): wins by seat 1 {w0}, seat 2 {w1}, "
+        "seat 3 {w2}; draws {draws}",
+        "{rank}. {move}: {games}局（{share}%）勝ち 第1席 {w0}・第2席 {w1}・第3席 {w2}・"
+        "引き分け {draws}",
+    ),
+    "explore.pool_global": ("every server", "全サーバー"),
+    "explore.pool_server": ("this server", "このサーバー"),
+    "explore.rated": ("rated games", "レーティング対局"),
+    "explore.all": ("all games", "全対局"),
+    "explore.tree": ("moves", "指し手"),
+    "explore.setups": ("secret setups, shown once revealed", "秘密の初期配置（公開後のもの）"),
+    "refuse.no_explorer": (
+        "{game} has no opening explorer: it is played alone against the dice.",
+        "{game}には定跡エクスプローラーがありません（サイコロ相手の一人遊びです）。",
+    ),
+    "refuse.explore_too_long": (
+        "At most {limit} moves can lead to an explorer position.",
+        "エクスプローラーの局面までの手は{limit}手までです。",
+    ),
+    "refuse.explore_over": (
+        "The game is already over before {move}.",
+        "{move} の前に対局は終わっています。",
+    ),
+    "refuse.explore_chance": (
+        "The explorer cannot go past a chance step (before {move}).",
+        "エクスプローラーは偶然の手番を越えられません（{move} の前）。",
+    ),
     "review.show": (
         "Computer review of game #{id} ({game}): {plies} {plies:move|moves}, each searched over "
         "{nodes:,} positions, and every mistake shown checked again over {deeper:,}. The chart "

@@ -311,6 +311,8 @@ class NewGame:
     reseed_from: int = 0
     tournament: TournamentSlot | None = None
     """The tournament board this game is (written with the game: never made twice)."""
+    explored: tuple[ExplorerCount, ...] = ()
+    """A finished game's (an import's) moves added to the opening explorer's counts."""
     paused_ms: int | None = None
     """Made with its clock stopped (its first player to move is on vacation)."""
     paused_until_ms: int | None = None
@@ -488,6 +490,22 @@ _UPDATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Update))
 
 
 @dataclass(frozen=True, slots=True)
+class ExplorerCount:
+    """Counts of the opening explorer (issue 50): the games that played ``move`` from the
+    position ``position`` (a key of :mod:`engines.explore`), in one pool: ``scope`` is ``""``
+    for every server or a guild id, ``rated`` true for rated games only; ``wins`` per seat."""
+
+    game_type: str
+    position: int
+    move: str
+    scope: str
+    rated: bool
+    games: int
+    draws: int
+    wins: tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Change:
     """One atomic change of a game, computed from ``expected_version``.
 
@@ -508,6 +526,8 @@ class Change:
     limits: Limits | None = None
     announce: tuple[Announcement, ...] = ()
     rating: RatedGame | None = None
+    explored: tuple[ExplorerCount, ...] = ()
+    """The game's moves added to the opening explorer's counts (when this change ends it)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -557,6 +557,16 @@ async def review_command(sb: Sandbox, args: list[str]) -> None:
             sb.show(await sb.service.review.better(gid, sb.user, int(b.arg)))
 
 
+async def explore_command(sb: Sandbox, args: list[str]) -> None:
+    """``/explore <game> [moves ...] [rated]``: the opening explorer (every server's games)."""
+    if not args:
+        sb.say(sb.t("sandbox.usage", usage="/explore <game> [moves ...] [rated]"))
+        return
+    rated = args[-1].lower() == "rated"
+    moves = " ".join(args[1 : len(args) - int(rated)])
+    sb.show(await sb.service.review.explore(args[0], moves, None, rated=rated))
+
+
 async def learn_command(sb: Sandbox, args: list[str]) -> None:
     """``/learn``: the menu; ``/learn <game|lesson>``: a game's next lesson or that lesson;
     ``/learn restart|next|stop``: the open lesson again, the one after it, or close it."""
@@ -739,6 +749,7 @@ COMMANDS: dict[str, Callable[[Sandbox, list[str]], Awaitable[None]]] = {
     "/board": board_command,
     "/retry": retry_command,
     "/analyse": analyse_command,
+    "/explore": explore_command,
     "/tournament": tournament_command,
     "/import": import_command,
 }

@@ -39,6 +39,7 @@ from bot.model import (
     DigestRow,
     EndedGame,
     EntrantRow,
+    ExplorerCount,
     GameRow,
     GameStatus,
     GameSummary,
@@ -255,6 +256,12 @@ class Store(Protocol):
     async def save_site_session(self, row: SiteSessionRow) -> None: ...
     async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None: ...
     async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
+    # the opening explorer (issue 50)
+    async def explorer(
+        self, game_type: str, positions: Sequence[int], scope: str, rated: bool
+    ) -> list[ExplorerCount]: ...
+    async def finished_games(self, after_id: int, limit: int) -> list[int]: ...
+    async def replace_explorer(self, counts: Sequence[ExplorerCount]) -> None: ...
 
 
 class Session(Protocol):
@@ -1147,6 +1154,81 @@ def _same(column: str, value: str | None) -> tuple[str, tuple[Any, ...]]:
     return f"{column} = ?", (value,)
 
 
+class _SqlExplorer(_SqlBase):
+    """The opening explorer's counts (issue 50): per position, the moves played from it."""
+
+    @staticmethod
+    async def _count_explored(tx: Session, counts: Sequence[ExplorerCount]) -> None:
+        """Add ``counts`` to the opening explorer's (in the transaction that ends the game)."""
+        if counts:
+            await tx.executemany(
+                "INSERT INTO explorer (game_type, position, scope, rated, move, games, draws, "
+                "win0, win1, win2) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_type, position, scope, rated, move) DO UPDATE SET "
+                "games = explorer.games + excluded.games, "
+                "draws = explorer.draws + excluded.draws, "
+                "win0 = explorer.win0 + excluded.win0, win1 = explorer.win1 + excluded.win1, "
+                "win2 = explorer.win2 + excluded.win2",
+                [
+                    (
+                        c.game_type,
+                        c.position,
+                        c.scope,
+                        int(c.rated),
+                        c.move,
+                        c.games,
+                        c.draws,
+                        *c.wins,
+                    )
+                    for c in counts
+                ],
+            )
+
+    async def explorer(
+        self, game_type: str, positions: Sequence[int], scope: str, rated: bool
+    ) -> list[ExplorerCount]:
+        """The moves played from each of ``positions`` in one pool, most played first (an
+        index range per position)."""
+        if not positions:
+            return []
+        marks = ",".join("?" * len(positions))
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT position, move, games, draws, win0, win1, win2 FROM explorer "
+                f"WHERE game_type = ? AND position IN ({marks}) AND scope = ? AND rated = ? "
+                "ORDER BY games DESC, move",
+                (game_type, *positions, scope, int(rated)),
+            )
+        return [
+            ExplorerCount(
+                game_type,
+                int(r[0]),
+                r[1],
+                scope,
+                rated,
+                int(r[2]),
+                int(r[3]),
+                (int(r[4]), int(r[5]), int(r[6])),
+            )
+            for r in rows
+        ]
+
+    async def finished_games(self, after_id: int, limit: int) -> list[int]:
+        """Ids of finished games after ``after_id``, in order (for a rebuild, in batches)."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE status = 'finished' AND id > ? ORDER BY id LIMIT ?",
+                (after_id, limit),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def replace_explorer(self, counts: Sequence[ExplorerCount]) -> None:
+        """The explorer's counts replaced by ``counts``, in one transaction (the rebuild)."""
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM explorer")
+            await self._count_explored(tx, counts)
+
+
 class _SqlReviews(_SqlBase):
     """The computer's reviews of finished games (issue 32): one row a game."""
 
@@ -1541,6 +1623,7 @@ class _SqlSite(_SqlBase):
 class SqlStore(
     _SqlTournaments,
     _SqlReviews,
+    _SqlExplorer,
     _SqlLessons,
     _SqlCorrespondence,
     _SqlPuzzles,
@@ -1655,6 +1738,7 @@ class SqlStore(
                 await self._claim_board(tx, game.tournament, game_id)
             if announce is not None:
                 await self._insert_announcements(tx, game_id, 0, announce(game_id))
+            await self._count_explored(tx, game.explored)
         return game_id
 
     @staticmethod
@@ -1808,6 +1892,7 @@ class SqlStore(
                 )
             if change.rating is not None:
                 await self._write_rating(tx, change.rating)
+            await self._count_explored(tx, change.explored)
 
     @staticmethod
     async def _record_result(tx: Session, r: UserResult) -> None:

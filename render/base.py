@@ -116,13 +116,15 @@ class Marks:
     ``reach``: the cells the piece on ``origin`` can go to; ``moved``: the cells of the move
     just made (from, to; a drop or a placement only its cell); ``captured``: cells where a piece
     was taken (a red badge with a cross on the cell's corner); ``next_seat``: the seat to move
-    next (a frame round its heading)."""
+    next (a frame round its heading); ``labels``: short texts on cells (the explorer's ranks of
+    the most played moves: a white badge with a dark number, readable without colour)."""
 
     reach: frozenset[int] = frozenset()
     origin: int | None = None
     moved: tuple[int, ...] = ()
     captured: frozenset[int] = frozenset()
     next_seat: int | None = None
+    labels: tuple[tuple[int, str], ...] = ()
 
 
 REACH = (68, 248, 244)
@@ -184,6 +186,15 @@ def draw_marks(
         x0, y0, x1, y1 = seat(marks.next_seat)
         d.rounded_rectangle((k * x0, k * y0, k * x1, k * y1), radius=k * 8,
                             outline=(*ORIGIN, 255), width=k * 4)  # fmt: skip
+    seen: set[int] = set()
+    for c, text in marks.labels:  # a second label on one cell goes beside the first
+        x, y, r = cell(c)
+        bx, by, br = x - r * 0.55 + (r * 0.6 if c in seen else 0), y + r * 0.55, max(12.0, r * 0.4)
+        seen.add(c)
+        d.ellipse((k * (bx - br), k * (by - br), k * (bx + br), k * (by + br)),
+                  fill=(255, 255, 255, 255), outline=(20, 20, 20, 255), width=k * 2)  # fmt: skip
+        fnt = font(round(k * br * 1.3), "gothic")
+        d.text((k * bx, k * by), text, font=fnt, fill=(20, 20, 20, 255), anchor="mm")
     out = img.convert("RGBA")
     out.alpha_composite(layer.resize(out.size, Image.Resampling.LANCZOS))
     return out.convert("RGB")

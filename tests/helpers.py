@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import os
 import random
 import shutil
@@ -683,3 +684,41 @@ def chromium() -> str | None:
         if path and os.access(path, os.X_OK):
             return path
     return shutil.which("chromium")
+
+
+# --- the opening explorer -----------------------------------------------------------------------
+
+EXPLORED = "rokumentai"
+"""The game the explorer's tests import records of."""
+
+
+def explorer_record(rng: random.Random) -> tuple[list[str], dict[str, Any]]:
+    """A short game of 六面体 from a few popular moves, resigned or agreed drawn."""
+    state: State[Any] = get_game(EXPLORED).new_game()
+    moves: list[str] = []
+    for _ in range(rng.randint(2, 6)):
+        legal = state.legal_moves()
+        move = rng.choice(legal[:3])
+        moves.append(state.format_move(move))
+        state = state.apply(move)
+    end = rng.random()
+    if end < 0.2:
+        result = {"termination": "agreement", "winners": [], "ranks": [1, 1]}
+    else:
+        winner = rng.randint(0, 1)
+        ranks = [1, 2] if winner == 0 else [2, 1]
+        result = {"termination": "resignation", "winners": [winner], "ranks": ranks}
+    return moves, result | {"en": "over", "ja": "終局"}
+
+
+def record_json(moves: list[str], result: dict[str, Any]) -> str:
+    return json.dumps(
+        {
+            "game": EXPLORED,
+            "players": 2,
+            "options": {},
+            "seed": "s",
+            "moves": [{"by": i % 2, "move": m} for i, m in enumerate(moves)],
+            "banmen": {"result": result},
+        }
+    )

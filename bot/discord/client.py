@@ -42,6 +42,7 @@ EXTENSIONS: tuple[str, ...] = (
     "bot.discord.cogs.puzzles",
     "bot.discord.cogs.correspondence",
     "bot.discord.cogs.review",
+    "bot.discord.cogs.explore",
     "bot.discord.cogs.tournament",
 )
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""

@@ -30,6 +30,7 @@ from bot.model import (
     row_of_new,
     updated,
 )
+from bot.service.explored import explorer_counts
 from bot.service.footprint import Sizer
 from bot.service.values import HOST_ID, Location, Refusal, Reply, ai_name
 from bot.store import ConflictError, Store, StoreUncertain
@@ -425,6 +426,8 @@ class GameCache:
         if change.truncate_from is not None:
             entries = entries[: change.truncate_from]
         entries = entries + list(change.append)
+        if row.status is GameStatus.FINISHED and loaded.row.status is not GameStatus.FINISHED:
+            change = replace(change, explored=explorer_counts(row, entries))
         new = Loaded(
             row,
             entries,
@@ -461,6 +464,8 @@ class GameCache:
         lost either), and read it back into the cache. The replies come back keyed and
         claimed, as from :meth:`commit_announcing`."""
         new = self._amended(new)
+        if new.status is GameStatus.FINISHED:
+            new = replace(new, explored=explorer_counts(row_of_new(new, 0), new.entries))
         made: tuple[Reply, ...] = ()
 
         def announcements(game_id: int) -> tuple[Announcement, ...]:

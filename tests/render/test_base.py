@@ -81,3 +81,15 @@ def test_a_canvas_on_the_palette_draws_what_the_rgb_canvas_draws() -> None:
         canvas.paste(sprite, (10, 10))
         mapped = want.quantize(palette=palette, dither=Image.Dither.NONE)
         assert canvas.image.convert("RGB").tobytes() == mapped.convert("RGB").tobytes(), under
+
+
+def test_labels_mark_cells_and_change_only_their_picture() -> None:
+    from engines.registry import get_game
+    from render import render_png
+    from render.base import Marks
+
+    state = get_game("rokumentai").new_game()
+    plain = render_png(state, None, None)
+    labelled = render_png(state, None, None, marks=Marks(labels=((10, "1"), (11, "2"))))
+    assert labelled != plain
+    assert render_png(state, None, None, marks=Marks()) != b""

@@ -11,6 +11,7 @@ from bot.service.guard import entry
 from bot.service.play.front import Play
 from bot.service.review.accounts import Accounts, NewSession, SiteUser
 from bot.service.review.analysis import Analysis, WebAnalysis
+from bot.service.review.explorer import Explorer
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
 from bot.service.review.site import Site, WebGame, WebGuild, WebListed, WebPlayer
@@ -28,6 +29,21 @@ class Review:
         self.analysis = Analysis(ctx, thinker)
         self.site = Site(ctx, self.replays, play.records, self.analysis)
         self.accounts = Accounts(ctx, self.site)
+        self.explorer = Explorer(ctx)
+
+    # -- the opening explorer ------------------------------------------------------------------
+    @entry
+    async def explore(
+        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
+    ) -> Reply:
+        """The moves played from the position after ``moves`` in finished games (issue 50):
+        every server's or ``guild_id``'s, rated games only when ``rated`` (private)."""
+        return await self.explorer.explore(game_type, moves, guild_id, rated=rated)
+
+    @entry
+    async def rebuild_explorer(self) -> int:
+        """Recompute the explorer's counts from the move logs; the number of games read."""
+        return await self.explorer.rebuild()
 
     # -- replays -------------------------------------------------------------------------------
     @entry

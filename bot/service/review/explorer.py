@@ -1,0 +1,182 @@
+"""The opening explorer (issue 50, docs/explorer.md): from a position, the moves played next
+in Banmen's finished games, with their counts and what followed. An index lookup of one
+position's moves (the ``explorer`` table), never a scan over games."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot import i18n
+from bot.learn import moved_cells
+from bot.model import ExplorerCount
+from bot.service import present
+from bot.service.context import Context
+from bot.service.explored import NO_EXPLORER, explorer_counts
+from bot.service.values import Line, Refusal, Reply
+from engines.core import CHANCE, EngineError, State, Text
+from engines.explore import position_key, setup_key
+from engines.registry import get_game
+from render.base import Marks
+
+MARKED = 3
+"""The most played moves numbered on the picture (the table's ranks)."""
+MAX_PLIES = 200
+"""The longest move sequence an explorer position is given by."""
+
+
+@dataclass(frozen=True, slots=True)
+class Explored:
+    """A position of the explorer: where it is, the keys it is looked up by and its moves."""
+
+    game_type: str
+    state: State[Any]
+    moves: tuple[str, ...]
+    setup: bool
+    counts: tuple[ExplorerCount, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(c.games for c in self.counts)
+
+
+def walk_to(game_type: str, text: str) -> tuple[State[Any], tuple[str, ...]]:
+    """The position after the moves ``text`` (space-separated, as the game writes them) from
+    the start; a bad game or move is refused with the engine's reason, nothing else done."""
+    try:
+        game = get_game(game_type)
+    except EngineError as exc:
+        raise Refusal("refuse.unknown_game_type", reason=exc.text) from exc
+    if game.id in NO_EXPLORER:
+        raise Refusal("refuse.no_explorer", game=Text(game.title_en, game.title_ja))
+    state: State[Any] = game.new_game()
+    done: list[str] = []
+    words = text.split()
+    if len(words) > MAX_PLIES:
+        raise Refusal("refuse.explore_too_long", limit=MAX_PLIES)
+    for word in words:
+        if state.is_over():
+            raise Refusal("refuse.explore_over", move=word)
+        if state.current_player() == CHANCE:
+            raise Refusal("refuse.explore_chance", move=word)
+        seat = state.acting_players()[0]
+        try:
+            move = state.parse_move(word, seat)
+        except EngineError as exc:
+            raise Refusal("refuse.bad_move", reason=exc.text) from exc
+        done.append(state.format_move(move))
+        state = state.apply(move, seat)
+    return state, tuple(done)
+
+
+class Explorer:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def rebuild(self, batch: int = 500) -> int:
+        """Recompute every count from the finished games' move logs and replace the table in
+        one transaction; the number of games read."""
+        merged: dict[tuple[str, int, str, str, bool], ExplorerCount] = {}
+        after, read = 0, 0
+        while ids := await self.ctx.store.finished_games(after, batch):
+            after = ids[-1]
+            records = await self.ctx.store.load_records(ids)
+            for row, entries in records.values():
+                read += 1
+                for c in explorer_counts(row, entries):
+                    key = (c.game_type, c.position, c.move, c.scope, c.rated)
+                    old = merged.get(key)
+                    merged[key] = c if old is None else _added(old, c)
+        await self.ctx.store.replace_explorer(list(merged.values()))
+        return read
+
+    async def position(self, game_type: str, moves: str, scope: str, rated: bool) -> Explored:
+        """The explorer's position after ``moves`` in the pool ``scope`` (``""``: every server,
+        else a guild id), rated games only when ``rated``."""
+        state, done = walk_to(game_type, moves)
+        game_id = get_game(game_type).id
+        setup = state.hides_moves()
+        if setup:
+            key = setup_key(game_id, state.acting_players()[0])
+        else:
+            key = position_key(game_id, state)
+        counts = await self.ctx.store.explorer(game_id, [key], scope, rated)
+        return Explored(game_id, state, done, setup, tuple(counts))
+
+    async def explore(
+        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
+    ) -> Reply:
+        """The moves played from the position after ``moves``, most played first (private)."""
+        ex = await self.position(game_type, moves, guild_id or "", rated)
+        game = get_game(ex.game_type)
+        lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
+        shown = ex.counts[:MARKED]
+        labels: list[tuple[int, str]] = []
+        for rank, c in enumerate(shown, 1):
+            cells = () if ex.setup else moved_cells(ex.state.parse_move(c.move, _mover(ex)))
+            if cells:
+                labels.append((cells[-1], str(rank)))
+        marks = Marks(
+            moved=moved_cells(ex.state.parse_move(shown[0].move, _mover(ex))) if labels else (),
+            labels=tuple(labels),
+        )
+        image = await self.ctx.pictures.draw(None, ex.state, None, None, marks=marks)
+        alt = present.alt_text(ex.state, None, None) if image is not None else None
+        return Reply(
+            "explore.show" if ex.counts else "explore.empty",
+            params={
+                "game": Text(game.title_en, game.title_ja),
+                "moves": " ".join(ex.moves) or "—",
+                "games": ex.total,
+                "pool": i18n.text("explore.pool_server" if guild_id else "explore.pool_global"),
+                "rated": i18n.text("explore.rated" if rated else "explore.all"),
+                "table": i18n.text("explore.setups" if ex.setup else "explore.tree"),
+            },
+            public=False,
+            lines=lines,
+            image=image,
+            image_alt=alt,
+        )
+
+
+def _mover(ex: Explored) -> int | None:
+    acting = ex.state.acting_players()
+    return acting[0] if acting else None
+
+
+def _line(ex: Explored, rank: int, c: ExplorerCount) -> Line:
+    share = round(100 * c.games / ex.total) if ex.total else 0
+    players = ex.state.num_players
+    if players > 2:
+        return Line(
+            "explore.move_seats",
+            {
+                "rank": rank,
+                "move": c.move,
+                "games": c.games,
+                "share": share,
+                "draws": c.draws,
+                "w0": c.wins[0],
+                "w1": c.wins[1],
+                "w2": c.wins[2],
+            },
+        )
+    mover = ex.state.acting_players()[0] if ex.state.acting_players() else 0
+    wins = c.wins[mover]
+    return Line(
+        "explore.move",
+        {
+            "rank": rank,
+            "move": c.move,
+            "games": c.games,
+            "share": share,
+            "wins": wins,
+            "draws": c.draws,
+            "losses": c.games - wins - c.draws,
+        },
+    )
+
+
+def _added(a: ExplorerCount, b: ExplorerCount) -> ExplorerCount:
+    wins = (a.wins[0] + b.wins[0], a.wins[1] + b.wins[1], a.wins[2] + b.wins[2])
+    return replace(a, games=a.games + b.games, draws=a.draws + b.draws, wins=wins)
