@@ -1300,6 +1300,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "定跡エクスプローラー・{game}（{pool}・{rated}）{moves} の局面: "
         "この局面に達した終局済みの対局はまだありません。",
     ),
+    "explore.here": (
+        "Explorer (every server's finished games): {games} {games:game|games} went on from here",
+        "エクスプローラー（全サーバーの終局した対局）：この局面から {games}局",
+    ),
+    "explore.none_here": (
+        "Explorer: no finished game has gone on from this position yet.",
+        "エクスプローラー：この局面から続いた終局済みの対局はまだありません。",
+    ),
     "explore.move": (
         "{rank}. {move}: {games} {games:game|games} ({share}%): the mover won {wins}, "
         "drew {draws}, lost {losses}",
@@ -1612,6 +1620,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "web.analysis.line": ("{chances}; its line: {line}", "{chances}。読み筋：{line}"),
     "web.analysis.next": ("Moves to try", "試せる手"),
+    "web.analysis.explorer": ("What players played here", "この局面で指された手"),
     "web.analysis.over": (
         "The game is over on this board.",
         "この盤では終局しています。",

@@ -49,7 +49,7 @@ async def test_moves_for_either_side_taken_back_and_the_record_untouched(
     here = befores[blunder]
     first = here.format_move(missed[0])  # alice's missed win...
     tried = await board.move(CAROL, first)
-    assert _said(tried) == ["analysis.played"] and tried.params["tried"] == 1
+    assert _said(tried)[0] == "analysis.played" and tried.params["tried"] == 1
     assert "analysis_back" in offered(tried)
     reply_to = here.apply(missed[0])
     if reply_to.outcome() is None:  # ...then one for bob, whoever is to move
@@ -57,7 +57,7 @@ async def test_moves_for_either_side_taken_back_and_the_record_untouched(
         tried = await board.move(CAROL, second)
         assert tried.params["tried"] == 2
     back = await svc.act(Action.ANALYSIS_BACK, Press(Practice(), CAROL))
-    assert isinstance(back, Reply) and _said(back) == ["analysis.back"]
+    assert isinstance(back, Reply) and _said(back)[0] == "analysis.back"
     assert back.params["tried"] == tried.params["tried"] - 1
     assert moves_of(db_path, gid) == log  # the game's record is as it was
 
@@ -66,7 +66,7 @@ async def test_the_computer_gives_its_evaluation_and_line(svc: GameService) -> N
     gid, ply, _ = await planted_game(svc)
     await svc.review.analyse(ALICE, gid, ply - 1)
     line = await svc.act(Action.ANALYSIS_BEST, Press(Practice(), ALICE))
-    assert isinstance(line, Reply) and _said(line) == ["analysis.line"]
+    assert isinstance(line, Reply) and _said(line)[0] == "analysis.line"
     said = line.lines[0].params
     assert "100%" in said["chances"].en  # alice has a win in one here
     assert said["line"].en  # the line, in the game's notation
@@ -165,3 +165,25 @@ async def test_the_sandbox_analyses_a_game(tmp_path: Path) -> None:
     assert f"Analysis board · game #1 (Rokumentai) from move {blunder}" in text
     assert "Played " in text and "Taken back." in text and "Computer: " in text
     assert "Usage: /analyse [id] [move] | back | best | stop" in text
+
+
+async def test_the_board_shows_the_explorers_numbers(svc: GameService) -> None:
+    """The board shows what players played from its position in finished games (the
+    explorer's counts, every server's): here the one finished game's first move."""
+    made = await svc.play.create_game(
+        ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id="123456789012345678"
+    )
+    gid = made.game_id
+    assert gid is not None
+    state = svc.play.current_state(gid)
+    assert state is not None
+    first = state.format_move(state.legal_moves()[0])
+    await svc.play.move(gid, ALICE, first)
+    await svc.play.resign(gid, BOB)
+    board = await svc.review.analyse(CAROL, gid, 0)
+    said = [line.key for line in board.lines]
+    assert "explore.here" in said and "explore.move" in said
+    move_line = next(line for line in board.lines if line.key == "explore.move")
+    assert move_line.params["games"] == 1 and move_line.params["wins"] == 1
+    after = await svc.review.analysis_move(CAROL, first)
+    assert "explore.none_here" in [line.key for line in after.lines]  # nobody went on: resigned

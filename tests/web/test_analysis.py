@@ -37,6 +37,7 @@ async def test_a_board_is_an_address(real: GameService, client: Client) -> None:
     text = await page.text()
     assert "Analysis board: Rokumentai" in text and "From move 2 of 6" in text
     assert "None yet" in text and '<img id="board" src="/g/' in text
+    assert "What players played here" in text and "no finished game has gone on" in text
     moves = _links(text, "legal")
     assert moves and all(m.startswith(f"/g/{token}/analyse?ply=2&m=") for m in moves)
     tried = await (await client.get(moves[0])).text()

@@ -30,6 +30,7 @@ from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.directory import MoveChoices, matching, named_moves
 from bot.service.play.records import check_daily_view
+from bot.service.review.explorer import Explorer, explored_lines
 from bot.service.thinking import Thinker
 from bot.service.values import Event, Line, Refusal, Reply, User
 from engines.ai.review import best_line
@@ -93,6 +94,8 @@ class WebAnalysis:
     line: Text | None = None
     """The computer's line, when asked for."""
     chances: Text | None = None
+    explored: tuple[Text, ...] = ()
+    """The explorer's numbers for the board's position (its heading, then the moves)."""
 
 
 def _item(game_id: int, ply: int) -> str:
@@ -109,9 +112,11 @@ def _read_item(text: str) -> tuple[int, int] | None:
 class Analysis:
     """``/analyse``, its buttons, and the practice board while an analysis is open."""
 
-    def __init__(self, ctx: Context, thinker: Thinker) -> None:
+    def __init__(self, ctx: Context, thinker: Thinker, explorer: Explorer) -> None:
         self.ctx = ctx
         self.thinker = thinker
+        self.explorer = explorer
+        """The explorer's numbers for the board's position (every server's finished games)."""
         self._locks: dict[str, asyncio.Lock] = {}
 
     @asynccontextmanager
@@ -220,6 +225,9 @@ class Analysis:
             else ()
         )
         said = await self._line(loaded, start, moves) if best else None
+        explored = tuple(
+            text(x.key, **x.params) for x in explored_lines(await self.explorer.at(state))
+        )
         return WebAnalysis(
             token=token,
             title=present.title(loaded.game),
@@ -233,6 +241,7 @@ class Analysis:
             or present.title(loaded.game),
             line=None if said is None else said.params["line"],
             chances=None if said is None else said.params["chances"],
+            explored=explored,
         )
 
     # -- the practice board (:class:`~bot.service.learn.practice.Practising`) ----------------
@@ -326,6 +335,7 @@ class Analysis:
         moves = Text(" ".join(m.en for m in tried) or "—", " ".join(m.ja for m in tried) or "—")
         to_move = self._to_move(loaded, state)
         image = await self.ctx.pictures.draw(None, state, None, last)
+        lines = (*lines, *explored_lines(await self.explorer.at(state)))
         buttons = [Button(Action.ANALYSIS_MOVE), Button(Action.ANALYSIS_BEST)]
         if row.moves:
             buttons.append(Button(Action.ANALYSIS_BACK))

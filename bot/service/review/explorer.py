@@ -103,6 +103,16 @@ class Explorer:
         counts = await self.ctx.store.explorer(game_id, [key], scope, rated)
         return Explored(game_id, state, done, setup, tuple(counts))
 
+    async def at(self, state: State[Any]) -> Explored:
+        """The explorer's counts for ``state`` itself (every server's games, rated or not):
+        for a board reached by any path, such as the analysis board's (a transposition meets
+        its counts). A position with anything hidden has none."""
+        game_id = state.game.id
+        if state.hides_moves() or state.observe(None) is not state:
+            return Explored(game_id, state, (), False, ())
+        counts = await self.ctx.store.explorer(game_id, [position_key(game_id, state)], "", False)
+        return Explored(game_id, state, (), False, tuple(counts))
+
     async def explore(
         self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
     ) -> Reply:
@@ -137,6 +147,15 @@ class Explorer:
             image=image,
             image_alt=alt,
         )
+
+
+def explored_lines(ex: Explored, most: int = MARKED) -> tuple[Line, ...]:
+    """The ``most`` most played moves of ``ex`` as the explorer lists them, under a heading
+    (none: nobody has played on from here)."""
+    if not ex.counts:
+        return (Line("explore.none_here"),)
+    head = Line("explore.here", {"games": ex.total})
+    return (head, *(_line(ex, rank, c) for rank, c in enumerate(ex.counts[:most], 1)))
 
 
 def _mover(ex: Explored) -> int | None:

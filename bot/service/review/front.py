@@ -26,10 +26,10 @@ class Review:
     def __init__(self, ctx: Context, play: Play, thinker: Thinker) -> None:
         self.replays = Replays(ctx, thinker)
         self.reviews = Reviews(ctx, thinker)
-        self.analysis = Analysis(ctx, thinker)
+        self.explorer = Explorer(ctx)
+        self.analysis = Analysis(ctx, thinker, self.explorer)
         self.site = Site(ctx, self.replays, play.records, self.analysis)
         self.accounts = Accounts(ctx, self.site)
-        self.explorer = Explorer(ctx)
 
     # -- the opening explorer ------------------------------------------------------------------
     @entry
