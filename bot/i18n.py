@@ -1628,6 +1628,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.analysis.start_at": ("Start the board at another move", "別の手数から始める"),
     "web.analysis.game": ("Back to the game", "対局に戻る"),
     "web.analyse": ("Analyse this position", "この局面を解析する"),
+    "web.explore.title": ("Opening explorer: {game}", "定跡エクスプローラー：{game}"),
+    "web.explore.start": ("The start position", "初形"),
+    "web.explore.after": ("After", "手順："),
+    "web.explore.all": ("all finished games", "終局したすべての対局"),
+    "web.explore.rated": ("rated games only", "レーティング対局のみ"),
+    "web.explore.played": (
+        "Moves played from here ({games} {games:game|games})",
+        "この局面から指された手（{games}局）",
+    ),
+    "web.explore.none": (
+        "No finished game has gone on from this position yet.",
+        "この局面から続いた終局済みの対局はまだありません。",
+    ),
+    "web.explore.back": ("One move back", "一手戻る"),
+    "web.explore.to_start": ("The start", "初形へ"),
+    "web.explore.link": ("Opening explorer", "定跡エクスプローラー"),
     # -- /board text (issue 46, 3) ----------------------------------------------------------
     "boardtext.show": ("Game #{id} in words: {text}", "対局 #{id}（文字）：{text}"),
     "boardtext.refuse.filter": (

@@ -439,6 +439,49 @@ async def my_page(request: web.Request) -> web.StreamResponse:
     return render(request, "me", who=who, games=await service.review.my_games(who))
 
 
+def _explorer_query(request: web.Request) -> tuple[list[str], bool]:
+    return request.query.getall("m", []), request.query.get("rated") == "1"
+
+
+def explorer_address(game: str, moves: list[str], lang: str, rated: bool) -> str:
+    """The address of the explorer's position after ``moves`` (what its links are made of)."""
+    query = [*(("m", m) for m in moves), ("lang", lang), *((("rated", "1"),) if rated else ())]
+    return f"/explore/{game}?{urlencode(query)}"
+
+
+async def explorer_page(request: web.Request) -> web.StreamResponse:
+    """The opening explorer of a game (issue 50): the moves played from a position in every
+    server's finished games, each a link into it; a position is its address."""
+    service = request.app[SERVICE_KEY]
+    game = request.match_info["game"]
+    if game not in {g.id for g in service.catalogue()}:
+        raise Refusal(NOT_FOUND)
+    moves, rated = _explorer_query(request)
+    board = await service.review.explorer_page(game, moves, rated)
+    lang = lang_of(request).value
+    done = list(board.moves)
+    keep = urlencode([*(("m", m) for m in done), *((("rated", "1"),) if rated else ())])
+    return render(
+        request,
+        "explore",
+        board=board,
+        picture=f"/explore/{board.game}.png?{keep}",
+        into=lambda move: explorer_address(board.game, [*done, move], lang, rated),
+        back=explorer_address(board.game, done[:-1], lang, rated) if done else None,
+        other_pool=explorer_address(board.game, done, lang, not rated),
+        keep=keep,
+    )
+
+
+async def explorer_picture(request: web.Request) -> web.StreamResponse:
+    service = request.app[SERVICE_KEY]
+    game = request.match_info["game"]
+    if game not in {g.id for g in service.catalogue()}:
+        raise Refusal(NOT_FOUND)
+    moves, rated = _explorer_query(request)
+    return _png(await service.review.explorer_picture(game, moves, rated))
+
+
 async def game_words(request: web.Request) -> web.StreamResponse:
     """The picture after a ply in words, as plain text (the page's script sets it as the
     picture's ``alt`` when a visitor steps)."""
@@ -583,6 +626,8 @@ def create_app(
     app.router.add_get("/g/{token}/analyse", analysis_page)
     app.router.add_get("/g/{token}/analyse.png", analysis_picture)
     app.router.add_get("/g/{token}/events", game_events, name="events")
+    app.router.add_get(r"/explore/{game:[a-z0-9-]+}.png", explorer_picture)
+    app.router.add_get(r"/explore/{game:[a-z0-9-]+}", explorer_page)
     app.router.add_get("/auth/login", sign_in)
     app.router.add_get("/auth/callback", signed_in)
     app.router.add_post("/auth/logout", sign_out)

@@ -119,6 +119,8 @@ async def _pages(site: Site) -> list[str]:
         f"/g/{tokens[2]}",
         f"/g/{tokens[1]}/analyse?ply=3",
         f"/g/{tokens[1]}/analyse?ply=3&lang=ja",
+        "/explore/socrates-uchu",
+        "/explore/sangokushi?lang=ja",
         f"/s/{GUILD}",
         f"/s/{GUILD}/p/{ALICE.id}?lang=ja",
         "/me",

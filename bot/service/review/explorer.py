@@ -4,6 +4,7 @@ position's moves (the ``explorer`` table), never a scan over games."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -113,13 +114,9 @@ class Explorer:
         counts = await self.ctx.store.explorer(game_id, [position_key(game_id, state)], "", False)
         return Explored(game_id, state, (), False, tuple(counts))
 
-    async def explore(
-        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
-    ) -> Reply:
-        """The moves played from the position after ``moves``, most played first (private)."""
-        ex = await self.position(game_type, moves, guild_id or "", rated)
-        game = get_game(ex.game_type)
-        lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
+    async def picture(self, ex: Explored) -> tuple[bytes | None, Text | None]:
+        """The position with its most played moves numbered as the table ranks them, and the
+        position in words."""
         shown = ex.counts[:MARKED]
         labels: list[tuple[int, str]] = []
         for rank, c in enumerate(shown, 1):
@@ -131,7 +128,16 @@ class Explorer:
             labels=tuple(labels),
         )
         image = await self.ctx.pictures.draw(None, ex.state, None, None, marks=marks)
-        alt = present.alt_text(ex.state, None, None) if image is not None else None
+        return image, present.alt_text(ex.state, None, None) if image is not None else None
+
+    async def explore(
+        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
+    ) -> Reply:
+        """The moves played from the position after ``moves``, most played first (private)."""
+        ex = await self.position(game_type, moves, guild_id or "", rated)
+        game = get_game(ex.game_type)
+        lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
+        image, alt = await self.picture(ex)
         return Reply(
             "explore.show" if ex.counts else "explore.empty",
             params={
@@ -147,6 +153,62 @@ class Explorer:
             image=image,
             image_alt=alt,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class WebExplorer:
+    """The explorer as the site shows it (every server's finished games): a position is its
+    address, its moves in order."""
+
+    game: str
+    title: Text
+    moves: tuple[str, ...]
+    """The moves from the start to here (canonical notation, for the addresses)."""
+    shown: tuple[Text, ...]
+    """The same moves as the game writes them."""
+    rated: bool
+    games: int
+    rows: tuple[tuple[str, Text, Text], ...]
+    """Each move played from here: its notation (to step into it), as written, and its line."""
+    described: Text
+
+
+async def web_explorer(
+    explorer: Explorer, game_type: str, moves: Sequence[str], rated: bool
+) -> WebExplorer:
+    """The site's explorer page at the position after ``moves``."""
+    ex = await explorer.position(game_type, " ".join(moves), "", rated)
+    game = get_game(ex.game_type)
+    state: State[Any] = game.new_game()
+    shown: list[Text] = []
+    for text_move in ex.moves:
+        seat = state.acting_players()[0]
+        move = state.parse_move(text_move, seat)
+        shown.append(present.display(state, move))
+        state = state.apply(move, seat)
+    rows = []
+    for rank, c in enumerate(ex.counts, 1):
+        said = _line(ex, rank, c)
+        written: Text | str = c.move
+        if not ex.setup:
+            written = present.shown_move(ex.state, c.move, _mover(ex))
+        rows.append(
+            (
+                c.move,
+                written if isinstance(written, Text) else Text(written, written),
+                i18n.text(said.key, **said.params),
+            )
+        )
+    return WebExplorer(
+        game=ex.game_type,
+        title=Text(game.title_en, game.title_ja),
+        moves=ex.moves,
+        shown=tuple(shown),
+        rated=rated,
+        games=ex.total,
+        rows=tuple(rows),
+        described=present.alt_text(ex.state, None, None) or Text(game.title_en, game.title_ja),
+    )
 
 
 def explored_lines(ex: Explored, most: int = MARKED) -> tuple[Line, ...]:

@@ -11,12 +11,12 @@ from bot.service.guard import entry
 from bot.service.play.front import Play
 from bot.service.review.accounts import Accounts, NewSession, SiteUser
 from bot.service.review.analysis import Analysis, WebAnalysis
-from bot.service.review.explorer import Explorer
+from bot.service.review.explorer import Explorer, WebExplorer, web_explorer
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
 from bot.service.review.site import Site, WebGame, WebGuild, WebListed, WebPlayer
 from bot.service.thinking import Thinker
-from bot.service.values import File, Reply, User
+from bot.service.values import File, Refusal, Reply, User
 from engines.core import Text
 
 
@@ -39,6 +39,25 @@ class Review:
         """The moves played from the position after ``moves`` in finished games (issue 50):
         every server's or ``guild_id``'s, rated games only when ``rated`` (private)."""
         return await self.explorer.explore(game_type, moves, guild_id, rated=rated)
+
+    @entry
+    async def explorer_page(
+        self, game_type: str, moves: Sequence[str], rated: bool = False
+    ) -> WebExplorer:
+        """The explorer on the site: every server's finished games, at the position after
+        ``moves`` (the address holds them)."""
+        return await web_explorer(self.explorer, game_type, moves, rated)
+
+    @entry
+    async def explorer_picture(
+        self, game_type: str, moves: Sequence[str], rated: bool = False
+    ) -> bytes:
+        """That position's picture, its most played moves numbered."""
+        ex = await self.explorer.position(game_type, " ".join(moves), "", rated)
+        image, _ = await self.explorer.picture(ex)
+        if image is None:
+            raise Refusal("web.not_found")
+        return image
 
     @entry
     async def rebuild_explorer(self) -> int:

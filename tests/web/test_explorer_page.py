@@ -1,0 +1,68 @@
+"""The opening explorer on the site (issue 50, 1): a game's page lists the moves played from
+the start in every server's finished games, each a link into its position; a position is its
+address; rated only is a link away; a bad move, an unknown game or the solitaire is the 404."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+from bot.service import GameService
+from tests.helpers import ALICE, BOB, pixels
+
+GUILD = "123456789012345678"
+Client = Any
+
+
+async def _played(real: GameService, rated: bool = False) -> str:
+    """One finished 六面体 game in a server: its first move (notation)."""
+    made = await real.play.create_game(
+        ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id=GUILD, rated=rated
+    )
+    gid = made.game_id
+    assert gid is not None
+    state = real.play.current_state(gid)
+    assert state is not None
+    first = state.format_move(state.legal_moves()[0])
+    await real.play.move(gid, ALICE, first)
+    await real.play.resign(gid, BOB)
+    return first
+
+
+async def test_the_explorer_steps_in_by_links(real: GameService, client: Client) -> None:
+    first = await _played(real)
+    index = await (await client.get("/")).text()
+    assert 'href="/explore/rokumentai?lang=en"' in index and "/explore/yosuko" not in index
+    page = await client.get("/explore/rokumentai")
+    text = await page.text()
+    assert page.status == 200 and "Opening explorer: Rokumentai" in text
+    assert "Moves played from here (1 game)" in text and "the mover won 1" in text
+    links = [
+        html.unescape(h) for h in re.findall(r'<ol class="explored"><li><a href="([^"]+)"', text)
+    ]
+    assert links and "m=" in links[0]
+    inside = await (await client.get(links[0])).text()
+    assert "No finished game has gone on from this position yet." in inside
+    assert "One move back" in inside
+    picture = re.search(r'<img id="board" src="([^"]+)"', inside)
+    assert picture is not None
+    drawn = await client.get(html.unescape(picture.group(1)))
+    start = await client.get("/explore/rokumentai.png")
+    assert drawn.status == 200 and start.status == 200
+    assert pixels(await drawn.read()) != pixels(await start.read())
+    rated = await (await client.get("/explore/rokumentai?rated=1")).text()
+    assert "Moves played from here (0 games)" in rated  # the one game was casual
+    japanese = await (await client.get("/explore/rokumentai?lang=ja")).text()
+    assert "定跡エクスプローラー" in japanese and first  # (the move itself is in the link)
+
+
+async def test_what_has_no_explorer_page(real: GameService, client: Client) -> None:
+    for path in (
+        "/explore/chess",
+        "/explore/yosuko",
+        "/explore/rokumentai?m=nonsense",
+        "/explore/rokumentai.png?m=nonsense",
+    ):
+        answer = await client.get(path)
+        assert answer.status == 404, path
