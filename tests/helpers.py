@@ -722,3 +722,21 @@ def record_json(moves: list[str], result: dict[str, Any]) -> str:
             "banmen": {"result": result},
         }
     )
+
+
+async def one_move_resigned(
+    service: GameService, guild_id: str = "123456789012345678", *, rated: bool = False
+) -> tuple[int, str]:
+    """A 六面体 game in a server: alice plays the first legal move, bob resigns (a finished
+    game the explorer counts). Its id and that move (notation)."""
+    made = await service.play.create_game(
+        ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id=guild_id, rated=rated
+    )
+    gid = made.game_id
+    assert gid is not None
+    state = service.play.current_state(gid)
+    assert state is not None
+    first = state.format_move(state.legal_moves()[0])
+    await service.play.move(gid, ALICE, first)
+    await service.play.resign(gid, BOB)
+    return gid, first

@@ -21,6 +21,7 @@ from tests.helpers import (
     PLANTED_SEED,
     moves_of,
     offered,
+    one_move_resigned,
     planted,
     planted_game,
     planted_in_the_sandbox,
@@ -170,16 +171,7 @@ async def test_the_sandbox_analyses_a_game(tmp_path: Path) -> None:
 async def test_the_board_shows_the_explorers_numbers(svc: GameService) -> None:
     """The board shows what players played from its position in finished games (the
     explorer's counts, every server's): here the one finished game's first move."""
-    made = await svc.play.create_game(
-        ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id="123456789012345678"
-    )
-    gid = made.game_id
-    assert gid is not None
-    state = svc.play.current_state(gid)
-    assert state is not None
-    first = state.format_move(state.legal_moves()[0])
-    await svc.play.move(gid, ALICE, first)
-    await svc.play.resign(gid, BOB)
+    gid, first = await one_move_resigned(svc)
     board = await svc.review.analyse(CAROL, gid, 0)
     said = [line.key for line in board.lines]
     assert "explore.here" in said and "explore.move" in said

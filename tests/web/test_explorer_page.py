@@ -9,29 +9,13 @@ import re
 from typing import Any
 
 from bot.service import GameService
-from tests.helpers import ALICE, BOB, pixels
+from tests.helpers import one_move_resigned, pixels
 
-GUILD = "123456789012345678"
 Client = Any
 
 
-async def _played(real: GameService, rated: bool = False) -> str:
-    """One finished 六面体 game in a server: its first move (notation)."""
-    made = await real.play.create_game(
-        ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id=GUILD, rated=rated
-    )
-    gid = made.game_id
-    assert gid is not None
-    state = real.play.current_state(gid)
-    assert state is not None
-    first = state.format_move(state.legal_moves()[0])
-    await real.play.move(gid, ALICE, first)
-    await real.play.resign(gid, BOB)
-    return first
-
-
 async def test_the_explorer_steps_in_by_links(real: GameService, client: Client) -> None:
-    first = await _played(real)
+    _, first = await one_move_resigned(real)
     index = await (await client.get("/")).text()
     assert 'href="/explore/rokumentai?lang=en"' in index and "/explore/yosuko" not in index
     page = await client.get("/explore/rokumentai")
