@@ -304,6 +304,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "turn.deadline": ("Deadline: {deadline}", "期限: {deadline}"),
     # -- moves ------------------------------------------------------------------------------
     "move.played": ("#{id} {ply}. {name}: {move}", "#{id} {ply}手目 {name}: {move}"),
+    "ai.folded": ("#{id} The computer's {count} moves:", "#{id} コンピュータの{count}手:"),
     "move.chance": ("Chance: {move}", "偶然: {move}"),
     "move.announcement": ("{text}", "{text}"),
     "setup.accepted": (

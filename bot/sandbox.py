@@ -163,8 +163,7 @@ class Sandbox:
             path = self.out_dir / f.name
             path.write_bytes(f.data)
             self.say(self.t("sandbox.file", path=path))
-        if reply.outbox is not None:
-            self.shown.append(reply.outbox)
+        self.shown += reply.announcements
         if reply.page is not None and reply.page.count > 1:
             page = reply.page
             more = " provisional" if page.provisional else ""

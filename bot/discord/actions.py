@@ -194,11 +194,11 @@ async def deliver(
         try:
             await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
         except BaseException:
-            if reply.outbox is not None:  # the outbox posts it again later
-                await bot.service.announcement_failed(reply.outbox)
+            for key in reply.announcements:  # the outbox posts it again later
+                await bot.service.announcement_failed(key)
             raise
-        if reply.outbox is not None:
-            await bot.service.announced(reply.outbox)
+        if reply.announcements:
+            await bot.service.announced(*reply.announcements)
     await responder.finish()
 
 

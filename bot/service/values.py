@@ -231,6 +231,14 @@ class Reply:
     """For a leaderboard: which page this is (adapters offer the others)."""
     silent: bool = False
     """Sent without a notification (everyone it pings is in their quiet hours)."""
+    absorbs: tuple[str, ...] = ()
+    """Announcements this reply carries as well (outbox keys): the computer's moves folded
+    into the card of the last of them. The adapter reports them delivered with :attr:`outbox`."""
+
+    @property
+    def announcements(self) -> tuple[str, ...]:
+        """The outbox keys this reply delivers: its own and those it absorbs."""
+        return ((self.outbox,) if self.outbox is not None else ()) + self.absorbs
 
     @property
     def subject(self) -> str:
@@ -286,7 +294,7 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
 
-_DRAWN = ("image", "image_format", "image_alt", "files", "outbox")
+_DRAWN = ("image", "image_format", "image_alt", "files", "outbox", "absorbs")
 _KEPT = frozenset(f.name for f in fields(Reply) if f.name not in _DRAWN)
 """What an announcement keeps in the outbox: all but its picture, the picture's words and its
 files (drawn or made again when it is delivered) and its outbox key (the row it is kept in)."""

@@ -391,3 +391,96 @@ async def test_hint_refusals(ai: GameService) -> None:
         with pytest.raises(Refusal) as exc:
             await ai.play.hint(gid, who)
         assert exc.value.key == key
+
+
+async def test_computer_moves_that_follow_each_other_fold_into_one_reply(
+    ai: GameService, clock: FakeClock
+) -> None:
+    # alice and two computer seats at a 三国志 table: each of her moves is answered by one
+    # reply listing both computer moves, whose announcements it carries.
+    rng = random.Random(3)
+    reply = await ai.play.create_game(ALICE, "sangokushi", ai=[1, 2], seed="fold")
+    gid = reply.game_id
+    assert gid is not None
+    folded = 0
+    carried: list[str] = []
+    for _ in range(4):
+        answers = await ai.play.settle_ai()
+        if (await ai.play.game_info(gid)).status != "active":
+            break
+        if not answers:  # alice opens the game
+            await _human_turn(ai, gid, ALICE, rng)
+            continue
+        [answer] = answers  # one reply, however many computer moves came before her turn
+        folded += len(answer.absorbs)
+        if len(answer.absorbs) == 1:
+            assert answer.key == "ai.folded"
+            assert [line.key for line in answer.lines].count("move.played") == 2
+            assert "The computer's 2 moves" in answer.text("en")
+            assert "Banmen AI Lv.1" in answer.text("en") and "Banmen AI Lv.2" in answer.text()
+        assert answer.to_move == (ALICE.id,) and answer.notify == (ALICE.id,)
+        carried += answer.announcements
+        await ai.announced(*answer.announcements)
+        await _human_turn(ai, gid, ALICE, rng)
+    assert folded >= 2
+    # every computer move was reported with the card that carried it: none is left to post
+    clock.advance(minutes=15)
+    assert not {r.outbox for r in await ai.pending_announcements()} & set(carried)
+
+
+async def test_a_held_computer_move_is_posted_alone_when_the_chain_breaks(
+    ai: GameService, clock: FakeClock, spy: SpyThinker
+) -> None:
+    rng = random.Random(4)
+    gid = (await ai.play.create_game(ALICE, "sangokushi", ai=[1, 2], creator_plays=True)).game_id
+    assert gid is not None
+    info = await ai.play.game_info(gid)
+    if info.seats[0].is_ai:  # the computer opens: let it reach alice first
+        await ai.play.settle_ai()
+    await _human_turn(ai, gid, ALICE, rng)
+    # the first computer seat moves and its move is held; then the second one's search fails
+    first = ai.play.due_ai_games()
+    assert first == [gid]
+    assert await ai.play.play_ai(gid) == []  # held for the next computer move
+    original = spy.choose
+
+    async def failing(request: ThinkRequest) -> str:
+        raise RuntimeError("no search today")
+
+    spy.choose = failing  # type: ignore[method-assign]
+    try:
+        [alone] = await ai.play.play_ai(gid)
+    finally:
+        spy.choose = original  # type: ignore[method-assign]
+    assert alone.key == "move.played" and not alone.absorbs  # given back as it was
+    assert alone.outbox is not None
+
+
+async def test_a_held_computer_move_survives_a_crash(
+    db_path: str, clock: FakeClock, step: StepClock
+) -> None:
+    # The host dies while the first computer move waits for the second: the outbox posts the
+    # first by itself after the restart, and the second is played and announced: none lost.
+    first = await _open(db_path, clock, InlineThinker(step))
+    gid = (await first.play.create_game(ALICE, "sangokushi", ai=[1, 2], seed="crash")).game_id
+    assert gid is not None
+    await first.play.settle_ai()
+    await _human_turn(first, gid, ALICE, random.Random(5))
+    assert first.play.due_ai_games() == [gid]
+    clock.advance(minutes=5)
+    before = {r.outbox for r in await first.pending_announcements()}
+    assert await first.play.play_ai(gid) == []  # held
+    await first.close()  # (no post, no report)
+
+    second = await _open(db_path, clock, InlineThinker(step))
+    try:
+        pending = await second.pending_announcements()
+        held = [r for r in pending if r.outbox not in before]
+        assert [r.key for r in held] == ["move.played"]  # to be posted by the delivery loop
+        assert "Banmen AI" in held[0].text()
+        [answer] = await second.play.settle_ai()
+        assert answer.key == "move.played" and not answer.absorbs
+        assert answer.outbox != held[0].outbox
+        assert answer.to_move == (ALICE.id,)
+    finally:
+        await second.close()

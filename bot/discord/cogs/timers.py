@@ -108,10 +108,10 @@ class TimersCog(commands.Cog):
         except Exception:
             where = reply.game_id or reply.params.get("channel")
             log.exception("could not deliver %s (%s) for %s", reply.key, reply.outbox, where)
-            if reply.outbox is not None:
-                await service.announcement_failed(reply.outbox)
+            for key in reply.announcements:
+                await service.announcement_failed(key)
             return []
-        return [] if reply.outbox is None else [reply.outbox]
+        return list(reply.announcements)
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.event is Event.DIGEST:

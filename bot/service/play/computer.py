@@ -11,6 +11,14 @@ holding the game's lock, and its move then goes through the very use case a huma
 board and the ping of the next human). A move refused because the position changed meanwhile
 (a resignation, a takeback) is dropped; the change itself marks the game due again.
 
+Computer moves that follow each other (a 三国志 table of one person and two computer seats) are
+folded into one reply: a move after which another computer seat is to act is held (its
+announcement stays claimed, unposted) and the next computer move's reply lists it and absorbs
+its key (:attr:`Reply.absorbs`), so the thread gets one card, with one picture after the last
+move, per human move. A held move is given back as it is whenever the chain breaks (a failed
+search, the game over meanwhile); if the process dies while holding it, its claim dies with it
+and the outbox posts it by itself: folded or not, every move is announced exactly once.
+
 略式易双六 has no opponent: :meth:`Computer.hint` estimates each choice's win chance from
 sampled draws (the thinker sees the observed state, never the real talon).
 """
@@ -20,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+from dataclasses import replace
 from typing import Protocol
 
 from bot.model import GameRow, GameStatus, ai_levels
@@ -34,6 +43,11 @@ log = logging.getLogger("banmen.computer")
 
 AI_USER = User(HOST_ID, "Banmen")
 """Who the computer player's moves are made as (the host, which holds every host seat)."""
+HOLD_MS = 600_000
+"""How long a computer move's announcement may wait for the next computer move to fold into
+(far longer than any search; past it the outbox posts it alone)."""
+MAX_FOLDED = 6
+"""The most computer moves one card lists (a longer chain is shown in several)."""
 HINT_SAMPLES = 200
 """Sampled futures per choice for a hint (fewer when the time runs out first)."""
 
@@ -64,6 +78,19 @@ class Responder(Protocol):
         ...
 
 
+def folded(held: list[Reply], last: Reply) -> Reply:
+    """``last`` (a computer move's reply) with the held moves before it listed first, each as
+    its own line with the lines it brought, and their announcements absorbed."""
+    before = [line for r in held for line in (Line(r.key, r.params), *r.lines)]
+    return replace(
+        last,
+        lines=(*before, Line(last.key, last.params), *last.lines),
+        key="ai.folded",
+        params={**last.params, "count": len(held) + 1},
+        absorbs=(*(k for r in held for k in r.announcements), *last.absorbs),
+    )
+
+
 class Computer:
     """Which AI games are due, playing their turns, and hints."""
 
@@ -79,6 +106,8 @@ class Computer:
         """Set when a game may have become an AI's turn (the driver waits on it)."""
         self._pending: set[int] = set()
         self._busy: set[int] = set()
+        self._held: dict[int, list[Reply]] = {}
+        """Per game, computer moves whose announcement waits for the next computer move."""
         ctx.games.listen(self.track)
 
     @property
@@ -123,11 +152,44 @@ class Computer:
         (none when no AI is due, or when the position changed while it thought)."""
         self._busy.add(game_id)
         try:
-            return await self._play(game_id)
+            return await self._fold(game_id, await self._play(game_id))
         finally:
             self._busy.discard(game_id)
             if game_id in self._pending:
                 self.changed.set()
+
+    async def _fold(self, game_id: int, replies: list[Reply]) -> list[Reply]:
+        """What to announce of the computer's turn ``replies`` in ``game_id``: nothing yet
+        when its move leaves another computer seat to act (held), else one reply with every
+        held move folded in (or the held ones as they were, when no move came)."""
+        held = self._held.pop(game_id, [])
+        if len(replies) == 1 and len(held) < MAX_FOLDED - 1 and await self._chains(replies[0]):
+            self._held[game_id] = [*held, replies[0]]
+            key = replies[0].outbox
+            if key is not None:  # the delivery loop leaves it alone while it waits
+                self.ctx.games.claims.claim(key, self.ctx.now_ms() + HOLD_MS)
+            return []
+        if not held:
+            return replies
+        if not replies or replies[0].event is not Event.MOVED:
+            return [*held, *replies]
+        return [folded(held, replies[0]), *replies[1:]]
+
+    async def _chains(self, reply: Reply) -> bool:
+        """Whether ``reply`` (a computer move) leaves the game running with only computer
+        seats to act, so the next computer move may fold it in."""
+        if reply.event is not Event.MOVED or reply.game_id is None or reply.outbox is None:
+            return False
+        loaded = await self.ctx.games.load(reply.game_id)
+        if loaded.status is not GameStatus.ACTIVE:
+            return False
+        if loaded.state.current_player() == SIMULTANEOUS:
+            return False
+        seats = loaded.row.seats
+        if all(s.is_ai for s in seats):  # nobody waits for the card: every move is shown
+            return False
+        acting = loaded.acting_seats()
+        return bool(acting) and all(seats[s].is_ai for s in acting)
 
     async def _play(self, game_id: int) -> list[Reply]:
         if self.premoves is not None and (due := await self.premoves.play_due(game_id)):
