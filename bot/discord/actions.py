@@ -522,7 +522,8 @@ async def start_game_message(
     starter: discord.Message | discord.PartialMessage | None = lobby
     if here:
         starter = inter.message
-    elif starter is None:
+    elif starter is None and reply.params.get("tournament") is None:
+        # (a tournament's game gets no line of its own: the round's post links it)
         starter = await responder.send(announce)
         if starter is not None and starter.guild is None:
             # a followup (several games started at once: a tournament's round) comes back

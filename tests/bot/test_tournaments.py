@@ -48,6 +48,11 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     # its game is a jump link to the game's thread, and the post carries its key
     assert f"/{threads[0]['id']})" in str(round_one["embeds"])
     assert round_one["embeds"][0]["footer"]["text"] == "🏆 #1 · 1"  # not the key t1.round1
+    # the round is one post in the channel: its game has no "begins" post of its own, only
+    # the line Discord shows for a thread opened there
+    posts = double.channel_messages(double.channel_id)
+    assert not [m for m in posts if "begins" in str(m)]
+    assert [m["content"] for m in posts if m["type"] == 18] == [threads[0]["name"]]
 
     service = harness.service
     assert service is not None
@@ -61,6 +66,7 @@ async def test_a_round_robin_runs_through_discord(harness: Harness, double: Disc
     await double.wait_for(
         lambda: any("round 2" in str(m) for m in double.channel_messages(double.channel_id))
     )
+    assert not [m for m in double.channel_messages(double.channel_id) if "begins" in str(m)]
 
 
 def started_on(double: DiscordDouble, message: dict[str, Any]) -> dict[str, Any] | None:

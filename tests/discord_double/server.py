@@ -865,6 +865,18 @@ class DiscordDouble:
         self.channels[thread_id] = thread
         if m.groupdict().get("mid") and int(m["mid"]) in self.messages:
             self.messages[int(m["mid"])]["thread"] = thread
+        elif not private:  # Discord marks a public thread opened from no message in its channel
+            mid = snowflake()
+            self.messages[mid] = payloads.message(
+                mid,
+                parent,
+                self.guild_id,
+                self.bot_user.payload(),
+                {"content": thread["name"]},
+                [],
+                message_type=THREAD_CREATED,
+            )
+            self.message_order.append(mid)
         await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
         return _json(thread, status=201)
 
@@ -1182,6 +1194,10 @@ class DiscordDouble:
             for b in payloads.find_components(message.get("components") or [], 2)
             if "custom_id" in b
         }
+
+
+THREAD_CREATED = 18
+"""The type of the system message a thread opened from no message leaves in its channel."""
 
 
 def _json(data: Any, status: int = 200) -> web.Response:

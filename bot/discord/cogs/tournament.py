@@ -32,7 +32,7 @@ from bot.discord.actions import (
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
 from bot.discord.common import game_type_choices
-from bot.discord.format import announcement_parts, reply_parts
+from bot.discord.format import reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.views import reply_view
 from bot.i18n import t
@@ -208,9 +208,9 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
             log.warning("no delivery for %s", reply.outbox or reply.key)
 
     async def open_thread(self, reply: Reply) -> bool:
-        """A round's game started by itself: its announcement in the tournament's channel and
-        the game in a thread from it, as ``/play`` opens one (False: the server keeps games in
-        the channel)."""
+        """A round's game started by itself: the game in a thread of the tournament's channel,
+        with no post there of its own (the round's post links it; Discord shows the thread's
+        creation as a system line); False: the server keeps games in the channel."""
         assert reply.game_id is not None
         service = self.bot.service
         loc = await service.play.place(reply.game_id)
@@ -222,10 +222,12 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         if not await guild_threads(self.bot, channel.guild.id):
             return False
         lang = await guild_lang(self.bot, channel.guild.id)
-        starter = await channel.send(**announcement_parts(reply, lang).send_kwargs())
         title = reply.params["game"]
         name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
-        thread = await starter.create_thread(name=name, auto_archive_duration=10080)
+        # no post in the channel of its own: the round's post links every game of the round
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
         turn = reply_parts(reply, lang, view=reply_view(reply, lang))
         sent = await thread.send(**turn.send_kwargs())
         await service.play.set_game_location(
