@@ -40,7 +40,7 @@ from bot.store import GameRow, Store, is_postgres_url
 from engines.core import CHANCE, SIMULTANEOUS, Game, State
 from engines.registry import all_games, get_game
 from render.base import MAX_PNG_BYTES
-from tests.discord_double import DiscordDouble, Interaction
+from tests.discord_double import DiscordDouble, Interaction, payloads
 from tests.discord_double.oauth import CLIENT_ID, CLIENT_SECRET
 from tests.engines.playout import random_game
 
@@ -300,9 +300,10 @@ def public(message: dict[str, Any]) -> bool:
 
 
 def game_of(inter: Interaction | dict[str, Any]) -> int:
-    """The game number in the footer of a message's first embed."""
-    embeds = inter.embeds if isinstance(inter, Interaction) else inter["embeds"]
-    return int(embeds[0]["footer"]["text"].lstrip("#").split()[0])
+    """The game number in the mark at the foot of a message's card."""
+    data = inter.data if isinstance(inter, Interaction) else inter
+    marks = [t for t in payloads.texts(list(data.get("components") or [])) if t.startswith("-# #")]
+    return int(marks[-1].removeprefix("-# #").split()[0])
 
 
 async def start_challenge(double: DiscordDouble) -> tuple[int, dict[str, Any]]:
@@ -311,7 +312,7 @@ async def start_challenge(double: DiscordDouble) -> tuple[int, dict[str, Any]]:
     assert not challenge.ephemeral
     message = challenge.message
     assert message is not None
-    assert double.bob.mention in message["content"]
+    assert double.bob.mention in double.text_of(message)
     restricted(message["allowed_mentions"], {double.bob.id})
     buttons = double.buttons(message)
     assert set(buttons) == {"Accept", "Decline"}
@@ -350,7 +351,7 @@ async def play_three(
 ) -> list[tuple[str, Interaction]]:
     """Three moves (the first legal one each time) by the players in turn: each move as the
     autocomplete offered it, with its answer."""
-    to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     other = double.bob if to_move is double.alice else double.alice
     played = []
     for user in (to_move, other, to_move):
@@ -554,8 +555,8 @@ PLANTED_SEED = 16
 
 
 def described(message: dict[str, Any]) -> str:
-    """What a Discord message's embeds describe, one per line (a lesson's text)."""
-    return "\n".join(str(e.get("description") or "") for e in message.get("embeds") or [])
+    """What a Discord message says, one part per line (a lesson's text)."""
+    return payloads.text_of(message)
 
 
 async def digests(service: GameService) -> list[Reply]:

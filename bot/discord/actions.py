@@ -111,17 +111,17 @@ class Responder:
         )
         return message
 
-    async def update(self, parts: MessageParts, *, keep_components: bool = False) -> None:
-        """Replace the message the button was on (a lobby or challenge that changed)."""
+    async def update(self, parts: MessageParts) -> None:
+        """Replace the message the button was on (a lobby or challenge that changed): its
+        card (a message posted before the cards loses its text and embed for it)."""
         inter = self.interaction
         edit: dict[str, Any] = {
             "content": parts.content,
             "embed": parts.embed,
             "attachments": parts.files,
             "allowed_mentions": parts.allowed_mentions,
+            "view": parts.view,
         }
-        if not keep_components:
-            edit["view"] = parts.view
         if not inter.response.is_done():
             await inter.response.edit_message(**edit)
             self.original_used = True
@@ -142,19 +142,15 @@ class Responder:
         await self.send(MessageParts(content=text, ephemeral=True))
 
 
-async def respond(
-    interaction: discord.Interaction[Any], work: Work, *, keep_components: bool = False
-) -> None:
+async def respond(interaction: discord.Interaction[Any], work: Work) -> None:
     """Run ``work`` (a service call) and deliver what it returns, deferring if it is slow.
     The channel is marked in flight meanwhile (the computer's reply waits for this one)."""
     bot = host_of(interaction)
     async with bot.flights.flying(interaction.channel_id):
-        await _respond(bot, interaction, work, keep_components=keep_components)
+        await _respond(bot, interaction, work)
 
 
-async def _respond(
-    bot: Host, interaction: discord.Interaction[Any], work: Work, *, keep_components: bool
-) -> None:
+async def _respond(bot: Host, interaction: discord.Interaction[Any], work: Work) -> None:
     responder = Responder(interaction)
     task = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({task}, timeout=BUDGET)
@@ -173,15 +169,13 @@ async def _respond(
         await responder.refuse(refusal_text(refusal, lang))
         return
     replies = [result] if not isinstance(result, Sequence) else list(result)
-    await deliver(bot, responder, replies, keep_components=keep_components)
+    await deliver(bot, responder, replies)
 
 
 async def deliver(
     bot: Host,
     responder: Responder,
     replies: Sequence[Reply],
-    *,
-    keep_components: bool = False,
 ) -> None:
     """Send each reply where it belongs: public ones to everyone, private ones to their user.
     A lobby or challenge has one message, changed in place whatever changed it (a button on it,
@@ -192,7 +186,7 @@ async def deliver(
     me = str(inter.user.id)
     for reply in map(bot.service.correspond.shape, replies):  # pings as their users want them now
         try:
-            await _deliver_one(bot, responder, reply, public_lang, user_lang, me, keep_components)
+            await _deliver_one(bot, responder, reply, public_lang, user_lang, me)
         except BaseException:
             for key in reply.announcements:  # the outbox posts it again later
                 await bot.service.announcement_failed(key)
@@ -267,7 +261,6 @@ async def _deliver_one(
     public_lang: str,
     user_lang: str,
     me: str,
-    keep_components: bool,
 ) -> None:
     if reply.event is Event.REPLAY:
         await deliver_replay(responder, reply, public_lang, user_lang)
@@ -304,8 +297,7 @@ async def _deliver_one(
         if reply.event is Event.CANCELLED:
             view = None
         parts = reply_parts(reply, public_lang, view=view)
-        keep = keep_components and reply.event is not Event.CANCELLED
-        await responder.update(parts, keep_components=keep)
+        await responder.update(parts)
         return
     if reply.event in LOBBY_EVENTS and await edit_lobby(bot, reply, public_lang):
         # a command changed the lobby: its message now says so; the command is answered
@@ -628,11 +620,7 @@ async def run_action(
         await interaction.response.send_modal(MoveModal(action, target, lang))
         return
     press = Press(target, service_user(interaction.user), arg, interaction.filesize_limit)
-    await respond(
-        interaction,
-        lambda: bot.service.act(action, press),
-        keep_components=action is Action.ACCEPT,
-    )
+    await respond(interaction, lambda: bot.service.act(action, press))
 
 
 async def play_daily(interaction: discord.Interaction[Any]) -> None:

@@ -15,10 +15,12 @@ from typing import Any
 
 import discord
 
+from bot.discord.cards import CardText, Picture, build, texts_of
 from bot.i18n import t
 from bot.service import (
     ALT_LIMIT,
     TURN_ACTIONS,
+    TURN_EVENTS,
     Event,
     Refusal,
     Reply,
@@ -26,8 +28,7 @@ from bot.service import (
     parse_outbox_key,
 )
 
-EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board
-MAX_DESCRIPTION = 4000
+EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board (the rules pages)
 MAX_CONTENT = 2000
 
 
@@ -38,7 +39,7 @@ class MessageParts:
     content: str | None = None
     embed: discord.Embed | None = None
     files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
+    view: discord.ui.View | discord.ui.LayoutView | None = None
     allowed_mentions: discord.AllowedMentions = field(default_factory=discord.AllowedMentions.none)
     ephemeral: bool = False
     silent: bool = False
@@ -90,26 +91,26 @@ def timestamp(when: datetime, style: str = "R") -> str:
     return f"<t:{int(when.timestamp())}:{style}>"
 
 
-def reply_embed(reply: Reply, lang: str) -> discord.Embed:
-    """The reply as an embed (its picture is a plain attachment: see :func:`reply_parts`).
-    The deadline is shown once, as a field of Discord timestamps (each reader sees their own
-    time zone); times in the text are timestamps too."""
-    text = reply.text(lang, deadline=False, times=timestamp)
-    embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
+def turn_line(reply: Reply, lang: str) -> str:
+    """Whose turn it is and until when (Discord timestamps: each reader sees their own time
+    zone), or nothing."""
+    parts = []
     if reply.to_move:
-        embed.add_field(
-            name=t("embed.to_move", lang), value=" ".join(mention(u) for u in reply.to_move)
-        )
+        who = " ".join(mention(u) for u in reply.to_move)
+        parts.append(f"**{t('embed.to_move', lang)}:** {who}")
     if reply.deadline is not None:
-        embed.add_field(
-            name=t("embed.deadline", lang),
-            value=f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})",
-        )
+        when = f"{timestamp(reply.deadline, 'f')} ({timestamp(reply.deadline)})"
+        parts.append(f"**{t('embed.deadline', lang)}:** {when}")
+    return "\n".join(parts)
+
+
+def mark_of(reply: Reply) -> str:
+    """The card's small last line: its game (``#12``), or its delivery mark."""
     if reply.game_id is not None:
-        embed.set_footer(text=footer_text(reply.game_id, reply.outbox))
-    elif reply.outbox is not None:
-        embed.set_footer(text=delivery_mark(reply.outbox))  # a post of no game's
-    return embed
+        return footer_text(reply.game_id, reply.outbox)
+    if reply.outbox is not None:
+        return delivery_mark(reply.outbox)  # a post of no game's
+    return ""
 
 
 def alt_text(reply: Reply, lang: str) -> str:
@@ -130,9 +131,12 @@ def footer_text(game_id: int, outbox: str | None) -> str:
 
 
 def announcement_in(message: discord.Message, key: str) -> bool:
-    """Whether ``message`` is the delivery ``key`` (by the mark in its footer)."""
+    """Whether ``message`` is the delivery ``key`` (by the mark on its card, or in the footer
+    of an embed posted before the cards)."""
     wanted = delivery_mark(key)
-    return any(e.footer.text == wanted for e in message.embeds)
+    if any(e.footer.text == wanted for e in message.embeds):
+        return True
+    return f"-# {wanted}" in texts_of(message.components)
 
 
 def awaits_player(reply: Reply) -> bool:
@@ -148,28 +152,33 @@ def reply_parts(
     ephemeral: bool = False,
     view: discord.ui.View | None = None,
     with_image: bool = True,
+    extra: Sequence[str] = (),
 ) -> MessageParts:
-    """One service reply as one message: pings in the content, the rest in the embed, and the
-    picture (left out with ``with_image=False``) as a plain attachment with the position in
-    words as its description: Discord's clients read an attachment's description to screen
-    readers, never an embed image's (docs/accessibility.md, "Alt text")."""
+    """One service reply as one card (:mod:`bot.discord.cards`): the pings above it, its text,
+    the picture (left out with ``with_image=False``) with the position in words as its
+    description, the files, whose turn it is, the buttons of ``view`` and ``extra`` lines (a
+    game's links)."""
     files = [discord.File(io.BytesIO(f.data), filename=f.name) for f in reply.files]
+    picture = None
     if with_image and reply.image is not None:
-        files.insert(
-            0,
-            discord.File(
-                io.BytesIO(reply.image),
-                filename=board_filename(reply.game_id, reply.image_format, reply.subject),
-                description=alt_text(reply, lang),
-            ),
-        )
+        name = board_filename(reply.game_id, reply.image_format, reply.subject)
+        alt = alt_text(reply, lang)
+        files.insert(0, discord.File(io.BytesIO(reply.image), filename=name, description=alt))
+        picture = Picture(name, alt)
     pings = [] if ephemeral or not awaits_player(reply) else list(reply.notify)
-    content = " ".join(mention(u) for u in pings) or None
+    text = CardText(
+        pings=" ".join(mention(u) for u in pings),
+        body=reply.text(lang, deadline=False, turn=False, times=timestamp),
+        extra=tuple(extra),
+        turn=turn_line(reply, lang) if reply.event in TURN_EVENTS or reply.to_move else "",
+        mark=mark_of(reply),
+        active=awaits_player(reply),
+    )
+    items = list(view.children) if view is not None else []
+    card = build(text, picture=picture, files=[f.name for f in reply.files], items=items)
     return MessageParts(
-        content=content,
-        embed=reply_embed(reply, lang),
+        view=card,
         files=files,
-        view=view,
         allowed_mentions=allowed_mentions_for(pings),
         ephemeral=ephemeral,
         silent=reply.silent and bool(pings),
@@ -180,11 +189,9 @@ def announcement_parts(reply: Reply, lang: str) -> MessageParts:
     """A game that starts in a thread, as its channel shows it: what began and who plays, no
     turn, deadline, picture, buttons or pings (they belong to the thread, and would go stale
     in the channel)."""
-    text = reply.text(lang, turn=False)
-    embed = discord.Embed(description=_clip(text, MAX_DESCRIPTION), colour=EMBED_COLOUR)
-    if reply.game_id is not None:
-        embed.set_footer(text=f"#{reply.game_id}")
-    return MessageParts(content=None, embed=embed)
+    mark = f"#{reply.game_id}" if reply.game_id is not None else ""
+    text = CardText(body=reply.text(lang, turn=False), mark=mark)
+    return MessageParts(view=build(text))
 
 
 def refusal_text(refusal: Refusal, lang: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 from bot.service import InlineThinker, StepClock
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
-from tests.helpers import Silent
+from tests.helpers import Silent, game_of
 
 CLOSE_BOUND = 30.0
 """Far more than a close takes; a close that needs it is a hang (and fails the test)."""
@@ -37,7 +37,7 @@ async def stop_within_bound(harness: Harness) -> None:
 
 
 def _game_id(message: Any) -> int:
-    return int(message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+    return game_of(message)
 
 
 async def _new_thread(double: DiscordDouble, before: set[str]) -> int:
@@ -134,7 +134,7 @@ async def test_close_with_everything_in_flight(harness: Harness, double: Discord
         assert harness.service is not None
         await double.wait_for_message(
             ai_thread,
-            lambda m: "Banmen AI Lv.4: △" in str(m["embeds"]),
+            lambda m: "Banmen AI Lv.4: △" in double.text_of(m),
             after=int(moved.message["id"]),
         )
         assert len(await harness.service.play.entries(ai_game)) == 2

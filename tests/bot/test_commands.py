@@ -13,7 +13,7 @@ from tests.helpers import start_challenge
 
 
 async def _first_move(double: DiscordDouble, thread_id: int, turn: dict[str, object]) -> tuple:  # type: ignore[type-arg]
-    to_move = double.alice if double.alice.mention in str(turn["content"]) else double.bob
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     other = double.bob if to_move is double.alice else double.alice
     move = (
         await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
@@ -119,7 +119,7 @@ async def test_unexpected_error_is_logged_and_answered(
 
 async def test_autocomplete_after_restart(harness: Harness, double: DiscordDouble) -> None:
     thread_id, turn = await start_challenge(double)
-    to_move = double.alice if double.alice.mention in turn["content"] else double.bob
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     await harness.restart()
     answer = await double.autocomplete(
         to_move, "move", {"notation": "四"}, "notation", channel=thread_id
@@ -132,7 +132,7 @@ async def test_a_move_takeback_loop_is_cut_off(harness: Harness, double: Discord
     """The loop that posted 400 pictures and 200 pings: after the limit a takeback is refused
     privately, and nothing more reaches the thread."""
     thread_id, turn = await start_challenge(double)
-    mover = double.alice if double.alice.mention in str(turn["content"]) else double.bob
+    mover = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     limit = harness.settings.takeback_limit
     for _ in range(limit):
         await _first_move(double, thread_id, turn)

@@ -9,13 +9,13 @@ from typing import Any
 
 from bot.service import InlineThinker, StepClock
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble
+from tests.discord_double import DiscordDouble, payloads
 from tests.discord_double.payloads import User, snowflake
 from tests.helpers import Silent
 
 
 def _says(text: str) -> Any:
-    return lambda m: text in str(m["embeds"]) + m["content"]
+    return lambda m: text in payloads.text_of(m)
 
 
 async def _thread(double: DiscordDouble, before: set[str]) -> int:
@@ -30,8 +30,8 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
     assert not started.ephemeral
     thread = await _thread(double, set())
     turn = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
-    assert "Banmen AI Lv.2" in str(turn["embeds"])
-    assert double.alice.mention in turn["content"]
+    assert "Banmen AI Lv.2" in double.text_of(turn)
+    assert double.alice.mention in double.text_of(turn)
 
     moved = await double.slash(double.alice, "move", {"notation": "一01占"}, channel=thread)
     assert not moved.ephemeral and moved.message is not None
@@ -41,7 +41,7 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
         thread, _says("Banmen AI Lv.2: △"), after=int(moved.message["id"])
     )
     assert answer["attachments"]
-    assert answer["content"] == double.alice.mention
+    assert double.pinged(answer) == [double.alice.id]
     assert {int(u) for u in answer["allowed_mentions"].get("users", [])} == {double.alice.id}
     # It was reported to the outbox as posted: never posted again.
     assert harness.service is not None and harness.bot is not None
@@ -70,7 +70,7 @@ async def test_a_computer_seat_in_a_three_player_lobby(
     await double.click(double.bob, lobby.message, double.buttons(lobby.message)["Join"])
     thread = await _thread(double, set())
     first = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
-    assert double.alice.mention in first["content"]  # seats: alice, the computer, bob
+    assert double.alice.mention in double.text_of(first)  # seats: alice, the computer, bob
     typed = await double.autocomplete(
         double.alice, "move", {"notation": ""}, "notation", channel=thread
     )
@@ -81,7 +81,7 @@ async def test_a_computer_seat_in_a_three_player_lobby(
     answer = await double.wait_for_message(
         thread, _says("Banmen AI Lv.3"), after=int(moved.message["id"])
     )
-    assert answer["content"] == double.bob.mention
+    assert double.pinged(answer) == [double.bob.id]
 
 
 async def test_a_pending_ai_turn_is_played_after_a_restart(
@@ -100,7 +100,7 @@ async def test_a_pending_ai_turn_is_played_after_a_restart(
     answer = await double.wait_for_message(
         thread, _says("Banmen AI Lv.4: △"), after=int(moved.message["id"])
     )
-    assert answer["content"] == double.alice.mention
+    assert double.pinged(answer) == [double.alice.id]
     assert harness.service is not None
     assert len(await harness.service.play.entries(1)) == 2
 
@@ -125,5 +125,44 @@ async def test_the_computers_first_answer_waits_for_the_thread(
     assert not started.ephemeral
     thread = await _thread(double, set())
     waiting = await double.wait_for_message(thread, _says("Banmen AI Lv.1 has sent"))
-    assert waiting["content"] == double.alice.mention
+    assert double.pinged(waiting) == [double.alice.id]
     assert not [m for m in double.channel_messages(double.channel_id) if _says("has sent")(m)]
+
+
+async def test_two_computer_seats_answer_each_human_move_with_one_card(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # alice alone against two computer seats at a 三国志 table: between two of her moves
+    # the thread gets her move's card and one card of the computer's, listing both of its
+    # moves, with one picture after the last, pinging her.
+    started = await double.slash(double.alice, "play", {"sangokushi": {"ai_seats": 2, "level": 1}})
+    assert not started.ephemeral
+    thread = await _thread(double, set())
+    cog: Any = harness.bot.get_cog("ComputerCog") if harness.bot else None
+    for _ in range(3):
+        turn = await double.wait_for_message(
+            thread, lambda m: double.alice.id in double.pinged(m) and bool(m["attachments"])
+        )
+        before = len(double.channel_messages(thread))
+        typed = await double.autocomplete(
+            double.alice, "move", {"notation": ""}, "notation", channel=thread
+        )
+        moved = await double.slash(
+            double.alice, "move", {"notation": typed.choices[0]["value"]}, channel=thread
+        )
+        assert moved.message is not None and int(moved.message["id"]) > int(turn["id"])
+        answer = await double.wait_for_message(
+            thread, _says("The computer's 2 moves"), after=int(moved.message["id"])
+        )
+        assert double.pinged(answer) == [double.alice.id]
+        assert len(answer["attachments"]) == 1
+        text = payloads.text_of(answer)
+        assert text.count("Banmen AI Lv.1") >= 2
+        assert cog is not None
+        await asyncio.wait_for(cog.posted.wait(), 10)
+        cog.posted.clear()
+        # her move's card and the computer's one: nothing else
+        assert len(double.channel_messages(thread)) == before + 2
+    assert harness.service is not None
+    harness.clock.advance(minutes=15)
+    assert await harness.service.pending_announcements() == []

@@ -21,7 +21,7 @@ async def _correspondence_game(double: DiscordDouble) -> tuple[int, JSON, User, 
     await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
     thread_id = int((await double.wait_for(double.threads))[0]["id"])
     turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
-    to_move = double.alice if double.alice.mention in turn["content"] else double.bob
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     return thread_id, turn, to_move, double.bob if to_move is double.alice else double.alice
 
 
@@ -31,7 +31,7 @@ async def test_vacation_on_and_off_through_discord(harness: Harness, double: Dis
     answer = await double.slash(away, "vacation", {"on": {"until": "2d"}})
     assert answer.ephemeral and "vacation" in answer.text
     notice = await double.wait_for_message(
-        thread_id, lambda m: "on vacation" in str(m["embeds"]), after=int(turn["id"])
+        thread_id, lambda m: "on vacation" in double.text_of(m), after=int(turn["id"])
     )
     listed = await double.slash(other, "games", {})
     assert listed.ephemeral and "（1）" in listed.text and "まで休暇中" in listed.text  # bob: ja
@@ -42,7 +42,7 @@ async def test_vacation_on_and_off_through_discord(harness: Harness, double: Dis
     back = await double.slash(away, "vacation", {"off": {}})
     assert back.ephemeral and "Welcome back" in back.text
     await double.wait_for_message(
-        thread_id, lambda m: "is back" in str(m["embeds"]), after=int(notice["id"])
+        thread_id, lambda m: "is back" in double.text_of(m), after=int(notice["id"])
     )
 
 
@@ -82,9 +82,9 @@ async def test_a_conditional_move_through_discord(harness: Harness, double: Disc
     assert not answered.ephemeral and "conditional" not in answered.text
     reply = await double.wait_for_message(
         thread_id,
-        lambda m: "(a conditional move)" in str(m["embeds"]) and not int(m["flags"] or 0) & 64,
+        lambda m: "(a conditional move)" in double.text_of(m) and not int(m["flags"] or 0) & 64,
     )
-    assert second.mention in reply["content"]  # the turn is theirs again
+    assert second.mention in double.text_of(reply)  # the turn is theirs again
 
 
 async def test_quiet_hours_and_the_digest_through_discord(
@@ -108,14 +108,14 @@ async def test_quiet_hours_and_the_digest_through_discord(
         to_move, "move", {"notation": opening.choices[0]["value"]}, channel=thread_id
     )
     silent = await double.wait_for_message(
-        thread_id, lambda m: other.mention in (m["content"] or ""), after=int(turn["id"])
+        thread_id, lambda m: other.mention in double.text_of(m), after=int(turn["id"])
     )
     assert int(silent["flags"]) & 4096  # SUPPRESS_NOTIFICATIONS
 
     harness.clock.advance(hours=1)
     harness.service.timer_changed.set()
     (digest,) = await double.wait_for(lambda: double.direct_messages(other))
-    assert "#1" in str(digest["embeds"]) and "discord.com/channels" in str(digest["embeds"])
+    assert "#1" in double.text_of(digest) and "discord.com/channels" in double.text_of(digest)
 
     double.closed_dms.add(other.id)
     assert harness.bot is not None

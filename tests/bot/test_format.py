@@ -40,43 +40,91 @@ def move_reply(**kw: Any) -> Reply:
     return Reply("move.played", **base)
 
 
+def card_of(parts: Any) -> list[dict[str, Any]]:
+    """The card's components as Discord receives them."""
+    assert parts.content is None and parts.embed is None  # a card carries neither
+    components: list[dict[str, Any]] = parts.view.to_components()
+    return components
+
+
+def texts(components: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    for c in components:
+        if c.get("type") == 10:
+            out.append(c["content"])
+        out += texts(c.get("components") or [])
+    return out
+
+
+def kinds(components: list[dict[str, Any]]) -> list[int]:
+    return [k for c in components for k in (c["type"], *kinds(c.get("components") or []))]
+
+
 @pytest.mark.parametrize("lang", ["en", "ja"])
-def test_turn_message_pings_only_the_player_to_move(lang: str) -> None:
-    parts = reply_parts(move_reply(), lang)
-    assert parts.content == f"<@{BOB}>"
+async def test_turn_message_pings_only_the_player_to_move(lang: str) -> None:
+    parts = reply_parts(move_reply(), lang, view=GameView(move_reply(), lang))
+    card = card_of(parts)
+    # the ping stands above the card, the only mention Discord may resolve
+    assert card[0] == {"type": 10, "content": f"<@{BOB}>"}
     mentions = parts.allowed_mentions.to_dict()
     assert mentions["parse"] == []
     assert mentions["users"] == [int(BOB)]
     assert not mentions.get("replied_user")
-    assert parts.embed is not None
-    embed = parts.embed.to_dict()
-    # The picture is a plain attachment (a screen reader reads its description), not the
-    # embed's image; without words of its own, it is described by the reply's first line.
-    assert "image" not in embed
+    # in the container: the text, the picture in a gallery described by the reply's first
+    # line (a screen reader reads it), whose turn, the buttons, the mark
+    container = card[1]
+    assert container["type"] == 17 and container["accent_color"] == 0xC8A24A
+    assert [c["type"] for c in container["components"]] == [10, 12, 10, 14, 1, 10]
+    gallery = container["components"][1]["items"][0]
+    assert gallery["media"]["url"] == "attachment://board-7.png"
     assert [f.filename for f in parts.files] == ["board-7.png"]
-    first_line = str(embed["description"]).split("\n")[0]
-    assert parts.files[0].description == first_line
-    # The deadline is a Discord timestamp (every reader sees their own time zone).
-    assert any("<t:1767323045:R>" in f["value"] for f in embed["fields"])
+    body = container["components"][0]["content"]
+    assert gallery["description"] == parts.files[0].description == body.split("\n")[0]
+    assert "四04占" in body
+    # whose turn, and the deadline as Discord timestamps (every reader's own time zone)
+    turn = container["components"][2]["content"]
     label = {"en": "To move", "ja": "手番"}[lang]
-    assert any(f["name"] == label for f in embed["fields"])
-    assert "四04占" in embed["description"]
+    assert f"**{label}:** <@{BOB}>" in turn and "<t:1767323045:R>" in turn
+    assert container["components"][-1]["content"] == "-# #7"
 
 
 def test_languages_differ() -> None:
-    en = reply_parts(move_reply(), "en").embed
-    ja = reply_parts(move_reply(), "ja").embed
-    assert en is not None and ja is not None
-    assert en.description != ja.description
-    assert "手番" in str(ja.description)
+    en = texts(card_of(reply_parts(move_reply(), "en")))
+    ja = texts(card_of(reply_parts(move_reply(), "ja")))
+    assert en != ja
+    assert "手番" in "".join(ja)
+
+
+@pytest.mark.parametrize("buttons", [0, 6, 25])
+@pytest.mark.parametrize("lines", [0, 200])
+async def test_no_card_breaks_discords_limits(buttons: int, lines: int) -> None:
+    # the most buttons a reply offers, the longest texts: at most 40 components in all and
+    # 4,000 characters of text, whatever the reply holds
+    from bot.service import Line
+
+    moves = tuple(
+        Button(Action.PLAY, f"1|{'m' * 40}{n}", Text("x" * 80, "x" * 80)) for n in range(buttons)
+    )
+    long = tuple(
+        Line("move.played", {"id": 7, "ply": n, "name": "N" * 30, "move": "m" * 40})
+        for n in range(lines)
+    )
+    files = (File("banmen-7.kif", b"kif"), File("banmen-7.json", b"{}"))
+    reply = move_reply(actions=moves + move_reply().actions, lines=long, files=files)
+    card = card_of(reply_parts(reply, "en", view=GameView(reply, "en")))
+    assert len(kinds(card)) <= 40
+    assert sum(len(t) for t in texts(card)) <= 4000
+    assert texts(card)[-1] == "-# #7"  # the mark is never cut
 
 
 def test_ephemeral_and_finished_replies_ping_nobody() -> None:
-    assert reply_parts(move_reply(), "en", ephemeral=True).content is None
+    private = card_of(reply_parts(move_reply(), "en", ephemeral=True))
+    assert private[0]["type"] == 17  # nothing above the card: no ping
     over = move_reply(actions=(Button(Action.BOARD), Button(Action.MOVES), Button(Action.RECORD)))
     assert not awaits_player(over)
     parts = reply_parts(over, "en")
-    assert parts.content is None
+    card = card_of(parts)
+    assert card[0]["type"] == 17 and card[0]["accent_color"] == 0x8A8F98  # stone: nobody acts
     assert dict(parts.allowed_mentions.to_dict()) == {"parse": [], "users": []}
 
 
@@ -92,7 +140,11 @@ def test_record_files_attached() -> None:
     files = (File("banmen-7.kif", b"kif"), File("banmen-7.json", b"{}"))
     parts = reply_parts(move_reply(image=None, files=files), "en")
     assert [f.filename for f in parts.files] == ["banmen-7.kif", "banmen-7.json"]
-    assert parts.embed is not None and parts.embed.image.url is None
+    shown = [c for c in card_of(parts)[-1]["components"] if c["type"] == 13]
+    assert [c["file"]["url"] for c in shown] == [
+        "attachment://banmen-7.kif",
+        "attachment://banmen-7.json",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -12,9 +12,9 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     service = harness.service
     assert service is not None
     # The player to move (seat 0 = the challenger) is pinged, nobody else.
-    to_move = double.alice if str(double.alice.id) in turn["content"] else double.bob
+    to_move = double.alice if str(double.alice.id) in double.text_of(turn) else double.bob
     other = double.bob if to_move is double.alice else double.alice
-    assert to_move.mention in turn["content"]
+    assert to_move.mention in double.text_of(turn)
     restricted(turn["allowed_mentions"], {to_move.id})
     labels = set(double.buttons(turn))
     assert {"Move", "Resign"} <= labels
@@ -51,8 +51,8 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     assert not played.ephemeral
     assert played.response_time < 3.0
     assert_png(played, double)
-    assert other.mention in played.content
-    assert to_move.mention not in played.content
+    assert other.mention in played.text
+    assert to_move.mention not in played.text
     body = played.answer.body.get("data", played.answer.body)
     restricted(body.get("allowed_mentions"), {other.id})
     old_turn = played.message

@@ -9,7 +9,7 @@ from typing import Any
 
 from engines.registry import all_games, get_game
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble, Interaction
+from tests.discord_double import DiscordDouble, Interaction, payloads
 from tests.discord_double.payloads import ALL_PERMISSIONS, User
 from tests.helpers import (
     EPHEMERAL,
@@ -42,7 +42,7 @@ def private_part(inter: Interaction) -> tuple[str, list[bytes]]:
     for reply in inter.replies:
         data = reply.body.get("data", reply.body) if reply.kind == "callback" else reply.body
         if isinstance(data, dict) and int(data.get("flags") or 0) & EPHEMERAL:
-            text = " ".join(str(e.get("description")) for e in data.get("embeds") or [])
+            text = payloads.text_of(data)
             return text, [f.data for f in reply.files]
     raise AssertionError(f"no private message in {inter.replies}")
 
@@ -82,7 +82,7 @@ async def test_three_player_game_with_a_check(harness: Harness, double: DiscordD
     check = played[-1]
     # The check is announced in the turn message, and the turn jumps to 呉 (carol), alone pinged.
     assert "Check (王手) on Wu: Wu moves next, then back to Wei." in check.text
-    assert double.carol.mention in check.content and double.bob.mention not in check.content
+    assert double.carol.mention in check.text and double.bob.mention not in check.text
     assert check.message is not None
     restricted(check.message["allowed_mentions"], {double.carol.id})
     # bob would be next in the usual order: refused.
@@ -96,7 +96,7 @@ async def test_three_player_game_with_a_check(harness: Harness, double: DiscordD
     answered = await double.slash(
         double.carol, "move", {"notation": choices[0]["value"]}, channel=thread_id
     )
-    assert not answered.ephemeral and double.alice.mention in answered.content
+    assert not answered.ephemeral and double.alice.mention in answered.text
 
     # bob resigns: he is last, alice and carol share first; nobody is pinged.
     resigned = await double.slash(double.bob, "resign", {}, channel=thread_id)
@@ -134,7 +134,7 @@ async def test_secret_setup_pictures_reveal_nothing(
     pictures = thread_pictures(double, first)
     assert pictures and pictures == thread_pictures(double, second)
     for thread_id in (first, second):
-        texts = " ".join(str(m["embeds"]) for m in double.channel_messages(thread_id) if public(m))
+        texts = " ".join(double.text_of(m) for m in double.channel_messages(thread_id) if public(m))
         assert "123/456" not in texts and "654/321" not in texts
     # A spectator's /board and /moves (theirs alone): the same for both games.
     boards = [await double.slash(double.carol, "board", {}, channel=t) for t in (first, second)]
@@ -227,7 +227,7 @@ async def test_daily_deal_board_and_stats(harness: Harness, double: DiscordDoubl
     assert thread["type"] == 12 and thread["thread_metadata"]["invitable"] is False
     assert double.thread_members[alice_thread] == {double.alice.id}
     turn = await double.wait_for_message(alice_thread, lambda m: bool(m["attachments"]))
-    assert double.alice.mention in turn["content"]
+    assert double.alice.mention in double.text_of(turn)
     assert not any(m["attachments"] for m in double.channel_messages(double.channel_id))
     peek = await double.slash(double.carol, "board", {"game": alice_game})
     assert peek.ephemeral and "only its player" in peek.text
@@ -336,7 +336,7 @@ async def test_socrates_lobby(harness: Harness, double: DiscordDouble) -> None:
     await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
     thread_id = int((await double.wait_for(double.threads))[0]["id"])
     turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
-    to_move: User = double.alice if double.alice.mention in turn["content"] else double.bob
+    to_move: User = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     choices = (
         await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
     ).choices

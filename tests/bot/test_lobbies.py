@@ -29,12 +29,12 @@ async def test_open_lobby_join_starts_game_in_a_thread(
     assert joined.response_time < 3.0
     # The lobby message now announces the game, without buttons; the game has its thread.
     lobby_now = double.messages[int(message["id"])]
-    assert lobby_now["components"] == []
+    assert not double.buttons(lobby_now)
     thread = (await double.wait_for(double.threads))[0]
     assert thread["id"] == message["id"]  # the thread starts from the lobby message
     turn = await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
     assert_png(turn, double)
-    assert double.alice.mention in turn["content"]  # the creator plays first (先手)
+    assert double.alice.mention in double.text_of(turn)  # the creator plays first (先手)
     restricted(turn["allowed_mentions"], {double.alice.id})
 
 
@@ -47,7 +47,7 @@ async def test_cancel_only_by_creator(harness: Harness, double: DiscordDouble) -
     assert "対局" in refused.text  # bob's client is Japanese: the refusal is in Japanese
     cancelled = await double.click(double.alice, lobby.message, buttons["Cancel"])
     assert not cancelled.ephemeral
-    assert double.messages[int(lobby.message["id"])]["components"] == []
+    assert not double.buttons(double.messages[int(lobby.message["id"])])
     assert double.threads() == []
 
 
@@ -83,9 +83,9 @@ async def test_declined_challenge(harness: Harness, double: DiscordDouble) -> No
     buttons = double.buttons(challenge.message)
     declined = await double.click(double.bob, challenge.message, buttons["Decline"])
     assert not declined.ephemeral
-    assert double.messages[int(challenge.message["id"])]["components"] == []
+    assert not double.buttons(double.messages[int(challenge.message["id"])])
     # A declined challenge cannot be joined any more.
-    game_id = int(challenge.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+    game_id = int(double.mark(challenge.message).lstrip("#").split()[0])
     late = await double.slash(double.bob, "join", {"game": game_id})
     assert late.ephemeral
 
@@ -100,7 +100,7 @@ async def test_join_command_and_threads_off(harness: Harness, double: DiscordDou
     assert saved.response_time < 3.0
     lobby = await double.slash(double.alice, "play", {"rokumentai": {}})
     assert lobby.message is not None
-    game_id = int(lobby.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+    game_id = int(double.mark(lobby.message).lstrip("#").split()[0])
     started = await double.slash(double.bob, "join", {"game": game_id})
     assert started.ephemeral  # bob is told; the channel gets the game itself
     turn = await double.wait_for_message(double.channel_id, lambda m: bool(m["attachments"]))
@@ -109,7 +109,7 @@ async def test_join_command_and_threads_off(harness: Harness, double: DiscordDou
     assert {"Move", "Resign"} <= set(double.buttons(turn))
     # The lobby's own message says the game began, its buttons gone (it was not copied).
     lobby_now = double.messages[int(lobby.message["id"])]
-    assert lobby_now["components"] == [] and "begins" in str(lobby_now["embeds"])
+    assert not double.buttons(lobby_now) and "begins" in double.text_of(lobby_now)
 
 
 async def test_challenge_expires(harness: Harness, double: DiscordDouble) -> None:
@@ -119,7 +119,7 @@ async def test_challenge_expires(harness: Harness, double: DiscordDouble) -> Non
     late = await double.click(
         double.bob, challenge.message, double.buttons(challenge.message)["Accept"]
     )
-    assert double.messages[int(challenge.message["id"])]["components"] == []
+    assert not double.buttons(double.messages[int(challenge.message["id"])])
     assert double.threads() == []
     assert late.response_time < 3.0
 
@@ -143,7 +143,7 @@ async def test_challenge_seat_is_kept_for_the_invited_player(
     challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
     message = challenge.message
     assert message is not None
-    game_id = int(message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+    game_id = int(double.mark(message).lstrip("#").split()[0])
     restricted(message["allowed_mentions"], {double.bob.id})
     by_command = await double.slash(double.carol, "join", {"game": game_id})
     assert by_command.ephemeral and "invited" in by_command.text
@@ -153,7 +153,7 @@ async def test_challenge_seat_is_kept_for_the_invited_player(
     await double.click(double.bob, message, double.buttons(message)["Accept"])
     thread = (await double.wait_for(double.threads))[0]
     turn = await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
-    assert double.alice.mention in turn["content"]
+    assert double.alice.mention in double.text_of(turn)
     seats = (await harness.service.play.game_info(game_id)).seats
     assert [s.user_id for s in seats] == [str(double.alice.id), str(double.bob.id)]
 

@@ -136,13 +136,13 @@ async def test_sigterm_mid_move_closes_in_time_and_keeps_what_was_committed(
             timeout=TIMEOUT,
         )
         assert started.message is not None
-        game_id = int(started.message["embeds"][0]["footer"]["text"].lstrip("#").split()[0])
+        game_id = int(double.mark(started.message).lstrip("#").split()[0])
         thread = int((await double.wait_for(double.threads, timeout=TIMEOUT))[0]["id"])
         first = await double.wait_for_message(
             thread, lambda m: bool(m["attachments"]), timeout=TIMEOUT
         )
         committed: list[str] = []
-        if double.alice.mention in first["content"]:  # the seats are drawn: alice goes first
+        if double.alice.mention in double.text_of(first):  # the seats are drawn: alice goes first
             moved = await double.slash(
                 double.alice, "move", {"notation": "一01占"}, channel=thread, timeout=TIMEOUT
             )

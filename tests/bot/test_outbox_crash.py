@@ -65,12 +65,7 @@ def _state(log: list[str]) -> State[Any]:
 
 
 def _marks(double: DiscordDouble, channel_id: int) -> list[str]:
-    return [
-        str(e["footer"]["text"])
-        for m in double.channel_messages(channel_id)
-        for e in m.get("embeds") or []
-        if e.get("footer")
-    ]
+    return [mark for m in double.channel_messages(channel_id) if (mark := double.mark(m))]
 
 
 class Killer:

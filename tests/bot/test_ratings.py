@@ -7,12 +7,12 @@ from typing import Any
 
 from bot.service import GameService, User
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble
+from tests.discord_double import DiscordDouble, payloads
 from tests.helpers import start_challenge
 
 
 def description(message: dict[str, Any]) -> str:
-    return "\n".join(str(e.get("description") or "") for e in message.get("embeds") or [])
+    return payloads.text_of(message)
 
 
 async def rated_games(service: GameService, guild: str, pairs: int) -> None:

@@ -8,13 +8,13 @@ from typing import Any
 from engines.registry import get_game
 from render import render_png
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble
+from tests.discord_double import DiscordDouble, payloads
 from tests.discord_double.payloads import User
 from tests.helpers import assert_png, game_of, image_pixels, public, restricted
 
 
 def text_of(message: dict[str, Any]) -> str:
-    return " ".join(str(e.get("description")) for e in message.get("embeds") or [])
+    return payloads.text_of(message)
 
 
 def picture(message: dict[str, Any], double: DiscordDouble) -> bytes:
@@ -154,11 +154,11 @@ async def test_a_lobby_keeps_one_message_through_join_and_start(
     turn = await double.wait_for_message(mid, lambda m: bool(m["attachments"]))
     assert_png(turn, double)
     announcement = double.messages[mid]
-    assert announcement["components"] == []
+    assert not double.buttons(announcement)
     # The channel's announcement says what began and who plays, never whose turn it is.
     assert "begins" in text_of(announcement) and "Alice" in text_of(announcement)
     assert "to move" not in text_of(announcement)
-    assert not announcement["embeds"][0].get("fields") and not announcement["content"]
+    assert not double.pinged(announcement)
     assert [m["id"] for m in double.channel_messages(double.channel_id) if public(m)] == [
         message["id"]
     ]
@@ -173,7 +173,7 @@ async def test_a_lapsed_challenge_changes_its_own_message(
     harness.clock.advance(hours=25)
     assert harness.service is not None
     harness.service.timer_changed.set()
-    lapsed = await double.wait_for(lambda: double.messages[mid]["components"] == [])
+    lapsed = await double.wait_for(lambda: not double.buttons(double.messages[mid]))
     assert lapsed
     assert "Nobody answered the challenge in time" in text_of(double.messages[mid])
     assert [m["id"] for m in double.channel_messages(double.channel_id) if public(m)] == [str(mid)]
@@ -184,10 +184,9 @@ async def test_looks_are_private_unless_it_is_your_turn_and_the_deadline_shows_o
 ) -> None:
     gid, thread = await accepted(double, "rokumentai", double.alice, double.bob, clock="live:5")
     turn = double.channel_messages(thread)[-1]
-    # the deadline: one field of Discord timestamps, no second line in the text
-    fields = turn["embeds"][0].get("fields") or []
-    assert [f["name"] for f in fields].count("Deadline") == 1 and "<t:" in str(fields)
-    assert "Deadline" not in text_of(turn) and "UTC" not in text_of(turn)
+    # the deadline: once, in Discord timestamps, never as a UTC time
+    assert text_of(turn).count("Deadline") == 1 and "<t:" in text_of(turn)
+    assert "UTC" not in text_of(turn)
     spectator = await double.slash(double.carol, "board", {}, channel=thread)
     assert spectator.ephemeral and spectator.files
     waiting = await double.slash(double.bob, "moves", {}, channel=thread)
@@ -228,8 +227,8 @@ async def test_rematch_from_the_end_message_after_a_restart(
     turn = await double.wait_for_message(
         thread, lambda m: bool(m["attachments"]) and game_of(m) == new_id
     )
-    assert bob.mention in turn["content"]  # seats swapped: bob (was second) moves first
-    assert double.messages[int(challenge["id"])]["components"] == []
+    assert bob.mention in double.text_of(turn)  # seats swapped: bob (was second) moves first
+    assert not double.buttons(double.messages[int(challenge["id"])])
     assert harness.service is not None
     old = await harness.service.play.game_info(gid)
     new = await harness.service.play.game_info(new_id)
@@ -248,7 +247,7 @@ async def test_a_rematch_can_be_declined(harness: Harness, double: DiscordDouble
     assert asked.message is not None
     no = await double.click(double.bob, asked.message, double.buttons(asked.message)["Decline"])
     assert not no.ephemeral and "declined" in no.text
-    assert double.messages[int(asked.message["id"])]["components"] == []
+    assert not double.buttons(double.messages[int(asked.message["id"])])
     # the thread's commands mean its game again, not the withdrawn rematch
     board = await double.slash(double.carol, "board", {}, channel=thread)
     assert f"Game #{gid} " in board.text and "finished" in board.text
@@ -304,7 +303,7 @@ async def test_seats_are_drawn_not_given_to_the_creator(
         harness.service.ctx.shuffle = draw
         gid, thread = await accepted(double, "sangokushi-2p", double.alice, double.bob)
         turn = await double.wait_for_message(thread, lambda m: bool(m["attachments"]))
-        firsts.append(double.bob if double.bob.mention in turn["content"] else double.alice)
+        firsts.append(double.bob if double.bob.mention in double.text_of(turn) else double.alice)
         seats = (await harness.service.play.game_info(gid)).seats
         assert seats[0].user_id == str(firsts[-1].id)
     assert firsts == [double.bob, double.alice]

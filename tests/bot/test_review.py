@@ -21,7 +21,7 @@ async def test_review_through_discord(harness: Harness, double: DiscordDouble) -
 
     await play_three(double, thread_id, turn)
     last = await double.wait_for_message(
-        thread_id, lambda m: "Resign" in double.buttons(m) and "move 3" not in m["content"]
+        thread_id, lambda m: "Resign" in double.buttons(m) and "move 3" not in double.text_of(m)
     )
     resigned = await double.click(double.alice, last, double.buttons(last)["Resign"])
     assert not resigned.ephemeral

@@ -48,7 +48,7 @@ async def test_secret_setup_is_private(harness: Harness, double: DiscordDouble) 
     public = await double.wait_for(public_after)
     # The public note says alice has sent a setup, without showing it.
     assert public
-    assert all(choices[0]["value"] not in str(m["embeds"]) for m in public)
+    assert all(choices[0]["value"] not in double.text_of(m) for m in public)
     assert all(not m["attachments"] for m in public)
 
     # bob uses the Setup button: a modal, then his setup; then the board is revealed.
@@ -93,7 +93,7 @@ async def test_solitaire_buttons(harness: Harness, double: DiscordDouble) -> Non
 
 async def test_move_modal(harness: Harness, double: DiscordDouble) -> None:
     thread_id, turn = await start_challenge(double)
-    to_move = double.alice if str(double.alice.id) in turn["content"] else double.bob
+    to_move = double.alice if str(double.alice.id) in double.text_of(turn) else double.bob
     opened = await double.click(to_move, turn, double.buttons(turn)["Move"])
     assert opened.response_time < 3.0
     assert opened.modal["title"]

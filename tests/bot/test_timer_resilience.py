@@ -64,7 +64,7 @@ async def test_a_poisoned_game_leaves_the_others_on_time(
         harness.clock.advance(minutes=4, seconds=30)
         harness.service.timer_changed.set()
         reminder = await double.wait_for_message(good_thread, after=good_last)
-        assert reminder["content"]  # the good game's player is pinged
+        assert double.pinged(reminder)  # the good game's player is pinged
         good_last = int(reminder["id"])
         harness.clock.advance(minutes=1)
         harness.service.timer_changed.set()
@@ -112,6 +112,6 @@ async def test_a_failed_round_is_retried(
         harness.clock.advance(minutes=4, seconds=30)
         service.timer_changed.set()
         reminder = await double.wait_for_message(thread_id, after=last)
-    assert reminder["content"]
+    assert double.pinged(reminder)
     assert failures == {"next": 0, "due": 0}
     assert sum("timers round failed" in r.getMessage() for r in caplog.records) == 2

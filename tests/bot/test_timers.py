@@ -18,8 +18,8 @@ async def test_reminder_then_timeout_across_restart(
     thread_id = int(thread["id"])
     turn = await double.wait_for_message(thread_id, lambda m: bool(m["attachments"]))
     # The deadline is shown as a Discord timestamp.
-    assert "<t:" in str(turn["embeds"][0].get("fields"))
-    to_move = double.alice if double.alice.mention in turn["content"] else double.bob
+    assert "<t:" in double.text_of(turn)
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
     last = first = int(turn["id"])
 
     # Four and a half minutes later: a reminder pings only the player to move.
@@ -27,7 +27,7 @@ async def test_reminder_then_timeout_across_restart(
     assert harness.service is not None
     harness.service.timer_changed.set()
     reminder = await double.wait_for_message(thread_id, after=last)
-    assert reminder["content"] == to_move.mention
+    assert double.pinged(reminder) == [to_move.id]
     assert [int(u["id"]) for u in reminder["mentions"]] == [to_move.id]
     last = int(reminder["id"])
 
@@ -36,13 +36,13 @@ async def test_reminder_then_timeout_across_restart(
     harness.clock.advance(minutes=1)
     await harness.start()
     result = await double.wait_for_message(thread_id, after=last)
-    assert "#" in str(result["embeds"])
+    assert "#" in double.text_of(result)
     assert result["mentions"] == []  # a finished game pings nobody
     # Exactly one reminder was sent (not repeated after the restart).
     reminders = [
         m
         for m in double.channel_messages(thread_id)
-        if int(m["id"]) > first and m["content"] == to_move.mention
+        if int(m["id"]) > first and double.pinged(m) == [to_move.id]
     ]
     assert len(reminders) == 1
     # The game is over: moves are refused.
@@ -60,7 +60,7 @@ async def test_a_lapsed_challenge_loses_its_buttons(
     harness.clock.advance(hours=25)
     assert harness.service is not None
     harness.service.timer_changed.set()
-    await double.wait_for(lambda: double.messages[mid]["components"] == [])
-    assert "in time" in str(double.messages[mid]["embeds"])
+    await double.wait_for(lambda: not double.buttons(double.messages[mid]))
+    assert "in time" in double.text_of(double.messages[mid])
     late = await double.slash(double.bob, "join", {"game": 1})
     assert late.ephemeral

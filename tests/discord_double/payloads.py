@@ -261,3 +261,22 @@ def find_components(components: list[JSON], component_type: int) -> list[JSON]:
         if isinstance(component.get("component"), dict):
             out.extend(find_components([component["component"]], component_type))
     return out
+
+
+def texts(components: list[JSON]) -> list[str]:
+    """Every text display's content in a component tree (a card's texts), in order."""
+    return [str(c.get("content") or "") for c in find_components(components, 10)]
+
+
+def text_of(message: JSON) -> str:
+    """What a message says, for assertions: its content, its embeds' titles, descriptions,
+    fields and footers, and its card's text displays."""
+    parts = [str(message.get("content") or "")]
+    for e in message.get("embeds") or []:
+        parts += [str(e.get("title") or ""), str(e.get("description") or "")]
+        for f in e.get("fields") or []:
+            parts += [str(f.get("name") or ""), str(f.get("value") or "")]
+        if e.get("footer"):
+            parts.append(str(e["footer"].get("text") or ""))
+    parts += texts(list(message.get("components") or []))
+    return "\n".join(p for p in parts if p)

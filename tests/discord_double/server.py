@@ -130,15 +130,9 @@ class Interaction:
 
     @property
     def text(self) -> str:
-        """Content and every embed's title, description and fields, for assertions."""
-        parts = [self.content]
-        for e in self.embeds:
-            parts += [str(e.get("title") or ""), str(e.get("description") or "")]
-            for f in e.get("fields") or []:
-                parts += [str(f.get("name") or ""), str(f.get("value") or "")]
-            if e.get("footer"):
-                parts.append(str(e["footer"].get("text") or ""))
-        return "\n".join(p for p in parts if p)
+        """Content, every embed's title, description and fields and the card's texts, for
+        assertions."""
+        return payloads.text_of(self.data)
 
     @property
     def files(self) -> list[Upload]:
@@ -931,9 +925,11 @@ class DiscordDouble:
 
     def _edit(self, mid: int, body: JSON, files: list[Upload]) -> JSON:
         message = self.messages[mid]
-        for key in ("content", "embeds", "components", "flags"):
-            if key in body:
-                message[key] = body[key] if body[key] is not None else message[key]
+        kept = int(message.get("flags") or 0) & EPHEMERAL  # an edit cannot change that one
+        for key, empty in (("content", ""), ("embeds", []), ("components", []), ("flags", 0)):
+            if key in body:  # (null clears a field, as Discord reads an edit)
+                message[key] = body[key] if body[key] is not None else empty
+        message["flags"] = int(message.get("flags") or 0) | kept
         if "attachments" in body or files:
             message["attachments"] = self._attachments(body, files, message["attachments"])
         if "allowed_mentions" in body:
@@ -944,7 +940,9 @@ class DiscordDouble:
 
     def _mentions(self, body: JSON) -> list[JSON]:
         """Who Discord would ping: user mentions in the content that allowed_mentions permits."""
-        content = str(body.get("content") or "")
+        content = " ".join(
+            [str(body.get("content") or ""), *payloads.texts(list(body.get("components") or []))]
+        )
         ids = [int(x) for x in re.findall(r"<@!?(\d+)>", content)]
         allowed = body.get("allowed_mentions")
         if allowed is not None:
@@ -1185,6 +1183,26 @@ class DiscordDouble:
         if "message" in opened_by.payload:
             inter.payload["message"] = opened_by.payload["message"]
         return await self._send(inter, timeout, wait)
+
+    def text_of(self, message: JSON) -> str:
+        """What ``message`` says now (its latest stored version): content, embeds, card."""
+        return payloads.text_of(self.messages.get(int(message["id"]), message))
+
+    def pinged(self, message: JSON) -> list[int]:
+        """The ids of the users ``message`` pinged (as Discord resolved its mentions)."""
+        message = self.messages.get(int(message["id"]), message)
+        return [int(u["id"]) for u in message.get("mentions") or []]
+
+    def mark(self, message: JSON) -> str:
+        """The small mark at the foot of a card (``#12``, ``#12 · 35``), or of an embed."""
+        message = self.messages.get(int(message["id"]), message)
+        for e in message.get("embeds") or []:
+            if e.get("footer"):
+                return str(e["footer"].get("text") or "")
+        marks = [
+            t for t in payloads.texts(list(message.get("components") or [])) if t.startswith("-# ")
+        ]
+        return marks[-1].removeprefix("-# ") if marks else ""
 
     def buttons(self, message: JSON) -> dict[str, str]:
         """Label -> custom_id of every button on ``message`` (its latest stored version)."""

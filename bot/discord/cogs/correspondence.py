@@ -129,21 +129,19 @@ async def send_digest(bot: BanmenBot, reply: Reply, *, look_first: bool = False)
     """A user's daily digest as a direct message, in their language (their Discord locale is not
     known outside an interaction: the language of the server of their first listed game, else
     English), with a jump link to each game. ``look_first``: it may have been sent before a
-    crash; sent only if the direct messages do not show it yet (by the mark in its footer).
+    crash; sent only if the direct messages do not show it yet (by the mark on its card).
     Closed direct messages are reported once."""
     if reply.audience is None:
         return
     guilds = [str(line.params.get("guild") or "") for line in reply.lines]
     lang = await guild_lang(bot, int(guilds[0])) if guilds and guilds[0].isdigit() else "en"
-    parts = reply_parts(reply, lang)
     links = []
     for line, guild in zip(reply.lines, guilds, strict=True):
         loc = bot.service.play.location(int(line.params.get("id", 0)))
         if guild and loc is not None and (loc.thread_id or loc.channel_id):
             place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
             links.append(f"[#{line.params['id']}](https://discord.com/channels/{guild}/{place})")
-    if links and parts.embed is not None:
-        parts.embed.add_field(name="\u200b", value=" · ".join(links)[:1024], inline=False)
+    parts = reply_parts(reply, lang, extra=[" · ".join(links)] if links else ())
     kwargs = parts.send_kwargs()
     try:
         user = bot.get_user(int(reply.audience)) or await bot.fetch_user(int(reply.audience))

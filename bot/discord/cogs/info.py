@@ -154,10 +154,9 @@ class InfoCog(commands.Cog):
         service = self.bot.service
         reply = await service.play.list_games(user, guild)
         lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
-        parts = reply_parts(reply, lang, ephemeral=True)
         links = game_links(self.bot, interaction.guild_id, str(interaction.user.id))
-        if links and parts.embed is not None:
-            parts.embed.add_field(name="\u200b", value="\n".join(links)[:1024], inline=False)
+        extra = ["\n".join(links)[:1024]] if links else []
+        parts = reply_parts(reply, lang, ephemeral=True, extra=extra)
         await interaction.response.send_message(**parts.send_kwargs(), ephemeral=True)
 
 

@@ -8,9 +8,9 @@ bad game (the service sets it aside), not on a failed round (logged, retried a l
 It is also the one delivery loop of the outbox: every row of every kind whose post never happened
 (a game's announcement committed with a move, a tournament's post, the daily puzzle's post fallen
 due; the process died between the write and the post, a send failed). Each is posted once: first
-the thread's or channel's recent messages are searched for its mark (the key in the embed's
-footer), and the send carries the key as its nonce, so a retry within minutes is not posted twice
-either.
+the thread's or channel's recent messages are searched for its mark (the key, small, at the
+foot of its card), and the send carries the key as its nonce, so a retry within minutes is not
+posted twice either.
 """
 
 from __future__ import annotations

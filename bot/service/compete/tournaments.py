@@ -483,8 +483,7 @@ class Tournaments:
         except ConflictError:
             log.info("tournament %s: board %s.%s has its game already", t.id, b.round, b.board)
             return []
-        # a round's game: its thread opens without a post in the channel of its own (the
-        # round's post links every game of the round)
+        # (marked: its thread opens with no post of its own; the round's post links it)
         return [replace(reply, params={**reply.params, "tournament": t.id})]
 
     async def signup_posted(self, tournament_id: int, message_id: str) -> None:
