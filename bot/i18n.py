@@ -304,6 +304,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "turn.deadline": ("Deadline: {deadline}", "期限: {deadline}"),
     # -- moves ------------------------------------------------------------------------------
     "move.played": ("#{id} {ply}. {name}: {move}", "#{id} {ply}手目 {name}: {move}"),
+    "card.seat": ("{turn}**{side}** · {name}{hand}", "{turn}**{side}** · {name}{hand}"),
+    "card.hand": (" · hand: {hand}", " · 持ち駒: {hand}"),
     "ai.folded": ("#{id} The computer's {count} moves:", "#{id} コンピュータの{count}手:"),
     "move.chance": ("Chance: {move}", "偶然: {move}"),
     "move.announcement": ("{text}", "{text}"),
@@ -536,6 +538,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sandbox.image": ("[image: {path}]", "[画像: {path}]"),
     "sandbox.image_alt": ("[alt: {words}]", "[代替テキスト: {words}]"),
     "sandbox.file": ("[file: {path}]", "[ファイル: {path}]"),
+    "sandbox.buttons": ("  buttons: {buttons}", "  ボタン: {buttons}"),
     "sandbox.no_game": (
         "Which game? Give its number (e.g. /move 3 四04占) or start one with /play.",
         "どの対局ですか。番号を付けるか（例: /move 3 四04占）、/play で始めてください。",

@@ -26,6 +26,7 @@ from bot.service import (
     ANSWERS,
     MAX_GAME_ID,
     Action,
+    Button,
     GameService,
     GameTarget,
     Kind,
@@ -53,6 +54,27 @@ _GAME_OPTION = re.compile(r"game[=:](.*)", re.IGNORECASE)
 _PICTURE = re.compile(r"(?:game-[0-9]+|[a-z]+)-([0-9]{4,9})-.*\.[a-z]{3,4}")
 """A picture's file: ``game-12-0003-seat0.png``, or of no game, by what it shows
 (``lesson-0004-seat0.png``, ``puzzle-…``, ``rating-…``, ``tournament-…``)."""
+
+
+def button_text(button: Button, lang: str) -> str:
+    """A button as the card labels it."""
+    if button.label is not None:
+        return button.label.get(lang)
+    return i18n.t(ACTIONS[button.action].label, lang)
+
+
+def card_tail(reply: Reply, lang: str) -> list[str]:
+    """What a card shows after its text, picture and files: a line per seat, the buttons and,
+    for a leaderboard of several pages, how to turn them."""
+    out = ["  " + i18n.t(seat.key, lang, **seat.params).replace("**", "") for seat in reply.seats]
+    if labels := [button_text(b, lang) for b in reply.actions]:
+        out.append(i18n.t("sandbox.buttons", lang, buttons=" ".join(f"[{x}]" for x in labels)))
+    if reply.page is not None and reply.page.count > 1:
+        page = reply.page
+        more = " provisional" if page.provisional else ""
+        usage = f"/leaderboard {page.game_type} {page.scope.value} <1-{page.count}>{more}"
+        out.append(i18n.t("sandbox.pages", lang, page=page.number, pages=page.count, usage=usage))
+    return out
 
 
 UseCase = Callable[[GameService, int, User], Awaitable[Reply]]
@@ -163,12 +185,9 @@ class Sandbox:
             path = self.out_dir / f.name
             path.write_bytes(f.data)
             self.say(self.t("sandbox.file", path=path))
+        for line in card_tail(reply, self.lang):  # the card's seats and buttons, in its order
+            self.say(line)
         self.shown += reply.announcements
-        if reply.page is not None and reply.page.count > 1:
-            page = reply.page
-            more = " provisional" if page.provisional else ""
-            usage = f"/leaderboard {page.game_type} {page.scope.value} <1-{page.count}>{more}"
-            self.say(self.t("sandbox.pages", page=page.number, pages=page.count, usage=usage))
         if reply.game_id is not None:
             for uid in {self.user.id, *reply.to_move}:
                 self.current.setdefault(uid, reply.game_id)

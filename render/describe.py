@@ -257,10 +257,13 @@ def _rokumentai_pieces(state: rk.RokumentaiState) -> Army:
     return Army(pieces, range(6), _rokumentai_kind)
 
 
+def _rokumentai_hands(state: rk.RokumentaiState, lang: str) -> list[list[str]]:
+    return [[say("cube" if n == 1 else "cubes", lang, n=n)] for n in state.hands]
+
+
 def _rokumentai(state: rk.RokumentaiState, lang: str) -> list[Part]:
     parts = _armies(state, lang, *_rokumentai_pieces(state))
-    hands = [[say("cube" if n == 1 else "cubes", lang, n=n)] for n in state.hands]
-    return [*parts, _hands(state, lang, hands)]
+    return [*parts, _hands(state, lang, _rokumentai_hands(state, lang))]
 
 
 def _rokumentai_last(state: rk.RokumentaiState, move: rk.Move, lang: str) -> str:
@@ -294,10 +297,13 @@ def _suji_pieces(state: sj.SujiState) -> Army:
     return Army(pieces, SUJI_ORDER, _suji_kind)
 
 
+def _suji_hands(state: sj.SujiState, lang: str) -> list[list[str]]:
+    return [[str(n) for n in range(1, 7) for _ in range(h[n - 1])] for h in state.hands]
+
+
 def _suji(state: sj.SujiState, lang: str) -> list[Part]:
     parts = _armies(state, lang, *_suji_pieces(state))
-    hands = [[str(n) for n in range(1, 7) for _ in range(h[n - 1])] for h in state.hands]
-    return [*parts, _hands(state, lang, hands)]
+    return [*parts, _hands(state, lang, _suji_hands(state, lang))]
 
 
 def _suji_turn(state: sj.SujiState, lang: str) -> str | None:
@@ -336,15 +342,19 @@ def _sangokushi_pieces(state: sg.SangokushiState) -> Army:
     return Army(pieces, SANGOKUSHI_ORDER, _sangokushi_kind)
 
 
-def _sangokushi(state: sg.SangokushiState, lang: str) -> list[Part]:
-    parts = _armies(state, lang, *_sangokushi_pieces(state))
-    hands = [
+def _sangokushi_hands(state: sg.SangokushiState, lang: str) -> list[list[str]]:
+    return [
         _counted(
             lang,
             ((_sangokushi_kind(0, k).get(lang), n) for k, n in zip(sg.HAND_KINDS, h, strict=True)),
         )
         for h in state.hands
     ]
+
+
+def _sangokushi(state: sg.SangokushiState, lang: str) -> list[Part]:
+    parts = _armies(state, lang, *_sangokushi_pieces(state))
+    hands = _sangokushi_hands(state, lang)
     return [*parts, _hands(state, lang, hands), _sangokushi_check(state, lang)]
 
 
@@ -384,15 +394,21 @@ def _socrates_pieces(state: so.SocratesState) -> Army:
     return Army(pieces, (False, True), _socrates_kind)
 
 
+def _socrates_hands(state: so.SocratesState, lang: str) -> list[list[str]] | None:
+    """宇宙遊泳's hands (the other Socrates games have none)."""
+    if not isinstance(state, UchuState):
+        return None
+    kinds = [k.get(lang) for k in SOCRATES_KINDS]
+    return [
+        _counted(lang, zip(kinds, state.hands[2 * s : 2 * s + 2], strict=True))
+        for s in (so.BLACK, so.WHITE)
+    ]
+
+
 def _socrates(state: so.SocratesState, lang: str) -> list[Part]:
     parts = _armies(state, lang, *_socrates_pieces(state))
     p = PUNCTUATION[lang]
-    if isinstance(state, UchuState):
-        kinds = [k.get(lang) for k in SOCRATES_KINDS]
-        hands = [
-            _counted(lang, zip(kinds, state.hands[2 * s : 2 * s + 2], strict=True))
-            for s in (so.BLACK, so.WHITE)
-        ]
+    if (hands := _socrates_hands(state, lang)) is not None:
         parts.append(_hands(state, lang, hands))
     if isinstance(state, ShinkenState) and state.flips_left:
         text = f"{say('opening_flips', lang)}{p.label}{state.flips_left}"
@@ -514,14 +530,20 @@ class Describer:
     turn: Callable[[Any, str], str | None] = _no_turn
     army: Callable[[Any], Army] | None = None
     """The board's pieces (None: a game without pieces on a board, the solitaire)."""
+    hands: Callable[[Any, str], list[list[str]] | None] | None = None
+    """Each seat's hand as its items (None: a game without hands)."""
 
 
-_SOCRATES = Describer(_socrates, _plain_last, army=_socrates_pieces)
-_SANGOKUSHI = Describer(_sangokushi, _sangokushi_last, army=_sangokushi_pieces)
+_SOCRATES = Describer(_socrates, _plain_last, army=_socrates_pieces, hands=_socrates_hands)
+_SANGOKUSHI = Describer(
+    _sangokushi, _sangokushi_last, army=_sangokushi_pieces, hands=_sangokushi_hands
+)
 
 DESCRIBERS: dict[str, Describer] = {
-    "rokumentai": Describer(_rokumentai, _rokumentai_last, army=_rokumentai_pieces),
-    "suji-shogi": Describer(_suji, _suji_last, _suji_turn, _suji_pieces),
+    "rokumentai": Describer(
+        _rokumentai, _rokumentai_last, army=_rokumentai_pieces, hands=_rokumentai_hands
+    ),
+    "suji-shogi": Describer(_suji, _suji_last, _suji_turn, _suji_pieces, _suji_hands),
     "sangokushi": _SANGOKUSHI,
     "sangokushi-2p": _SANGOKUSHI,
     "socrates-uchu": _SOCRATES,
@@ -693,6 +715,20 @@ def describe_part(
     head = _head(seen, lang, None, None)[:2]
     parts = _armies(seen, lang, pieces, army.order, army.label)
     return _join([*head, said, *(part.full for part in parts)], lang)
+
+
+def hands(state: State[Any], viewer: int | None = None, lang: str = "en") -> list[str] | None:
+    """Each seat's hand in words as ``viewer`` sees it (``2, 5``; ``none``), by seat; None
+    for a game without hands."""
+    lang = _lang(lang)
+    seen = state.observe(viewer)
+    describer = DESCRIBERS.get(seen.game.id)  # (a game made up by a test has none)
+    made = describer.hands if describer is not None else None
+    items = made(seen, lang) if made is not None else None
+    if items is None:
+        return None
+    p = PUNCTUATION[lang]
+    return [p.item.join(i) or say("none", lang) for i in items]
 
 
 def square_names(game_id: str) -> Sequence[str]:

@@ -204,11 +204,75 @@ async def already_posted(
     me: discord.abc.Snowflake | None, channel: discord.abc.Messageable, key: str
 ) -> bool:
     """Whether the announcement ``key`` (a game's, a tournament's) is among the channel's
-    recent messages by the bot ``me`` (by the mark in its footer)."""
+    recent messages by the bot ``me`` (by the mark on its card)."""
+    return await posted_as(me, channel, key) is not None
+
+
+async def posted_as(
+    me: discord.abc.Snowflake | None, channel: discord.abc.Messageable, key: str
+) -> discord.Message | None:
+    """The message that posted the announcement ``key`` among the channel's recent messages by
+    the bot ``me``, or None."""
     async for message in channel.history(limit=HISTORY_LIMIT):
         if me is not None and message.author.id == me.id and announcement_in(message, key):
-            return True
-    return False
+            return message
+    return None
+
+
+async def retire_previous(bot: Host, reply: Reply, message: discord.Message) -> None:
+    """A game's new card was posted as ``message`` in the game's place: the card before it
+    loses its buttons (they belong to the newest card alone) and the new card becomes the
+    game's. Called after the post and before the post is reported: a crash between the two
+    posts nothing again (the delivery loop finds the card by its mark) and repeats this."""
+    if reply.game_id is None or not reply.public or not reply.actions:
+        return
+    if reply.event in LOBBY_EVENTS:
+        return
+    loc = await bot.service.play.place(reply.game_id)
+    if loc is None or str(message.channel.id) != (loc.thread_id or loc.channel_id):
+        return  # posted elsewhere (a command typed in another channel): not the game's card
+    if loc.message_id and int(loc.message_id) > message.id:
+        # an older card, found by the delivery loop after a crash when a newer one is out
+        # already: it is the one that gives up its buttons
+        await strip_buttons(message.channel, message.id)
+        return
+    if loc.message_id and loc.message_id != str(message.id):
+        await strip_buttons(message.channel, int(loc.message_id))
+    await bot.service.play.set_game_location(
+        reply.game_id, loc.channel_id, loc.thread_id, str(message.id)
+    )
+
+
+async def strip_buttons(channel: discord.abc.Messageable, message_id: int) -> None:
+    """Take the buttons off a posted card (or a message from before the cards), keeping all
+    it shows; a message gone or out of reach is left as it is."""
+    try:
+        old = await channel.fetch_message(message_id)
+        if not old.flags.components_v2:
+            if old.components:
+                await old.edit(view=None)
+            return
+        view = discord.ui.LayoutView.from_message(old, timeout=None)
+        if _drop_buttons(view):
+            await old.edit(view=view)
+    except discord.HTTPException:
+        log.info("could not take the buttons off message %s", message_id)
+
+
+def _drop_buttons(view: discord.ui.LayoutView) -> bool:
+    """Remove the action rows (and the separator above them) from a card; False: it had
+    none."""
+    dropped = False
+    for item in list(view.children):
+        if isinstance(item, discord.ui.ActionRow):
+            view.remove_item(item)
+            dropped = True
+        elif isinstance(item, discord.ui.Container):
+            for inner in list(item.children):
+                if isinstance(inner, discord.ui.ActionRow | discord.ui.Separator):
+                    item.remove_item(inner)
+                    dropped = dropped or isinstance(inner, discord.ui.ActionRow)
+    return dropped
 
 
 def post_nonce(key: str) -> str:
@@ -305,6 +369,8 @@ async def _deliver_one(
         await responder.send(reply_parts(reply, user_lang, ephemeral=True))
         return
     message = await responder.send(reply_parts(reply, public_lang, view=view))
+    if message is not None:
+        await retire_previous(bot, reply, message)
     if message is not None and reply.event is Event.TOURNAMENT_SIGNUP:
         await signup_sent(bot, reply, message, public_lang)
     if message is not None:  # a finished game's thread sleeps sooner (bot/discord/threads.py)

@@ -3,7 +3,8 @@
 A card is a container (its accent the wood of a shogi board while someone is to act, grey once
 nothing is) holding, in this order: what happened (the reply's text), the picture in a media
 gallery with the position in words as its description (Discord reads it to screen readers), the
-record files, whose turn it is and until when, the buttons (each a restart-proof
+record files, a part per seat (side, player, an arrow on the seats to act, the hand), whose turn
+it is and until when, the buttons (each a restart-proof
 ``DynamicItem``), and the delivery mark (``#12 · 35``, small) by which the delivery loop finds
 an announcement already posted after a crash. The users a card pings stand above the container,
 where Discord's notification shows them. Discord refuses a card of more than 40 components or
@@ -43,6 +44,7 @@ class CardText:
 
     pings: str = ""
     body: str = ""
+    seats: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     turn: str = ""
     mark: str = ""
@@ -94,12 +96,12 @@ def build(
     buttons ``items``, cut to Discord's limits (the last buttons first, then the body's end)."""
     files = list(files)
     fixed = 1 + bool(text.pings) + 1 + bool(picture) + len(files)  # container, texts, media
-    fixed += len([p for p in (*text.extra, text.turn, text.mark) if p])
+    fixed += len([p for p in (*text.seats, *text.extra, text.turn, text.mark) if p])
     shown = list(items)
     while shown and fixed + 1 + _count(shown) > MAX_COMPONENTS:  # (+1: the separator)
         shown.pop()
     mark = f"-# {text.mark}" if text.mark else ""
-    others = sum(len(p) for p in (text.pings, *text.extra, text.turn, mark))
+    others = sum(len(p) for p in (text.pings, *text.seats, *text.extra, text.turn, mark))
     body = _clip(text.body or "\u200b", MAX_TEXT - others)
 
     inside: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(body)]
@@ -107,6 +109,7 @@ def build(
         item = discord.MediaGalleryItem(f"attachment://{picture.name}", description=picture.alt)
         inside.append(discord.ui.MediaGallery(item))
     inside += [discord.ui.File(f"attachment://{name}") for name in files]
+    inside += [discord.ui.TextDisplay(seat) for seat in text.seats if seat]
     inside += [discord.ui.TextDisplay(line) for line in text.extra if line]
     if text.turn:
         inside.append(discord.ui.TextDisplay(text.turn))

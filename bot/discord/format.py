@@ -169,6 +169,7 @@ def reply_parts(
     text = CardText(
         pings=" ".join(mention(u) for u in pings),
         body=reply.text(lang, deadline=False, turn=False, times=timestamp),
+        seats=tuple(t(line.key, lang, **line.params) for line in reply.seats),
         extra=tuple(extra),
         turn=turn_line(reply, lang) if reply.event in TURN_EVENTS or reply.to_move else "",
         mark=mark_of(reply),

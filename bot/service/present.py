@@ -32,7 +32,7 @@ from engines.core import (
     normalise,
 )
 from render.base import Marks
-from render.describe import DESCRIBERS, DISCORD_LIMIT, describe
+from render.describe import DESCRIBERS, DISCORD_LIMIT, describe, hands
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,8 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
     if row.paused_ms is not None:  # a vacation stopped the clock: say so instead of a deadline
         kw["lines"] = (*kw.pop("lines", ()), *paused_lines(row, loaded.acting_names()))
         deadline = None
+    if kw.get("picture") and row.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
+        kw.setdefault("seats", seat_lines(loaded))
     return Reply(
         key,
         params,
@@ -158,6 +160,26 @@ def player_names(loaded: Loaded) -> tuple[str, ...]:
     return tuple(
         loaded.name(s.seat) if s.kind is not SeatKind.OPEN else "" for s in loaded.row.seats
     )
+
+
+def seat_lines(loaded: Loaded) -> tuple[Line, ...]:
+    """One line per seat, as a spectator may see it: ``▶ **Shu** · alice · hand: none`` (the
+    arrow on the seats to act, the hand where the game has hands)."""
+    n = loaded.row.players
+    state = loaded.state
+    acting = set(loaded.acting_seats()) if loaded.status is GameStatus.ACTIVE else set()
+    held = {lang: hands(state, None, lang) for lang in ("en", "ja")}
+    lines = []
+    for seat in range(n):
+        side = Text(loaded.game.seat_name(seat, "en", n), loaded.game.seat_name(seat, "ja", n))
+        hand = Text("", "")
+        en, ja = held["en"], held["ja"]
+        if en is not None and ja is not None and seat < len(en):
+            hand = Text(t("card.hand", "en", hand=en[seat]), t("card.hand", "ja", hand=ja[seat]))
+        turn = "▶ " if seat in acting else ""
+        params = {"turn": turn, "side": side, "name": loaded.name(seat), "hand": hand}
+        lines.append(Line("card.seat", params))
+    return tuple(lines)
 
 
 def seat_list(loaded: Loaded) -> Text:

@@ -231,6 +231,9 @@ class Reply:
     """For a leaderboard: which page this is (adapters offer the others)."""
     silent: bool = False
     """Sent without a notification (everyone it pings is in their quiet hours)."""
+    seats: tuple[Line, ...] = ()
+    """A running or finished game's seats, one line each (who plays which side, whose turn,
+    the hand): a card shows each as its own part."""
     absorbs: tuple[str, ...] = ()
     """Announcements this reply carries as well (outbox keys): the computer's moves folded
     into the card of the last of them. The adapter reports them delivered with :attr:`outbox`."""

@@ -33,6 +33,9 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
     assert "Banmen AI Lv.2" in double.text_of(turn)
     assert double.alice.mention in double.text_of(turn)
 
+    assert harness.bot is not None
+    cog: Any = harness.bot.get_cog("ComputerCog")  # (the extension's own module: no isinstance)
+    cog.posted.clear()
     moved = await double.slash(double.alice, "move", {"notation": "一01占"}, channel=thread)
     assert not moved.ephemeral and moved.message is not None
     # The computer's answer comes after alice's move, in the thread, with the board, and pings
@@ -44,8 +47,7 @@ async def test_play_the_computer_in_a_thread(harness: Harness, double: DiscordDo
     assert double.pinged(answer) == [double.alice.id]
     assert {int(u) for u in answer["allowed_mentions"].get("users", [])} == {double.alice.id}
     # It was reported to the outbox as posted: never posted again.
-    assert harness.service is not None and harness.bot is not None
-    cog: Any = harness.bot.get_cog("ComputerCog")  # (the extension's own module: no isinstance)
+    assert harness.service is not None
     await asyncio.wait_for(cog.posted.wait(), 10)
     harness.clock.advance(minutes=5)
     assert await harness.service.pending_announcements() == []
@@ -144,6 +146,8 @@ async def test_two_computer_seats_answer_each_human_move_with_one_card(
             thread, lambda m: double.alice.id in double.pinged(m) and bool(m["attachments"])
         )
         before = len(double.channel_messages(thread))
+        assert cog is not None
+        cog.posted.clear()
         typed = await double.autocomplete(
             double.alice, "move", {"notation": ""}, "notation", channel=thread
         )
@@ -158,9 +162,7 @@ async def test_two_computer_seats_answer_each_human_move_with_one_card(
         assert len(answer["attachments"]) == 1
         text = payloads.text_of(answer)
         assert text.count("Banmen AI Lv.1") >= 2
-        assert cog is not None
         await asyncio.wait_for(cog.posted.wait(), 10)
-        cog.posted.clear()
         # her move's card and the computer's one: nothing else
         assert len(double.channel_messages(thread)) == before + 2
     assert harness.service is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import Harness
-from tests.discord_double import DiscordDouble
+from tests.discord_double import DiscordDouble, payloads
 from tests.helpers import assert_png, restricted, start_challenge
 
 
@@ -57,6 +57,15 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     restricted(body.get("allowed_mentions"), {other.id})
     old_turn = played.message
     assert old_turn is not None
+    # One card per turn: the card before it kept its text, seats and picture, and gave its
+    # buttons to the new one; each card has a part per seat, an arrow on whose turn it is.
+    await double.wait_for(lambda: not double.buttons(double.messages[int(turn["id"])]))
+    first = double.messages[int(turn["id"])]
+    assert double.buttons(old_turn)
+    assert payloads.find_components(first["components"], 12) and first["attachments"]
+    seats = [t for t in payloads.texts(old_turn["components"]) if " · " in t and "**" in t]
+    assert len(seats) == 2 and sum(t.startswith("▶ ") for t in seats) == 1
+    assert other.name.lower() in next(t for t in seats if t.startswith("▶ ")).lower()
 
     # Restart the bot mid-game; the old message's Resign button still works.
     await harness.restart()

@@ -198,6 +198,9 @@ async def test_no_announcement_is_lost_or_doubled_across_kills(
     assert len(moved) == plies, (len(moved), plies)
     marks = _marks(double, thread_id)
     doubled = {m for m in marks if marks.count(m) > 1}
+    # one card per turn, whatever the kills: only the game's newest card holds buttons
+    cards = [m for m in double.channel_messages(thread_id) if double.buttons(m)]
+    assert len(cards) == 1, [double.mark(m) for m in cards]
     assert not doubled, f"announcements posted twice: {sorted(doubled)}"
     assert outcomes["committed"] >= 1, outcomes  # the kills did hit committed moves
     assert "Traceback" not in bot.stderr, bot.stderr

@@ -119,8 +119,11 @@ async def test_own_setup_in_moves_and_record_is_private(
     for command in ("moves", "record"):
         answer = await double.slash(double.alice, command, {}, channel=thread_id)
         assert answer.ephemeral, command
-    assert {"Draw", "Takeback", "Moves"}.isdisjoint(double.buttons(turn))  # no offers at setup
-    pressed = await double.click(double.alice, turn, double.buttons(turn)["Board"])
+    # the game's newest card holds the buttons (her setup's card took them from the first)
+    card = [m for m in double.channel_messages(thread_id) if double.buttons(m)][-1]
+    assert int(card["id"]) > int(turn["id"])
+    assert {"Draw", "Takeback", "Moves"}.isdisjoint(double.buttons(card))  # no offers at setup
+    pressed = await double.click(double.alice, card, double.buttons(card)["Board"])
     assert pressed.ephemeral
     public = [
         m

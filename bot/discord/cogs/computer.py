@@ -38,7 +38,8 @@ class ComputerCog(commands.Cog):
         self.task: asyncio.Task[None] | None = None
         self.turns: set[asyncio.Task[None]] = set()
         self.posted = asyncio.Event()
-        """Set after each AI turn has been played and posted (tests wait on it)."""
+        """Set after each AI turn that posted something has posted it and reported it to the
+        outbox (tests wait on it)."""
 
     async def cog_load(self) -> None:
         self.task = asyncio.create_task(self.run(), name="banmen-computer")
@@ -75,7 +76,8 @@ class ComputerCog(commands.Cog):
                 await poster.post(reply)  # logs and reports a failure to the outbox itself
             else:  # no delivery loaded: the outbox keeps the announcement for later
                 log.warning("no delivery for %s of game %s", reply.key, game_id)
-        self.posted.set()
+        if replies:  # (a turn with nothing to post: none due, or a move held to fold)
+            self.posted.set()
 
     async def after_interactions(self, game_id: int) -> None:
         """Wait while an interaction in the game's channel or thread is still being answered:

@@ -21,7 +21,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import already_posted, edit_lobby, guild_lang
+from bot.discord.actions import edit_lobby, guild_lang, posted_as, retire_previous
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
 from bot.discord.cogs.tournament import send_in_channel
@@ -132,13 +132,12 @@ class TimersCog(commands.Cog):
         channel = self.bot.get_channel(int(target)) or await self.bot.fetch_channel(int(target))
         if not isinstance(channel, discord.abc.Messageable):
             return
-        if (
-            look_first
-            and reply.outbox is not None
-            and await already_posted(self.bot.user, channel, reply.outbox)
-        ):
-            log.info("game %s: announcement %s was already posted", reply.game_id, reply.outbox)
-            return
+        if look_first and reply.outbox is not None:
+            found = await posted_as(self.bot.user, channel, reply.outbox)
+            if found is not None:  # posted before a crash: what followed the post is redone
+                log.info("game %s: announcement %s was already posted", reply.game_id, reply.outbox)
+                await retire_previous(self.bot, reply, found)
+                return
         guild = getattr(channel, "guild", None)
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
         if reply.event in LOBBY_EVENTS and await edit_lobby(self.bot, reply, lang):
@@ -147,7 +146,8 @@ class TimersCog(commands.Cog):
         kwargs = reply_parts(reply, lang, view=view).send_kwargs()
         if reply.outbox is not None:
             kwargs["nonce"] = reply.outbox  # Discord posts one message per nonce (for minutes)
-        await channel.send(**kwargs)
+        sent = await channel.send(**kwargs)
+        await retire_previous(self.bot, reply, sent)
         await keep_asleep_as_due(self.bot, reply.game_id, channel)
 
 
