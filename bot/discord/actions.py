@@ -241,6 +241,25 @@ async def retire_previous(bot: Host, reply: Reply, message: discord.Message) -> 
     await bot.service.play.set_game_location(
         reply.game_id, loc.channel_id, loc.thread_id, str(message.id)
     )
+    if loc.thread_id and loc.channel_id and any(b.action in OVER for b in reply.actions):
+        guild = message.guild or getattr(message.channel, "guild", None)
+        lang = await guild_lang(bot, guild.id if guild is not None else None)
+        await say_ended(bot, reply, lang, int(loc.channel_id), int(loc.thread_id))
+
+
+OVER = frozenset({Action.REMATCH, Action.REVIEW})
+"""Buttons only a finished game's card offers."""
+
+
+async def say_ended(bot: Host, reply: Reply, lang: str, channel_id: int, thread_id: int) -> None:
+    """A game that lived in a thread ended: the line its start left in the channel (the
+    thread's starter message, whose id is the thread's) now says how it ended, so the channel
+    has one line per game. A thread opened from no message (a tournament's game) has none."""
+    starter = bot.get_partial_messageable(channel_id).get_partial_message(thread_id)
+    try:
+        await show_on(starter, announcement_parts(reply, lang))
+    except discord.HTTPException:
+        log.debug("game %s: no starter message to end in the channel", reply.game_id)
 
 
 async def strip_buttons(channel: discord.abc.Messageable, message_id: int) -> None:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble, payloads
-from tests.helpers import assert_png, restricted, start_challenge
+from tests.helpers import assert_png, public, restricted, start_challenge
+
+
+def challenge_of(double: DiscordDouble) -> dict[str, Any]:
+    """The one message the game left in the channel."""
+    (line,) = [m for m in double.channel_messages(double.channel_id) if public(m)]
+    return line
 
 
 async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
@@ -74,6 +82,10 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     assert resigned.response_time < 3.0
     assert not resigned.ephemeral
     assert resigned.text
+    # The channel has one line for the game: its start, now saying how it ended.
+    start = challenge_of(double)
+    await double.wait_for(lambda: "resigned" in double.text_of(start))
+    assert not double.buttons(start) and "#1" in double.mark(start)
     # The game is over: a further move is refused politely.
     late = await double.slash(to_move, "move", {"notation": choices[0]["value"]}, channel=thread_id)
     assert late.ephemeral

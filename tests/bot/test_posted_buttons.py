@@ -10,7 +10,7 @@ from typing import Any
 
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble, payloads
-from tests.helpers import described
+from tests.helpers import described, start_challenge
 
 JSON = dict[str, Any]
 
@@ -96,3 +96,46 @@ async def test_a_puzzles_old_buttons(harness: Harness, double: DiscordDouble) ->
     bad = await double.click(double.alice, message, "banmen-pz:puzzle_solve:2026-02-30")
     assert bad.ephemeral and "not understood" in bad.text
     assert not double.unhandled
+
+
+def as_embed_before_the_cards(double: DiscordDouble, message: JSON) -> JSON:
+    """``message`` as a turn message was posted before the cards: an embed with its text and
+    footer, the ping as content, its buttons in plain action rows, no layout flag."""
+    stored: JSON = double.messages[int(message["id"])]
+    buttons = payloads.find_components(stored["components"], 2)
+    text = payloads.text_of(stored)
+    stored.update(
+        flags=0,
+        content=" ".join(f"<@{u['id']}>" for u in stored.get("mentions") or []),
+        embeds=[{"description": text, "footer": {"text": double.mark(stored)}}],
+        components=[
+            {"type": 1, "components": buttons[i : i + 5]} for i in range(0, len(buttons), 5)
+        ],
+    )
+    return stored
+
+
+async def test_a_turn_message_from_before_the_cards(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # A game's turn message posted as an embed by the version before: its buttons still
+    # answer, and the game's next card takes them off it (the message keeps its embed).
+    thread_id, turn = await start_challenge(double)
+    old = as_embed_before_the_cards(double, turn)
+    to_move = double.alice if double.alice.mention in old["content"] else double.bob
+    board = await double.click(double.carol, old, double.buttons(old)["Board"])
+    assert board.ephemeral and board.files  # a spectator's look
+    typed = await double.autocomplete(
+        to_move, "move", {"notation": ""}, "notation", channel=thread_id
+    )
+    moved = await double.slash(
+        to_move, "move", {"notation": typed.choices[0]["value"]}, channel=thread_id
+    )
+    assert moved.message is not None and double.buttons(moved.message)
+    await double.wait_for(lambda: not double.buttons(old))
+    assert double.messages[int(old["id"])]["embeds"] and not layout(old)
+    assert not [r for r in double.requests if r.status >= 400]
+
+
+def layout(message: JSON) -> bool:
+    return bool(int(message.get("flags") or 0) & (1 << 15))
