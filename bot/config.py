@@ -68,6 +68,9 @@ class Settings:
     reads its age); ``None``: ``heartbeat`` next to the database."""
     heartbeat_interval: int = 30
     """Seconds between two heartbeats; the healthcheck accepts one up to three intervals old."""
+    identify_interval: float = 5.0
+    """Seconds between two logins (IDENTIFY) of one ``max_concurrency`` bucket, across every
+    process on the store (Discord allows one each 5 s); 0: no queue (a test's one process)."""
     ai_seconds: float = 2.0
     """The longest an AI move (and a hint) may think: level 8's time; lower levels take their
     share of it (the levels table)."""
@@ -279,6 +282,7 @@ def load_settings(
         store_timeout=_seconds(env, "BANMEN_STORE_TIMEOUT", 5.0),
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
+        identify_interval=_seconds(env, "BANMEN_IDENTIFY_INTERVAL", 5.0),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),

@@ -256,6 +256,8 @@ class Store(Protocol):
     async def save_site_session(self, row: SiteSessionRow) -> None: ...
     async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None: ...
     async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
+    # queued logins (issue 49)
+    async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
     # the opening explorer (issue 50)
     async def explorer(
         self, game_type: str, positions: Sequence[int], scope: str, rated: bool
@@ -1229,6 +1231,30 @@ class _SqlExplorer(_SqlBase):
             await self._count_explored(tx, counts)
 
 
+class _SqlLogins(_SqlBase):
+    """Queued logins (issue 49, 2): one IDENTIFY per bucket per interval, across processes."""
+
+    async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int:
+        """Take the login turn of ``bucket`` if its last login began ``interval_ms`` ago or
+        more (0: taken, log in now); else the milliseconds left to wait. One conditional
+        update: of two processes asking at once, one takes it."""
+        async with self._writing() as tx:
+            await tx.execute(
+                "INSERT INTO login_turns (bucket, last_ms) VALUES (?, ?) "
+                "ON CONFLICT (bucket) DO NOTHING",
+                (bucket, now_ms - interval_ms),
+            )
+            taken = await tx.fetchall(
+                "UPDATE login_turns SET last_ms = ? WHERE bucket = ? AND last_ms <= ? "
+                "RETURNING bucket",
+                (now_ms, bucket, now_ms - interval_ms),
+            )
+            if taken:
+                return 0
+            rows = await tx.fetchall("SELECT last_ms FROM login_turns WHERE bucket = ?", (bucket,))
+        return max(1, int(rows[0][0]) + interval_ms - now_ms)
+
+
 class _SqlReviews(_SqlBase):
     """The computer's reviews of finished games (issue 32): one row a game."""
 
@@ -1380,10 +1406,13 @@ class _SqlTournaments(_SqlRatings):
                 return "already"
             if int(rows[0][2]) >= int(rows[0][1]):
                 return "full"
+            # joined after everyone before, even in the same millisecond (several computer
+            # players in one command): the sign-up order is the order of joining
             await tx.execute(
                 "INSERT INTO tournament_players (tournament_id, user_id, name, joined_ms) "
-                "VALUES (?, ?, ?, ?)",
-                (tournament_id, user_id, name, now_ms),
+                "SELECT ?, ?, ?, CASE WHEN MAX(joined_ms) >= ? THEN MAX(joined_ms) + 1 ELSE ? END "
+                "FROM tournament_players WHERE tournament_id = ?",
+                (tournament_id, user_id, name, now_ms, now_ms, tournament_id),
             )
         return "joined"
 
@@ -1624,6 +1653,7 @@ class SqlStore(
     _SqlTournaments,
     _SqlReviews,
     _SqlExplorer,
+    _SqlLogins,
     _SqlLessons,
     _SqlCorrespondence,
     _SqlPuzzles,

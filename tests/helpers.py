@@ -393,7 +393,7 @@ def double_env(double: DiscordDouble, tmp_path: Path, **settings: str) -> dict[s
         DISCORD_API_BASE=double.api_base,
         DISCORD_GATEWAY_URL=double.gateway_url,
         DEV_GUILD_ID=str(double.guild_id),
-        **settings,
+        **{"BANMEN_IDENTIFY_INTERVAL": "0.2", **settings},
     )
 
 

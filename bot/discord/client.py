@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import discord
@@ -110,6 +111,8 @@ class BanmenBot(commands.AutoShardedBot):
         self.synced = asyncio.Event()
         self.flights = Flights()
         self._warm_ups: list[asyncio.Task[None]] = []
+        self._concurrency: int | None = None
+        """Discord's ``max_concurrency`` (logins at once), asked at the first login."""
 
     async def setup_hook(self) -> None:
         point_at(self.settings.discord_api_base, self.settings.discord_gateway_url)
@@ -137,6 +140,23 @@ class BanmenBot(commands.AutoShardedBot):
             log.info("synced %d commands globally", len(synced))
         self.synced.set()
         return synced
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Queued logins (issue 49): wait for the turn of this shard's ``max_concurrency``
+        bucket across every process on the store (Discord allows one IDENTIFY a bucket every
+        5 s), instead of discord.py's 5 s sleep, which spaces only one process's own logins.
+        A restarted process waits its turn the same way."""
+        if self.settings.identify_interval <= 0:
+            return
+        if self._concurrency is None:
+            try:
+                self._concurrency = (await self.fetch_session_start_limits()).max_concurrency
+            except discord.HTTPException:
+                self._concurrency = 1  # as Discord gives every bot below very large sharding
+        bucket = (shard_id or 0) % max(1, self._concurrency)
+        while (wait := await self.service.login_turn(bucket, int(time.time() * 1000))) > 0:
+            log.info("shard %s waits %.1f s for its login turn (bucket %s)", shard_id, wait, bucket)
+            await asyncio.sleep(wait)
 
     async def on_ready(self) -> None:
         user = self.user

@@ -336,6 +336,15 @@ class GameService:
         at = await self.outbox.next_at_ms()
         return None if at is None else from_ms(at)
 
+    async def login_turn(self, bucket: int, now_ms: int) -> float:
+        """Seconds to wait before a shard of login bucket ``bucket`` may log in to Discord
+        (0: its turn is taken now, for :attr:`Settings.identify_interval`), across every
+        process on this store. ``now_ms`` is the wall clock: Discord's limit is real time."""
+        interval = int(self.settings.identify_interval * 1000)
+        if interval <= 0:
+            return 0.0
+        return await self.ctx.store.take_login_turn(bucket, now_ms, interval) / 1000
+
     async def announced(self, *keys: str) -> None:
         """The replies whose ``outbox`` are ``keys`` were posted (whatever their kinds; a
         delivery loop reports its batch in one call)."""

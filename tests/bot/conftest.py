@@ -30,6 +30,7 @@ class Harness:
             discord_api_base=double.api_base,
             discord_gateway_url=double.gateway_url,
             ai_seconds=0.05,
+            identify_interval=0.0,  # one process: no login queue
         )
         self.thinker: Thinker = InlineThinker(StepClock(0.005))
         """Where the computer player searches (deterministic and instant by default)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import signal
 from pathlib import Path
 
@@ -47,6 +48,10 @@ async def test_two_processes_share_one_postgres(
         BANMEN_CHALLENGE_TTL=str(TTL),
         BANMEN_HEARTBEAT_INTERVAL="1",
     )
+    # Queued logins (issue 49): one login bucket, one login a second, refused by the double
+    # when sooner; the processes take turns through the store, a restarted one too.
+    double.max_concurrency, double.identify_interval = 1, 1.0
+    env["BANMEN_IDENTIFY_INTERVAL"] = "1"
     owner_args = ("--shards", str(mine), "--shard-count", "2")
     other_args = ("--shards", str(1 - mine), "--shard-count", "2")
     owner_env = env | {"BANMEN_HEARTBEAT": str(tmp_path / "owner.beat")}
@@ -83,3 +88,6 @@ async def test_two_processes_share_one_postgres(
             assert await _stop(successor, drain_successor) == 0
         assert await _stop(other, drain_other) == 0
     assert "Traceback" not in other.stderr, other.stderr
+    times = [t for t, _ in double.identify_times]
+    assert len(times) == 3 and double.identifies_refused == 0
+    assert all(b - a >= 1.0 for a, b in itertools.pairwise(times))

@@ -236,6 +236,15 @@ class DiscordDouble:
         self.shard_identifies: list[tuple[int, int]] = []
         """(shard id, shard count) of every IDENTIFY, in order."""
         self.recommended_shards = 1
+        self.max_concurrency = 16
+        """Logins at once (``session_start_limit.max_concurrency``): a shard's bucket is its
+        id modulo this."""
+        self.identify_interval: float | None = None
+        """When set, Discord's login rate: a second IDENTIFY of one bucket within this many
+        seconds is refused (op 9, the session invalid), as Discord refuses it."""
+        self.identify_times: list[tuple[float, int]] = []
+        """(loop time, shard id) of every IDENTIFY accepted, in order."""
+        self.identifies_refused = 0
         """What ``GET /gateway/bot`` advises."""
         self.connections = 0
         self.identifies = 0
@@ -353,9 +362,17 @@ class DiscordDouble:
         if data.get("token") != self.token:
             await gw.ws.close(code=4004, message=b"Authentication failed.")
             return
+        shard = data.get("shard") or [0, 1]
+        now = asyncio.get_running_loop().time()
+        bucket = int(shard[0]) % self.max_concurrency
+        last = [t for t, s in self.identify_times if s % self.max_concurrency == bucket]
+        if self.identify_interval is not None and last and now - last[-1] < self.identify_interval:
+            self.identifies_refused += 1
+            await gw.send({"op": 9, "d": False})  # too soon: the session is invalid
+            return
+        self.identify_times.append((now, int(shard[0])))
         self.identifies += 1
         self.sessions[gw.session_id] = 0
-        shard = data.get("shard") or [0, 1]
         self.session_shards[gw.session_id] = (int(shard[0]), int(shard[1]))
         self.shard_identifies.append(self.session_shards[gw.session_id])
         holds = await self._take_shard(gw, self.session_shards[gw.session_id])
@@ -520,7 +537,7 @@ class DiscordDouble:
                     "total": 1000,
                     "remaining": 1000,
                     "reset_after": 0,
-                    "max_concurrency": 16,
+                    "max_concurrency": self.max_concurrency,
                 },
             }
         )

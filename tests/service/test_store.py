@@ -299,6 +299,27 @@ async def test_close_waits_for_the_change_in_progress(db_url: str) -> None:
         await again.close()
 
 
+async def test_login_turns_are_taken_one_at_a_time(db_url: str) -> None:
+    """Queued logins (issue 49): of two stores asking for a bucket's turn at once, one takes
+    it and the other is told how long to wait; another bucket is free; the interval after the
+    taken turn, the bucket is free again."""
+    first, second = _store(db_url), _store(db_url)
+    await first.open()
+    await second.open()
+    try:
+        asked = await asyncio.gather(
+            first.take_login_turn(0, 10_000, 5_000), second.take_login_turn(0, 10_000, 5_000)
+        )
+        assert sorted(asked) == [0, 5_000]
+        assert await second.take_login_turn(0, 13_000, 5_000) == 2_000
+        assert await second.take_login_turn(1, 13_000, 5_000) == 0  # another bucket
+        assert await second.take_login_turn(0, 15_000, 5_000) == 0
+        assert await first.take_login_turn(0, 15_001, 5_000) == 4_999
+    finally:
+        await first.close()
+        await second.close()
+
+
 async def test_a_start_that_fails_to_migrate_leaves_no_connection_behind(tmp_path: Path) -> None:
     """A store that cannot be migrated (here: a table in the way) raises, and its connection's
     thread ends with it: a bot that fails to start exits instead of hanging."""
