@@ -304,8 +304,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "turn.deadline": ("Deadline: {deadline}", "期限: {deadline}"),
     # -- moves ------------------------------------------------------------------------------
     "move.played": ("#{id} {ply}. {name}: {move}", "#{id} {ply}手目 {name}: {move}"),
-    "card.seat": ("{turn}**{side}** · {name}{hand}", "{turn}**{side}** · {name}{hand}"),
+    "card.seat": (
+        "{turn}**{side}** · {name}{hand}{place}",
+        "{turn}**{side}** · {name}{hand}{place}",
+    ),
     "card.hand": (" · hand: {hand}", " · 持ち駒: {hand}"),
+    "card.place": (" · place {place} of {of}", " · {of}人中{place}位"),
     "ai.folded": ("#{id} The computer's {count} moves:", "#{id} コンピュータの{count}手:"),
     "move.chance": ("Chance: {move}", "偶然: {move}"),
     "move.announcement": ("{text}", "{text}"),

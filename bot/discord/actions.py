@@ -241,7 +241,7 @@ async def retire_previous(bot: Host, reply: Reply, message: discord.Message) -> 
     await bot.service.play.set_game_location(
         reply.game_id, loc.channel_id, loc.thread_id, str(message.id)
     )
-    if loc.thread_id and loc.channel_id and any(b.action in OVER for b in reply.actions):
+    if loc.thread_id and loc.channel_id and finished(reply):
         guild = message.guild or getattr(message.channel, "guild", None)
         lang = await guild_lang(bot, guild.id if guild is not None else None)
         await say_ended(bot, reply, lang, int(loc.channel_id), int(loc.thread_id))
@@ -249,6 +249,16 @@ async def retire_previous(bot: Host, reply: Reply, message: discord.Message) -> 
 
 OVER = frozenset({Action.REMATCH, Action.REVIEW})
 """Buttons only a finished game's card offers."""
+
+
+def finished(reply: Reply) -> bool:
+    """Whether ``reply`` is a finished game's public card (its result card)."""
+    return reply.public and any(b.action in OVER for b in reply.actions)
+
+
+async def result_card(bot: Host, reply: Reply) -> Reply:
+    """A finished game's card links its page on the site (when the site is public)."""
+    return await bot.service.review.linked(reply) if finished(reply) else reply
 
 
 async def say_ended(bot: Host, reply: Reply, lang: str, channel_id: int, thread_id: int) -> None:
@@ -367,6 +377,7 @@ async def _deliver_one(
     if reply.event is Event.STARTED and reply.game_id is not None:
         await start_game_message(bot, responder, reply, public_lang, user_lang)
         return
+    reply = await result_card(bot, reply)
     view = reply_view(reply, public_lang) or page_view(reply.page, public_lang)
     if reply.event is Event.TOURNAMENT_SIGNUP and responder.is_component:
         # Join / Leave on a tournament's sign-up message: it changes in place

@@ -164,9 +164,11 @@ def player_names(loaded: Loaded) -> tuple[str, ...]:
 
 def seat_lines(loaded: Loaded) -> tuple[Line, ...]:
     """One line per seat, as a spectator may see it: ``▶ **Shu** · alice · hand: none`` (the
-    arrow on the seats to act, the hand where the game has hands)."""
+    arrow on the seats to act, the hand where the game has hands, the place once it ended)."""
     n = loaded.row.players
     state = loaded.state
+    outcome = outcome_of(loaded.row.result) if loaded.status.is_over else None
+    ranks = outcome.ranks if outcome is not None and len(outcome.ranks) == n > 1 else None
     acting = set(loaded.acting_seats()) if loaded.status is GameStatus.ACTIVE else set()
     held = {lang: hands(state, None, lang) for lang in ("en", "ja")}
     lines = []
@@ -177,7 +179,19 @@ def seat_lines(loaded: Loaded) -> tuple[Line, ...]:
         if en is not None and ja is not None and seat < len(en):
             hand = Text(t("card.hand", "en", hand=en[seat]), t("card.hand", "ja", hand=ja[seat]))
         turn = "▶ " if seat in acting else ""
-        params = {"turn": turn, "side": side, "name": loaded.name(seat), "hand": hand}
+        place = Text("", "")
+        if ranks is not None:
+            place = Text(
+                t("card.place", "en", place=ranks[seat], of=n),
+                t("card.place", "ja", place=ranks[seat], of=n),
+            )
+        params = {
+            "turn": turn,
+            "side": side,
+            "name": loaded.name(seat),
+            "hand": hand,
+            "place": place,
+        }
         lines.append(Line("card.seat", params))
     return tuple(lines)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tests.bot.conftest import Harness
@@ -94,3 +95,19 @@ async def test_full_game(harness: Harness, double: DiscordDouble) -> None:
     assert all(i.response_time < 3.0 for i in double.interactions.values())
     assert not double.unhandled
     assert not [r for r in double.requests if r.status >= 400]
+
+
+async def test_the_result_card(harness: Harness, double: DiscordDouble) -> None:
+    # A finished game's card: the result, each seat's place, Review and Rematch, the record
+    # behind its button, and the game's page on the site (when the site has an address).
+    harness.settings = replace(harness.settings, public_url="https://banmen.example")
+    await harness.restart()
+    thread_id, turn = await start_challenge(double)
+    resigned = await double.slash(double.alice, "resign", channel=thread_id)
+    assert resigned.message is not None
+    card = resigned.message
+    text = double.text_of(card)
+    assert "resigned" in text and "https://banmen.example/g/" in text
+    assert text.count("place 1 of 2") == 1 and text.count("place 2 of 2") == 1
+    assert {"Review", "Rematch", "Record"} <= set(double.buttons(card))
+    await double.wait_for(lambda: not double.buttons(double.messages[int(turn["id"])]))

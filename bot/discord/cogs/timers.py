@@ -21,7 +21,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import edit_lobby, guild_lang, posted_as, retire_previous
+from bot.discord.actions import edit_lobby, guild_lang, posted_as, result_card, retire_previous
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
 from bot.discord.cogs.tournament import send_in_channel
@@ -142,6 +142,7 @@ class TimersCog(commands.Cog):
         lang = await guild_lang(self.bot, guild.id if guild is not None else None)
         if reply.event in LOBBY_EVENTS and await edit_lobby(self.bot, reply, lang):
             return  # a lapsed challenge: its own message says so, its buttons gone
+        reply = await result_card(self.bot, reply)
         view = reply_view(reply, lang)
         kwargs = reply_parts(reply, lang, view=view).send_kwargs()
         if reply.outbox is not None:
