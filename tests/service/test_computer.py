@@ -415,7 +415,8 @@ async def test_computer_moves_that_follow_each_other_fold_into_one_reply(
         folded += len(answer.absorbs)
         if len(answer.absorbs) == 1:
             assert answer.key == "ai.folded"
-            assert [line.key for line in answer.lines].count("move.played") == 2
+            assert [line.key for line in answer.lines].count("move.listed") == 2
+            assert answer.text("en").count("#") == 1  # the game's number once, at the top
             assert "The computer's 2 moves" in answer.text("en")
             assert "Banmen AI Lv.1" in answer.text("en") and "Banmen AI Lv.2" in answer.text()
         assert answer.to_move == (ALICE.id,) and answer.notify == (ALICE.id,)

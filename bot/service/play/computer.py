@@ -81,14 +81,19 @@ class Responder(Protocol):
 def folded(held: list[Reply], last: Reply) -> Reply:
     """``last`` (a computer move's reply) with the held moves before it listed first, each as
     its own line with the lines it brought, and their announcements absorbed."""
-    before = [line for r in held for line in (Line(r.key, r.params), *r.lines)]
+    before = [line for r in held for line in (_listed(r), *r.lines)]
     return replace(
         last,
-        lines=(*before, Line(last.key, last.params), *last.lines),
+        lines=(*before, _listed(last), *last.lines),
         key="ai.folded",
         params={**last.params, "count": len(held) + 1},
         absorbs=(*(k for r in held for k in r.announcements), *last.absorbs),
     )
+
+
+def _listed(reply: Reply) -> Line:
+    """A folded move as its card lists it (under the card's "#12", without the game's number)."""
+    return Line("move.listed" if reply.key == "move.played" else reply.key, reply.params)
 
 
 class Computer:
