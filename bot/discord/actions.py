@@ -228,20 +228,39 @@ async def retire_previous(bot: Host, reply: Reply, message: discord.Message) -> 
         return
     if reply.event in LOBBY_EVENTS:
         return
-    loc = await bot.service.play.place(reply.game_id)
+    await hand_over(bot, reply.game_id, message, reply)
+
+
+async def hand_over(
+    bot: Host, game_id: int, message: discord.Message, reply: Reply | None = None
+) -> None:
+    """``message``, a card of game ``game_id`` posted in its place, becomes the game's card
+    (its first one too: a player quick enough may have moved before it was recorded), unless
+    a newer card is the game's already: then it gives up its own buttons. ``reply``: what it
+    shows (a result also ends the game's line in the channel)."""
+    async with bot.card_locks.setdefault(game_id, asyncio.Lock()):  # (cards posted at once)
+        await _hand_over(bot, game_id, message, reply)
+
+
+async def _hand_over(
+    bot: Host, game_id: int, message: discord.Message, reply: Reply | None
+) -> None:
+    loc = await bot.service.play.place(game_id)
     if loc is None or str(message.channel.id) != (loc.thread_id or loc.channel_id):
         return  # posted elsewhere (a command typed in another channel): not the game's card
     if loc.message_id and int(loc.message_id) > message.id:
-        # an older card, found by the delivery loop after a crash when a newer one is out
-        # already: it is the one that gives up its buttons
-        await strip_buttons(message.channel, message.id)
+        # an older card (found by the delivery loop after a crash, or a game's first card
+        # recorded after a quick player's move) when a newer one is out: it gives up its own
+        await strip_buttons(message.channel, message.id, message)
         return
     if loc.message_id and loc.message_id != str(message.id):
-        await strip_buttons(message.channel, int(loc.message_id))
+        known = bot.newest_cards.get(game_id)
+        await strip_buttons(message.channel, int(loc.message_id), known)
     await bot.service.play.set_game_location(
-        reply.game_id, loc.channel_id, loc.thread_id, str(message.id)
+        game_id, loc.channel_id, loc.thread_id, str(message.id)
     )
-    if loc.thread_id and loc.channel_id and finished(reply):
+    remember_card(bot.newest_cards, game_id, message)
+    if reply is not None and loc.thread_id and loc.channel_id and finished(reply):
         guild = message.guild or getattr(message.channel, "guild", None)
         lang = await guild_lang(bot, guild.id if guild is not None else None)
         await say_ended(bot, reply, lang, int(loc.channel_id), int(loc.thread_id))
@@ -272,18 +291,41 @@ async def say_ended(bot: Host, reply: Reply, lang: str, channel_id: int, thread_
         log.debug("game %s: no starter message to end in the channel", reply.game_id)
 
 
-async def strip_buttons(channel: discord.abc.Messageable, message_id: int) -> None:
+CARDS_KEPT = 2000
+"""The newest cards kept in memory (one a game): taking the buttons off one of them needs no
+read of it first."""
+
+
+def remember_card(
+    cards: dict[int, discord.Message], game_id: int, message: discord.Message
+) -> None:
+    """Keep ``message`` as ``game_id``'s newest card (the oldest kept is forgotten past
+    :data:`CARDS_KEPT`)."""
+    cards.pop(game_id, None)
+    cards[game_id] = message
+    while len(cards) > CARDS_KEPT:
+        cards.pop(next(iter(cards)))
+
+
+async def strip_buttons(
+    channel: discord.abc.Messageable, message_id: int, known: discord.Message | None = None
+) -> None:
     """Take the buttons off a posted card (or a message from before the cards), keeping all
-    it shows; a message gone or out of reach is left as it is."""
+    it shows: from ``known`` when it is that message as posted (no read), else as read back;
+    always edited through the channel (an interaction's token does not last). A message gone
+    or out of reach is left as it is."""
     try:
-        old = await channel.fetch_message(message_id)
+        old = known if known is not None and known.id == message_id else None
+        if old is None:
+            old = await channel.fetch_message(message_id)
+        target = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
         if not old.flags.components_v2:
             if old.components:
-                await old.edit(view=None)
+                await target.edit(view=None)
             return
         view = discord.ui.LayoutView.from_message(old, timeout=None)
         if _drop_buttons(view):
-            await old.edit(view=view)
+            await target.edit(view=view)
     except discord.HTTPException:
         log.info("could not take the buttons off message %s", message_id)
 
@@ -655,7 +697,7 @@ async def open_game_thread(
     # the thread even if it comes before this handler records the turn message.
     await bot.service.play.set_game_location(game_id, str(channel.id), str(thread.id), None)
     sent = await thread.send(**turn.send_kwargs())
-    await bot.service.play.set_game_location(game_id, str(channel.id), str(thread.id), str(sent.id))
+    await hand_over(bot, game_id, sent)
 
 
 async def start_private_thread(

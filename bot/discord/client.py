@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from typing import Any
 
 import discord
@@ -111,6 +112,12 @@ class BanmenBot(commands.AutoShardedBot):
         self.synced = asyncio.Event()
         self.flights = Flights()
         self._warm_ups: list[asyncio.Task[None]] = []
+        self.card_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """Per game, held while its newest card changes hands (actions.retire_previous)."""
+        self.newest_cards: dict[int, discord.Message] = {}
+        """Per game, its newest card as posted (actions.remember_card)."""
         self._concurrency: int | None = None
         """Discord's ``max_concurrency`` (logins at once), asked at the first login."""
 

@@ -5,6 +5,8 @@ direction only."""
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from typing import Any, Protocol, runtime_checkable
 
 import discord
@@ -19,6 +21,10 @@ class Host(Protocol):
     service: GameService
     settings: Settings
     flights: Flights
+    card_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
+    newest_cards: dict[int, discord.Message]
+    """Per game, its newest card as posted (see :func:`bot.discord.actions.remember_card`)."""
+    """Per game, held while its newest card changes hands (:func:`retire_previous`)."""
 
     async def run_action(
         self, interaction: discord.Interaction[Any], action: str, target: Target, arg: str | None

@@ -184,13 +184,21 @@ async def test_no_announcement_is_lost_or_doubled_across_kills(
     killer.bot, killer.mode = None, ""
 
     def every_move_announced() -> bool:
-        # posted, and reported (what follows a post, the previous card's buttons taken off,
-        # is done before the report: a post found after a kill has it redone first)
+        # every move's card posted, and only the newest still holding buttons (what follows
+        # a post, the previous card's buttons taken off, is redone for a post found after a
+        # kill)
         marks = _marks(double, thread_id)
         moved = [a for a in _announced(db_path) if a[3] == "moved"]
-        return all(_mark(a) in marks and a[4] is not None for a in moved)
+        held = [m for m in double.channel_messages(thread_id) if double.buttons(m)]
+        return all(_mark(a) in marks for a in moved) and len(held) == 1
 
-    await double.wait_for(every_move_announced, timeout=60)
+    try:
+        await double.wait_for(every_move_announced, timeout=60)
+    except TimeoutError:
+        marks = _marks(double, thread_id)
+        held = [double.mark(m) for m in double.channel_messages(thread_id) if double.buttons(m)]
+        missing = [a for a in _announced(db_path) if a[3] == "moved" and _mark(a) not in marks]
+        raise AssertionError((held, missing, bot.stderr[-3000:])) from None
     bot.proc.send_signal(signal.SIGTERM)
     assert await bot.finish() == 0, bot.stderr
     await cm.__aexit__(None, None, None)
