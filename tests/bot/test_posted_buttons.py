@@ -122,6 +122,7 @@ async def test_a_turn_message_from_before_the_cards(
     # answer, and the game's next card takes them off it (the message keeps its embed).
     thread_id, turn = await start_challenge(double)
     old = as_embed_before_the_cards(double, turn)
+    await harness.restart()  # the upgrade
     to_move = double.alice if double.alice.mention in old["content"] else double.bob
     board = await double.click(double.carol, old, double.buttons(old)["Board"])
     assert board.ephemeral and board.files  # a spectator's look
