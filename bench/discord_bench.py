@@ -27,7 +27,7 @@ from bot.clock import SystemClock
 from bot.config import Settings
 from bot.discord.client import BanmenBot
 from bot.service import GameService, ProcessThinker, Thinker, User
-from tests.discord_double import DiscordDouble, Interaction
+from tests.discord_double import DiscordDouble, Interaction, payloads
 
 MOVES = 120
 LESSONS = 30
@@ -151,7 +151,7 @@ async def _run(
                 ai_moves = sum(
                     1
                     for m in double.channel_messages(double.channel_id)
-                    if "Banmen AI Lv.8" in str(m["embeds"])
+                    if "Banmen AI Lv.8" in payloads.text_of(m)
                 )
         finally:
             stop.set()
