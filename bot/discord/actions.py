@@ -757,7 +757,8 @@ async def run_action(
         lang = Lang.of(interaction.locale, await guild_lang(bot, interaction.guild_id))
         await interaction.response.send_modal(MoveModal(action, target, lang))
         return
-    press = Press(target, service_user(interaction.user), arg, interaction.filesize_limit)
+    guild = str(interaction.guild_id) if interaction.guild_id else None
+    press = Press(target, service_user(interaction.user), arg, interaction.filesize_limit, guild)
     await respond(interaction, lambda: bot.service.act(action, press))
 
 

@@ -82,6 +82,7 @@ class Action(enum.StrEnum):
     """The analysis board of a finished game (issue 50, 3), at a ply (none: its end)."""
     ANALYSIS_MOVE = "analysis_move"
     ANALYSIS_BACK = "analysis_back"
+    EXPLORE_STEP = "explore_step"
     ANALYSIS_BEST = "analysis_best"
     # tournaments (issue 34): the argument is the tournament's id
     TOURNAMENT_JOIN = "t_join"
@@ -124,6 +125,10 @@ class Takes(enum.Enum):
     """A day, ``YYYY-MM-DD`` (a daily puzzle's); none: today."""
     LESSON = enum.auto()
     """A lesson's id, or a game's (its next lesson); none, where allowed: the current one."""
+    EXPLORED = enum.auto()
+    """An explorer's position: ``<game>|<s or g><0 or 1>|<path>`` (the pool: this server's
+    or every server's games, rated only or all; the path: each move's place among the legal
+    moves, base 36, dot-separated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +161,7 @@ Target = GameTarget | Practice | TournamentTarget
 PLY = re.compile(r"[0-9]{1,9}")
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 LESSON = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}(?:@[a-z0-9-]{1,40})?")
+EXPLORED = re.compile(r"[a-z0-9-]{1,24}\|[sg][01]\|(?:[0-9a-z]{1,3}(?:\.[0-9a-z]{1,3})*)?")
 """A lesson or game id; a shared lesson taken in another game's course names it after ``@``
 (``socrates-board-2@socrates-shinken``)."""
 OPTIONAL = frozenset({Takes.DAY, Takes.LESSON})
@@ -182,6 +188,8 @@ def parse_arg(takes: Takes, arg: str | None, *, required: bool = False) -> str |
         date.fromisoformat(arg)  # ValueError for 2026-02-30
     if takes is Takes.LESSON and not LESSON.fullmatch(arg):
         raise ValueError(f"not a lesson or game: {arg!r}")
+    if takes is Takes.EXPLORED and not EXPLORED.fullmatch(arg):
+        raise ValueError(f"not an explorer's position: {arg!r}")
     if takes is Takes.MOVE and not split_play(arg)[1]:
         raise ValueError(f"not a move: {arg!r}")
     return arg

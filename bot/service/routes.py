@@ -104,7 +104,7 @@ async def _better(s: GameService, p: Press) -> Reply:
 
 P, S, OK, NO = Style.PRIMARY, Style.SECONDARY, Style.SUCCESS, Style.DANGER
 GAME, PRACTICE, TOURNAMENT = On.GAME, On.PRACTICE, On.TOURNAMENT
-NOTHING, TEXT = Takes.NOTHING, Takes.TEXT
+NOTHING, TEXT, EXPLORED = Takes.NOTHING, Takes.TEXT, Takes.EXPLORED
 
 ACTIONS: Mapping[Action, ActionSpec] = {
     Action.JOIN: ActionSpec(
@@ -251,6 +251,14 @@ ACTIONS: Mapping[Action, ActionSpec] = {
     Action.ANALYSE: ActionSpec(_analyse, "button.analyse", S, GAME, Takes.PLY),
     Action.ANALYSIS_MOVE: ActionSpec(
         lambda s, p: s.review.analysis_move(p.user, p.arg or ""), "button.move", P, PRACTICE, TEXT
+    ),
+    Action.EXPLORE_STEP: ActionSpec(
+        lambda s, p: s.review.explore_step(p.arg or "", p.guild_id),
+        "button.explore_step",
+        S,
+        PRACTICE,
+        EXPLORED,
+        required=True,
     ),
     Action.ANALYSIS_BACK: ActionSpec(
         lambda s, p: s.review.analysis_back(p.user), "button.analysis_back", S, PRACTICE, NOTHING

@@ -60,6 +60,9 @@ class Press:
     arg: str | None = None
     max_bytes: int | None = None
     """The largest picture the adapter can post (a replay's GIF), if it has a limit."""
+    guild_id: str | None = None
+    """The server the press was made in (None: a direct message), for what depends on it (the
+    explorer's "this server's games")."""
 
 
 class Event(enum.StrEnum):
@@ -104,6 +107,8 @@ class Event(enum.StrEnum):
     LESSON_MENU = "lesson_menu"
     """The games with the learner's stars per lesson (private)."""
     ANALYSIS = "analysis"
+    EXPLORE = "explore"
+    """The opening explorer at a position (private; a step button on it replaces it)."""
     """The analysis board (private; a button on it replaces it; opened, a new message)."""
     PUZZLE = "puzzle"
     """A puzzle, an answer to it, its hint or solution (private to the solver)."""
@@ -145,7 +150,7 @@ TURN_EVENTS = frozenset(
 )
 """Replies that end with whose turn it is."""
 
-PRACTICE_EVENTS = frozenset({Event.LESSON, Event.LESSON_MENU, Event.ANALYSIS})
+PRACTICE_EVENTS = frozenset({Event.LESSON, Event.LESSON_MENU, Event.ANALYSIS, Event.EXPLORE})
 """Private replies about a user's practice board: a button on one replaces it in place."""
 
 LOBBY_EVENTS = frozenset({Event.JOINED, Event.LEFT, Event.CANCELLED})

@@ -12,10 +12,11 @@ from bot import i18n
 from bot.learn import moved_cells
 from bot.model import ExplorerCount
 from bot.service import present
+from bot.service.actions import Action, Button
 from bot.service.context import Context
 from bot.service.explored import NO_EXPLORER, explorer_counts
-from bot.service.values import Line, Refusal, Reply
-from engines.core import CHANCE, EngineError, State, Text
+from bot.service.values import Event, Line, Refusal, Reply
+from engines.core import CHANCE, SIMULTANEOUS, EngineError, State, Text
 from engines.explore import position_key, setup_key
 from engines.registry import get_game
 from render.base import Marks
@@ -130,10 +131,25 @@ class Explorer:
         image = await self.ctx.pictures.draw(None, ex.state, None, None, marks=marks)
         return image, present.alt_text(ex.state, None, None) if image is not None else None
 
+    async def step(self, arg: str, guild_id: str | None) -> Reply:
+        """The explorer at the position a step button names (see :func:`step_arg`)."""
+        game_type, server, rated, path = read_step(arg)
+        state = walk_to(game_type, "")[0]
+        moves: list[str] = []
+        for index in path:
+            legal = state.legal_moves() if not state.is_over() else []
+            if state.current_player() == CHANCE or index >= len(legal):
+                raise Refusal("refuse.button_argument")
+            moves.append(state.format_move(legal[index]))
+            state = state.apply(legal[index])
+        scope = guild_id if server else None
+        return await self.explore(game_type, " ".join(moves), scope, rated=rated)
+
     async def explore(
         self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
     ) -> Reply:
-        """The moves played from the position after ``moves``, most played first (private)."""
+        """The moves played from the position after ``moves``, most played first (private),
+        with a button to step into each of the most played and one back."""
         ex = await self.position(game_type, moves, guild_id or "", rated)
         game = get_game(ex.game_type)
         lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
@@ -148,11 +164,81 @@ class Explorer:
                 "rated": i18n.text("explore.rated" if rated else "explore.all"),
                 "table": i18n.text("explore.setups" if ex.setup else "explore.tree"),
             },
+            event=Event.EXPLORE,
             public=False,
             lines=lines,
             image=image,
             image_alt=alt,
+            actions=step_buttons(ex, server=guild_id is not None, rated=rated),
         )
+
+
+STEP_ARG_MAX = 60
+"""The longest step argument a button carries (deeper, the position is typed: ``/explore``)."""
+
+
+def step_arg(game_type: str, server: bool, rated: bool, path: Sequence[int]) -> str | None:
+    """A step button's argument: the game, the pool and the path from the start (each move's
+    place among the legal moves, base 36); None when it would be too long for a button."""
+    steps = ".".join(_base36(i) for i in path)
+    arg = f"{game_type}|{'s' if server else 'g'}{int(rated)}|{steps}"
+    return arg if len(arg) <= STEP_ARG_MAX and all(i < 36**3 for i in path) else None
+
+
+def read_step(arg: str) -> tuple[str, bool, bool, list[int]]:
+    """:func:`step_arg`'s parts back: the game, this server's pool, rated only, the path."""
+    game_type, pool, steps = arg.split("|")
+    path = [int(s, 36) for s in steps.split(".")] if steps else []
+    return game_type, pool[0] == "s", pool[1] == "1", path
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def path_of(state: State[Any], moves: Sequence[str]) -> list[int] | None:
+    """Each of ``moves`` (as the game writes them, from ``state``) as its place among the legal
+    moves there; None when one is not found, or a step is chance or a secret setup (数字将棋's
+    explorer is typed, not stepped, past its setups)."""
+    path: list[int] = []
+    for text in moves:
+        if state.is_over() or state.current_player() in (CHANCE, SIMULTANEOUS):
+            return None
+        legal = state.legal_moves()
+        shown = [state.format_move(m) for m in legal]
+        if text not in shown:
+            return None
+        path.append(shown.index(text))
+        state = state.apply(legal[path[-1]])
+    return path
+
+
+def step_buttons(ex: Explored, *, server: bool, rated: bool) -> tuple[Button, ...]:
+    """A button into each of the most played moves (numbered as the picture marks them) and one
+    back to the position before, where a button can name the position."""
+    if ex.setup:
+        return ()
+    path = path_of(get_game(ex.game_type).new_game(), ex.moves)
+    if path is None:
+        return ()
+    out: list[Button] = []
+    for rank, c in enumerate(ex.counts[:MARKED], 1):
+        into = path_of(ex.state, [c.move])
+        arg = step_arg(ex.game_type, server, rated, [*path, *into]) if into else None
+        if arg is not None:
+            label = f"{rank}. {c.move}"[:80]
+            out.append(Button(Action.EXPLORE_STEP, arg, Text(label, label)))
+    if path:
+        back = step_arg(ex.game_type, server, rated, path[:-1])
+        if back is not None:
+            out.append(Button(Action.EXPLORE_STEP, back, Text("◀ Back", "◀ 戻る")))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,12 @@ class Review:
         return await self.explorer.explore(game_type, moves, guild_id, rated=rated)
 
     @entry
+    async def explore_step(self, arg: str, guild_id: str | None = None) -> Reply:
+        """A step button of the explorer (a move stepped into, or back): the explorer at the
+        position its argument names (``Takes.EXPLORED``); "this server" is ``guild_id``."""
+        return await self.explorer.step(arg, guild_id)
+
+    @entry
     async def explorer_page(
         self, game_type: str, moves: Sequence[str], rated: bool = False
     ) -> WebExplorer:
