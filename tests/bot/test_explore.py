@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.service import Action, Practice, Press, Refusal, User
+from bot.service import Action, GameService, Practice, Press, Refusal, User
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 from tests.helpers import ALICE, record_json
@@ -14,13 +14,19 @@ from tests.helpers import EXPLORED as GAME
 from tests.helpers import explorer_record as random_record
 
 
-async def test_explore_through_discord(harness: Harness, double: DiscordDouble) -> None:
+async def _one_game_here(harness: Harness, double: DiscordDouble) -> tuple[GameService, list[str]]:
+    """One finished game of the explorer's, imported in the double's server: its moves."""
     service = harness.service
     assert service is not None
     moves, result = random_record(random.Random(5))
     await service.play.import_record(
         ALICE, record_json(moves, result), guild_id=str(double.guild_id)
     )
+    return service, list(moves)
+
+
+async def test_explore_through_discord(harness: Harness, double: DiscordDouble) -> None:
+    _, moves = await _one_game_here(harness, double)
     here = await double.slash(double.carol, "explore", {"game": GAME})
     assert here.ephemeral and f"{moves[0]}: 1 game (100%)" in here.text
     deeper = await double.slash(double.carol, "explore", {"game": GAME, "moves": moves[0]})
@@ -35,12 +41,7 @@ async def test_step_into_a_move_and_back(harness: Harness, double: DiscordDouble
     # The explorer's buttons: one into each of the most played moves (numbered as the picture
     # marks them), one back; each press replaces the private explorer in place, and keeps the
     # pool it was asked for (this server's games).
-    service = harness.service
-    assert service is not None
-    moves, result = random_record(random.Random(5))
-    await service.play.import_record(
-        ALICE, record_json(moves, result), guild_id=str(double.guild_id)
-    )
+    service, moves = await _one_game_here(harness, double)
     here = await double.slash(double.carol, "explore", {"game": GAME})
     assert here.message is not None
     message = here.message
