@@ -312,6 +312,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "card.place": (" · place {place} of {of}", " · {of}人中{place}位"),
     "move.listed": ("{ply}. {name}: {move}", "{ply}手目 {name}: {move}"),
     "button.explore_step": ("Step in", "進む"),
+    "explore.back": ("◀ Back", "◀ 戻る"),
     "ai.folded": ("#{id} The computer's {count} moves:", "#{id} コンピュータの{count}手:"),
     "move.chance": ("Chance: {move}", "偶然: {move}"),
     "move.announcement": ("{text}", "{text}"),

@@ -55,6 +55,7 @@ GOOD: dict[Takes, tuple[str, str]] = {
     Takes.TEXT: ("e4", "pass"),
     Takes.DAY: ("2026-11-27", "2026-02-28"),
     Takes.LESSON: ("rokumentai-2", "sangokushi"),
+    Takes.EXPLORED: ("rokumentai|g0|", "sangokushi|s1|3.a.12"),
 }
 """Two arguments of each kind (a use case that reads its argument is called differently)."""
 BAD: dict[Takes, tuple[str, ...]] = {
@@ -64,6 +65,7 @@ BAD: dict[Takes, tuple[str, ...]] = {
     Takes.TEXT: ("",),
     Takes.DAY: ("tomorrow", "2026-02-30", "2026-1-1"),
     Takes.LESSON: ("a b", "../x", ":"),
+    Takes.EXPLORED: ("rokumentai", "rokumentai|x0|", "rokumentai|g0|3..4", "a|g0|3|4"),
 }
 
 

@@ -237,7 +237,7 @@ def step_buttons(ex: Explored, *, server: bool, rated: bool) -> tuple[Button, ..
     if path:
         back = step_arg(ex.game_type, server, rated, path[:-1])
         if back is not None:
-            out.append(Button(Action.EXPLORE_STEP, back, Text("◀ Back", "◀ 戻る")))
+            out.append(Button(Action.EXPLORE_STEP, back, i18n.text("explore.back")))
     return tuple(out)
 
 
