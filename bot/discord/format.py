@@ -28,7 +28,6 @@ from bot.service import (
     parse_outbox_key,
 )
 
-EMBED_COLOUR = discord.Colour(0xC8A24A)  # the wood of a shogi board (the rules pages)
 MAX_CONTENT = 2000
 
 

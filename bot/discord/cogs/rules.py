@@ -19,9 +19,9 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.discord.actions import guild_lang
+from bot.discord.cards import WOOD
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
-from bot.discord.format import EMBED_COLOUR
 from bot.discord.host import host_of
 from bot.discord.views import Persistent
 from bot.i18n import Lang, t
@@ -45,7 +45,7 @@ def page_embed(page: RulesPage, lang: Lang) -> tuple[discord.Embed, list[discord
     embed = discord.Embed(
         title=f"{game} · {section}"[:256],
         description=f"**{page.heading.get(lang)}**\n{page.body.get(lang)}",
-        colour=EMBED_COLOUR,
+        colour=WOOD,
     )
     if page.link:
         embed.add_field(name="\u200b", value=t("rules.link", lang, link=page.link), inline=False)
