@@ -26,7 +26,6 @@ from bot.service import (
     ANSWERS,
     MAX_GAME_ID,
     Action,
-    Button,
     GameService,
     GameTarget,
     Kind,
@@ -38,6 +37,7 @@ from bot.service import (
     Takes,
     TournamentOptions,
     User,
+    button_words,
     catalogue,
 )
 
@@ -56,18 +56,11 @@ _PICTURE = re.compile(r"(?:game-[0-9]+|[a-z]+)-([0-9]{4,9})-.*\.[a-z]{3,4}")
 (``lesson-0004-seat0.png``, ``puzzle-…``, ``rating-…``, ``tournament-…``)."""
 
 
-def button_text(button: Button, lang: str) -> str:
-    """A button as the card labels it."""
-    if button.label is not None:
-        return button.label.get(lang)
-    return i18n.t(ACTIONS[button.action].label, lang)
-
-
 def card_tail(reply: Reply, lang: str) -> list[str]:
     """What a card shows after its text, picture and files: a line per seat, the buttons and,
     for a leaderboard of several pages, how to turn them."""
     out = ["  " + i18n.t(seat.key, lang, **seat.params).replace("**", "") for seat in reply.seats]
-    if labels := [button_text(b, lang) for b in reply.actions]:
+    if labels := [button_words(b, lang) for b in reply.actions]:
         out.append(i18n.t("sandbox.buttons", lang, buttons=" ".join(f"[{x}]" for x in labels)))
     if reply.page is not None and reply.page.count > 1:
         page = reply.page

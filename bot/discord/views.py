@@ -43,7 +43,7 @@ from bot.service import (
     Takes,
     Target,
     TournamentTarget,
-    split_play,
+    button_words,
     target_of,
 )
 
@@ -130,13 +130,8 @@ def read_custom_id(text: str) -> Posted | None:
 
 
 def button_label(button: Button, lang: str) -> str:
-    """A button's label: the service's own (a move as the game writes it), else the
-    catalogue's word for the action."""
-    if button.label is not None:
-        return button.label.get(lang)[:80]
-    if button.action is Action.PLAY:
-        return split_play(button.arg)[1][:80]
-    return t(ACTIONS[button.action].label, lang)[:80]
+    """A button's label (the service's words for it), as long as Discord takes one."""
+    return button_words(button, lang)[:80]
 
 
 def button_style(action: str) -> discord.ButtonStyle:

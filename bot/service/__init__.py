@@ -82,7 +82,7 @@ from bot.service.review.site import (
     WebRank,
     WebRated,
 )
-from bot.service.routes import ACTIONS, ActionSpec, target_of
+from bot.service.routes import ACTIONS, ActionSpec, button_words, target_of
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
 from bot.service.values import (
     AI_DEFAULT_LEVEL,
@@ -173,6 +173,7 @@ __all__ = [
     "WebPly",
     "WebRank",
     "WebRated",
+    "button_words",
     "catalogue",
     "delivery_mark",
     "parse_arg",

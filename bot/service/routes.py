@@ -16,8 +16,10 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot import i18n
 from bot.service.actions import (
     Action,
+    Button,
     GameTarget,
     On,
     Practice,
@@ -307,6 +309,16 @@ ACTIONS: Mapping[Action, ActionSpec] = {
 }
 """Every action: its use case, the key of its label, its style, what it acts on and its
 argument."""
+
+
+def button_words(button: Button, lang: str) -> str:
+    """What a button says, for every adapter: the service's own label (a move as the game
+    writes it), a play button's move, else the catalogue's word for its action."""
+    if button.label is not None:
+        return button.label.get(lang)
+    if button.action is Action.PLAY:
+        return split_play(button.arg)[1]
+    return i18n.t(ACTIONS[button.action].label, lang)
 
 
 def target_of(action: Action, reply: Reply) -> Target | None:
