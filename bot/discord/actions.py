@@ -266,13 +266,9 @@ async def _hand_over(
         await say_ended(bot, reply, lang, int(loc.channel_id), int(loc.thread_id))
 
 
-OVER = frozenset({Action.REMATCH, Action.REVIEW})
-"""Buttons only a finished game's card offers."""
-
-
 def finished(reply: Reply) -> bool:
     """Whether ``reply`` is a finished game's public card (its result card)."""
-    return reply.public and any(b.action in OVER for b in reply.actions)
+    return reply.public and reply.over
 
 
 async def result_card(bot: Host, reply: Reply) -> Reply:

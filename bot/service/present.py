@@ -64,6 +64,7 @@ def reply(loaded: Loaded, event: Event, key: str, **kw: Any) -> Reply:
         deadline = None
     if kw.get("picture") and row.status in (GameStatus.ACTIVE, GameStatus.FINISHED):
         kw.setdefault("seats", seat_lines(loaded))
+    kw.setdefault("over", row.status is GameStatus.FINISHED)
     return Reply(
         key,
         params,

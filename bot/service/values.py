@@ -236,6 +236,8 @@ class Reply:
     """For a leaderboard: which page this is (adapters offer the others)."""
     silent: bool = False
     """Sent without a notification (everyone it pings is in their quiet hours)."""
+    over: bool = False
+    """The reply is about a finished game (its card is the game's result card)."""
     seats: tuple[Line, ...] = ()
     """A running or finished game's seats, one line each (who plays which side, whose turn,
     the hand): a card shows each as its own part."""
