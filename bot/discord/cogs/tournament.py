@@ -24,9 +24,11 @@ from bot.discord.actions import (
     edit_signup,
     guild_lang,
     guild_threads,
+    open_game_thread,
     post_nonce,
     respond,
     service_user,
+    thread_name,
     with_game_links,
 )
 from bot.discord.client import BanmenBot
@@ -35,7 +37,6 @@ from bot.discord.common import game_type_choices
 from bot.discord.format import reply_parts
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.views import reply_view
-from bot.i18n import t
 from bot.service import Event, Reply, TournamentOptions
 
 log = logging.getLogger("banmen.discord.tournament")
@@ -222,19 +223,19 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         if not await guild_threads(self.bot, channel.guild.id):
             return False
         lang = await guild_lang(self.bot, channel.guild.id)
-        title = reply.params["game"]
-        name = t("thread.name", lang, game=reply.game_id, title=f"{title.ja} {title.en}")[:100]
-        # no post in the channel of its own: the round's post links every game of the round
-        thread = await channel.create_thread(
-            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-        )
+
+        async def opened() -> discord.Thread:
+            # no post in the channel of its own: the round's post links every game of the round
+            return await channel.create_thread(
+                name=thread_name(reply, lang),
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+
         turn = reply_parts(reply, lang, view=reply_view(reply, lang))
-        sent = await thread.send(**turn.send_kwargs())
-        await service.play.set_game_location(
-            reply.game_id, loc.channel_id, str(thread.id), str(sent.id)
-        )
-        if reply.outbox is not None:
-            await service.announced(reply.outbox)
+        await open_game_thread(self.bot, reply.game_id, channel, turn, opened)
+        if reply.announcements:
+            await service.announced(*reply.announcements)
         return True
 
 
