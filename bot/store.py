@@ -16,6 +16,7 @@ primary key (game, ply) refuses a second writer for the same ply. Either guard f
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
@@ -2130,16 +2131,30 @@ class SqliteStore(SqlStore):
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[Session]:
         async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+            await self._begin()
             try:
                 yield _SqliteSession(self.db)
             except sqlite3.IntegrityError as exc:
-                await self.db.execute("ROLLBACK")
+                await asyncio.shield(self.db.execute("ROLLBACK"))
                 raise ConflictError(str(exc)) from exc
             except BaseException:
-                await self.db.execute("ROLLBACK")
+                await asyncio.shield(self.db.execute("ROLLBACK"))
                 raise
             await self.db.execute("COMMIT")
+
+    async def _begin(self) -> None:
+        """``BEGIN IMMEDIATE``, undone if the caller is cancelled while it is on its way: the
+        connection's thread runs it all the same, and the next write would find the
+        connection inside a transaction nobody ends ("cannot start a transaction within a
+        transaction": a process stopped in the middle of a delivery round)."""
+        begin = asyncio.ensure_future(self.db.execute("BEGIN IMMEDIATE"))
+        try:
+            await asyncio.shield(begin)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await begin
+                await self.db.execute("ROLLBACK")
+            raise
 
     @asynccontextmanager
     async def _snapshot(self) -> AsyncIterator[Session]:

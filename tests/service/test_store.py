@@ -320,6 +320,33 @@ async def test_login_turns_are_taken_one_at_a_time(db_url: str) -> None:
         await second.close()
 
 
+async def test_a_write_cancelled_as_it_begins_leaves_no_transaction_open(tmp_path: Path) -> None:
+    """A task cancelled while its write's BEGIN is on its way to SQLite's thread (a process
+    stopped in the middle of a delivery round): the BEGIN runs all the same, and is undone;
+    the next write is not refused with "cannot start a transaction within a transaction"."""
+    store = SqliteStore(tmp_path / "cancelled.db")
+    await store.open()
+    try:
+        real = store.db.execute
+        begun = asyncio.Event()
+
+        def execute(sql: str, *args: Any) -> Any:
+            if sql.startswith("BEGIN"):
+                begun.set()
+            return real(sql, *args)
+
+        store.db.execute = execute  # type: ignore[method-assign]
+        write = asyncio.create_task(store.take_login_turn(0, 10_000, 5_000))
+        await begun.wait()
+        write.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await write
+        store.db.execute = real  # type: ignore[method-assign]
+        assert await store.take_login_turn(1, 10_000, 5_000) == 0
+    finally:
+        await store.close()
+
+
 async def test_a_start_that_fails_to_migrate_leaves_no_connection_behind(tmp_path: Path) -> None:
     """A store that cannot be migrated (here: a table in the way) raises, and its connection's
     thread ends with it: a bot that fails to start exits instead of hanging."""
