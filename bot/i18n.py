@@ -1332,6 +1332,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "explore.pool_global": ("every server", "全サーバー"),
     "explore.pool_server": ("this server", "このサーバー"),
+    "explore.pool_computer": (
+        "the computer's self-play at levels 6–8, {games} {games:game|games} in all",
+        "レベル6〜8のコンピュータ同士の対局・全{games}局",
+    ),
+    "explore.try_computer": (
+        "The computer's self-play went on from here in {games} {games:game|games}: "
+        'choose the pool "computer" to see its moves.',
+        "コンピュータ同士の対局では、この局面から {games}局 続いています。"
+        "pool に「computer」を選ぶと、その手が見られます。",
+    ),
     "explore.rated": ("rated games", "レーティング対局"),
     "explore.all": ("all games", "全対局"),
     "explore.tree": ("moves", "指し手"),
@@ -1644,6 +1654,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.explore.after": ("After", "手順："),
     "web.explore.all": ("all finished games", "終局したすべての対局"),
     "web.explore.rated": ("rated games only", "レーティング対局のみ"),
+    "web.explore.computer": (
+        "the computer's self-play (levels 6–8)",
+        "コンピュータ同士の対局（レベル6〜8）",
+    ),
+    "web.explore.pools": ("Which games", "対象の対局"),
     "web.explore.played": (
         "Moves played from here ({games} {games:game|games})",
         "この局面から指された手（{games}局）",

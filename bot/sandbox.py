@@ -569,13 +569,17 @@ async def review_command(sb: Sandbox, args: list[str]) -> None:
 
 
 async def explore_command(sb: Sandbox, args: list[str]) -> None:
-    """``/explore <game> [moves ...] [rated]``: the opening explorer (every server's games)."""
+    """``/explore <game> [moves ...] [rated|computer]``: the opening explorer (every server's
+    games, or the computer's self-play)."""
     if not args:
-        sb.say(sb.t("sandbox.usage", usage="/explore <game> [moves ...] [rated]"))
+        sb.say(sb.t("sandbox.usage", usage="/explore <game> [moves ...] [rated|computer]"))
         return
-    rated = args[-1].lower() == "rated"
-    moves = " ".join(args[1 : len(args) - int(rated)])
-    sb.show(await sb.service.review.explore(args[0], moves, None, rated=rated))
+    pool = args[-1].lower() if args[-1].lower() in ("rated", "computer") else ""
+    moves = " ".join(args[1 : len(args) - int(bool(pool))])
+    explored = sb.service.review.explore(
+        args[0], moves, None, rated=pool == "rated", computer=pool == "computer"
+    )
+    sb.show(await explored)
 
 
 async def learn_command(sb: Sandbox, args: list[str]) -> None:

@@ -161,7 +161,7 @@ Target = GameTarget | Practice | TournamentTarget
 PLY = re.compile(r"[0-9]{1,9}")
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 LESSON = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}(?:@[a-z0-9-]{1,40})?")
-EXPLORED = re.compile(r"[a-z0-9-]{1,24}\|[sg][01]\|(?:[0-9a-z]{1,3}(?:\.[0-9a-z]{1,3})*)?")
+EXPLORED = re.compile(r"[a-z0-9-]{1,24}\|[sgc][01]\|(?:[0-9a-z]{1,3}(?:\.[0-9a-z]{1,3})*)?")
 """A lesson or game id; a shared lesson taken in another game's course names it after ``@``
 (``socrates-board-2@socrates-shinken``)."""
 OPTIONAL = frozenset({Takes.DAY, Takes.LESSON})

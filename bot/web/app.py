@@ -439,13 +439,23 @@ async def my_page(request: web.Request) -> web.StreamResponse:
     return render(request, "me", who=who, games=await service.review.my_games(who))
 
 
-def _explorer_query(request: web.Request) -> tuple[list[str], bool]:
-    return request.query.getall("m", []), request.query.get("rated") == "1"
+EXPLORER_POOLS = ("all", "rated", "computer")
+"""The explorer's pools on the site: every server's finished games, the rated ones, the
+computer's self-play at levels 6-8 (``pool=`` in the address; ``rated=1`` as before)."""
 
 
-def explorer_address(game: str, moves: list[str], lang: str, rated: bool) -> str:
+def _explorer_query(request: web.Request) -> tuple[list[str], str]:
+    pool = request.query.get("pool", "rated" if request.query.get("rated") == "1" else "all")
+    return request.query.getall("m", []), pool if pool in EXPLORER_POOLS else "all"
+
+
+def _pool_query(pool: str) -> list[tuple[str, str]]:
+    return [("pool", pool)] if pool != "all" else []
+
+
+def explorer_address(game: str, moves: list[str], lang: str, pool: str) -> str:
     """The address of the explorer's position after ``moves`` (what its links are made of)."""
-    query = [*(("m", m) for m in moves), ("lang", lang), *((("rated", "1"),) if rated else ())]
+    query = [*(("m", m) for m in moves), ("lang", lang), *_pool_query(pool)]
     return f"/explore/{game}?{urlencode(query)}"
 
 
@@ -456,19 +466,22 @@ async def explorer_page(request: web.Request) -> web.StreamResponse:
     game = request.match_info["game"]
     if game not in {g.id for g in service.catalogue()}:
         raise Refusal(NOT_FOUND)
-    moves, rated = _explorer_query(request)
-    board = await service.review.explorer_page(game, moves, rated)
+    moves, pool = _explorer_query(request)
+    board = await service.review.explorer_page(
+        game, moves, pool == "rated", computer=pool == "computer"
+    )
     lang = lang_of(request).value
     done = list(board.moves)
-    keep = urlencode([*(("m", m) for m in done), *((("rated", "1"),) if rated else ())])
+    keep = urlencode([*(("m", m) for m in done), *_pool_query(pool)])
     return render(
         request,
         "explore",
         board=board,
         picture=f"/explore/{board.game}.png?{keep}",
-        into=lambda move: explorer_address(board.game, [*done, move], lang, rated),
-        back=explorer_address(board.game, done[:-1], lang, rated) if done else None,
-        other_pool=explorer_address(board.game, done, lang, not rated),
+        into=lambda move: explorer_address(board.game, [*done, move], lang, pool),
+        back=explorer_address(board.game, done[:-1], lang, pool) if done else None,
+        start=explorer_address(board.game, [], lang, pool),
+        pools=[(p, explorer_address(board.game, done, lang, p), p == pool) for p in EXPLORER_POOLS],
         keep=keep,
     )
 
@@ -478,8 +491,11 @@ async def explorer_picture(request: web.Request) -> web.StreamResponse:
     game = request.match_info["game"]
     if game not in {g.id for g in service.catalogue()}:
         raise Refusal(NOT_FOUND)
-    moves, rated = _explorer_query(request)
-    return _png(await service.review.explorer_picture(game, moves, rated))
+    moves, pool = _explorer_query(request)
+    picture = await service.review.explorer_picture(
+        game, moves, pool == "rated", computer=pool == "computer"
+    )
+    return _png(picture)
 
 
 async def game_words(request: web.Request) -> web.StreamResponse:

@@ -63,3 +63,16 @@ async def test_step_into_a_move_and_back(harness: Harness, double: DiscordDouble
     with pytest.raises(Refusal) as refused:
         await service.act(Action.EXPLORE_STEP, Press(Practice(), user, "no such|thing"))
     assert refused.value.key == "refuse.button_argument"
+
+
+async def test_the_computer_pool_through_discord(harness: Harness, double: DiscordDouble) -> None:
+    shown = await double.slash(
+        double.carol, "explore", {"game": "socrates-twothree", "pool": "computer"}
+    )
+    assert shown.ephemeral and "self-play at levels 6–8" in shown.text
+    assert shown.message is not None
+    first = next(iter(double.buttons(shown.message)))
+    assert first.startswith("1. ")
+    await double.click(double.carol, shown.message, double.buttons(shown.message)[first])
+    now = double.messages[int(shown.message["id"])]
+    assert "self-play" in double.text_of(now) and "◀ Back" in double.buttons(now)

@@ -216,3 +216,44 @@ async def test_the_picture_numbers_the_most_played_moves(real: GameService) -> N
     assert reply.text("en").count("1. ") >= 1
     plain = await real.review.explore(GAME, "", "g2")  # no moves: the plain position
     assert plain.image is not None and plain.image != reply.image
+
+
+async def test_the_computer_pool_is_shown_apart(real: GameService, db_path: str) -> None:
+    # The computer's self-play (shipped data) is its own pool: its counts are the corpus's,
+    # Banmen's games never mix into it nor it into theirs, and its step buttons stay in it.
+    from bot.learn import corpus
+
+    game_id = "socrates-twothree"
+    shipped = corpus.size(game_id)
+    start = get_game(game_id).new_game()
+    expected = corpus.counts(game_id)[position_key(game_id, start)]
+    here = await real.review.explore(game_id, "", "g1", rated=True, computer=True)
+    assert {m: p["games"] for m, p in table(here).items()} == {c.move: c.games for c in expected}
+    assert here.params["games"] == shipped  # every game of the corpus starts here
+    assert str(shipped) in here.params["pool"].en and "self-play" in here.params["pool"].en
+    assert here.params["rated"] == i18n.text("explore.all")  # no rated games in self-play
+    # Banmen's pool has none of them; it points to the computer's
+    banmen = await real.review.explore(game_id, "", "g1")
+    assert banmen.key == "explore.empty"
+    assert [line.key for line in banmen.lines] == ["explore.try_computer"]
+    assert banmen.lines[0].params["games"] == shipped
+    assert query(db_path, "SELECT count(*) FROM explorer")[0][0] == 0
+    # a step button keeps the pool
+    first = here.actions[0]
+    assert first.arg is not None and "|c0|" in first.arg
+    deeper = await real.review.explore_step(first.arg, "g1")
+    moved = start.apply(start.parse_move(expected[0].move))
+    after = corpus.counts(game_id)[position_key(game_id, moved)]
+    assert {m: p["games"] for m, p in table(deeper).items()} == {c.move: c.games for c in after}
+    assert "self-play" in deeper.params["pool"].en
+    back = [b for b in deeper.actions if b.arg is not None and b.arg.endswith("|")]
+    assert back and "|c0|" in back[0].arg
+
+
+async def test_the_computer_pool_of_suji_shows_setups_as_their_own_table(
+    real: GameService,
+) -> None:
+    reply = await real.review.explore("suji-shogi", "", None, computer=True)
+    assert reply.params["table"] == i18n.text("explore.setups")
+    assert all("/" in move for move in table(reply))  # arrangements, not moves
+    assert reply.actions == ()  # the tree is not stepped past its setups

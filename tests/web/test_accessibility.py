@@ -121,6 +121,7 @@ async def _pages(site: Site) -> list[str]:
         f"/g/{tokens[1]}/analyse?ply=3&lang=ja",
         "/explore/socrates-uchu",
         "/explore/sangokushi?lang=ja",
+        "/explore/socrates-twothree?pool=computer",
         f"/s/{GUILD}",
         f"/s/{GUILD}/p/{ALICE.id}?lang=ja",
         "/me",

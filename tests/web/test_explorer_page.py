@@ -50,3 +50,24 @@ async def test_what_has_no_explorer_page(real: GameService, client: Client) -> N
     ):
         answer = await client.get(path)
         assert answer.status == 404, path
+
+
+async def test_the_computer_self_play_is_a_pool_of_its_own(
+    real: GameService, client: Client
+) -> None:
+    await one_move_resigned(real)
+    page = await (await client.get("/explore/socrates-twothree?pool=computer")).text()
+    assert '<strong aria-current="page">the computer' in page
+    assert "Moves played from here (0 games)" not in page
+    links = [
+        html.unescape(h) for h in re.findall(r'<ol class="explored"><li><a href="([^"]+)"', page)
+    ]
+    assert links and "pool=computer" in links[0]
+    inside = await (await client.get(links[0])).text()
+    assert "One move back" in inside and "pool=computer" in inside
+    picture = re.search(r'<img id="board" src="([^"]+)"', inside)
+    assert picture is not None and "pool=computer" in html.unescape(picture.group(1))
+    assert (await client.get(html.unescape(picture.group(1)))).status == 200
+    banmen = await (await client.get("/explore/rokumentai")).text()
+    assert "Moves played from here (1 game)" in banmen  # Banmen's own game, apart
+    assert "pool=computer" in banmen and "pool=rated" in banmen

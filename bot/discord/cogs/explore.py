@@ -30,7 +30,10 @@ class ExploreCog(commands.Cog):
     @app_commands.describe(
         game=_("Which game.", ja="ゲーム"),
         moves=_("The moves from the start, separated by spaces.", ja="初形からの手（空白区切り）"),
-        pool=_("This server's games or every server's.", ja="このサーバーか全サーバーか"),
+        pool=_(
+            "This server's games, every server's, or the computer's self-play (levels 6-8).",
+            ja="このサーバー・全サーバー・コンピュータ同士（レベル6〜8）",
+        ),
         rated=_("Rated games only.", ja="レーティング対局のみ"),
     )
     @app_commands.choices(game=game_type_choices(rated=True))
@@ -39,13 +42,15 @@ class ExploreCog(commands.Cog):
         interaction: discord.Interaction[Any],
         game: str,
         moves: str = "",
-        pool: Literal["server", "global"] = "server",
+        pool: Literal["server", "global", "computer"] = "server",
         rated: bool = False,
     ) -> None:
         guild = str(interaction.guild_id) if interaction.guild_id and pool == "server" else None
         await respond(
             interaction,
-            lambda: self.bot.service.review.explore(game, moves, guild, rated=rated),
+            lambda: self.bot.service.review.explore(
+                game, moves, guild, rated=rated, computer=pool == "computer"
+            ),
         )
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import i18n
-from bot.learn import moved_cells
+from bot.learn import corpus, moved_cells
 from bot.model import ExplorerCount
 from bot.service import present
 from bot.service.actions import Action, Button
@@ -92,9 +92,12 @@ class Explorer:
         await self.ctx.store.replace_explorer(list(merged.values()))
         return read
 
-    async def position(self, game_type: str, moves: str, scope: str, rated: bool) -> Explored:
+    async def position(
+        self, game_type: str, moves: str, scope: str, rated: bool, computer: bool = False
+    ) -> Explored:
         """The explorer's position after ``moves`` in the pool ``scope`` (``""``: every server,
-        else a guild id), rated games only when ``rated``."""
+        else a guild id), rated games only when ``rated``; from the computer's self-play corpus
+        instead when ``computer`` (shipped data, :mod:`bot.learn.corpus`)."""
         state, done = walk_to(game_type, moves)
         game_id = get_game(game_type).id
         setup = state.hides_moves()
@@ -102,6 +105,8 @@ class Explorer:
             key = setup_key(game_id, state.acting_players()[0])
         else:
             key = position_key(game_id, state)
+        if computer:
+            return Explored(game_id, state, done, setup, corpus.counts(game_id).get(key, ()))
         counts = await self.ctx.store.explorer(game_id, [key], scope, rated)
         return Explored(game_id, state, done, setup, tuple(counts))
 
@@ -133,7 +138,7 @@ class Explorer:
 
     async def step(self, arg: str, guild_id: str | None) -> Reply:
         """The explorer at the position a step button names (see :func:`step_arg`)."""
-        game_type, server, rated, path = read_step(arg)
+        game_type, pool, rated, path = read_step(arg)
         state = walk_to(game_type, "")[0]
         moves: list[str] = []
         for index in path:
@@ -142,25 +147,47 @@ class Explorer:
                 raise Refusal("refuse.button_argument")
             moves.append(state.format_move(legal[index]))
             state = state.apply(legal[index])
-        scope = guild_id if server else None
-        return await self.explore(game_type, " ".join(moves), scope, rated=rated)
+        scope = guild_id if pool == "server" else None
+        return await self.explore(
+            game_type, " ".join(moves), scope, rated=rated, computer=pool == "computer"
+        )
 
     async def explore(
-        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
+        self,
+        game_type: str,
+        moves: str = "",
+        guild_id: str | None = None,
+        *,
+        rated: bool = False,
+        computer: bool = False,
     ) -> Reply:
         """The moves played from the position after ``moves``, most played first (private),
-        with a button to step into each of the most played and one back."""
-        ex = await self.position(game_type, moves, guild_id or "", rated)
+        with a button to step into each of the most played and one back; from the computer's
+        self-play at levels 6-8 when ``computer`` (then neither ``guild_id`` nor ``rated``
+        applies), and a pointer to it when Banmen's games have nothing here."""
+        rated = rated and not computer
+        guild_id = None if computer else guild_id
+        ex = await self.position(game_type, moves, guild_id or "", rated, computer)
         game = get_game(ex.game_type)
         lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
+        if not ex.counts and not computer:
+            elsewhere = corpus.counts(ex.game_type).get(_key(ex), ())
+            if elsewhere:
+                games = sum(c.games for c in elsewhere)
+                lines = (Line("explore.try_computer", {"games": games}),)
         image, alt = await self.picture(ex)
+        pool = "explore.pool_server" if guild_id else "explore.pool_global"
         return Reply(
             "explore.show" if ex.counts else "explore.empty",
             params={
                 "game": Text(game.title_en, game.title_ja),
                 "moves": " ".join(ex.moves) or "—",
                 "games": ex.total,
-                "pool": i18n.text("explore.pool_server" if guild_id else "explore.pool_global"),
+                "pool": (
+                    i18n.text("explore.pool_computer", games=corpus.size(ex.game_type))
+                    if computer
+                    else i18n.text(pool)
+                ),
                 "rated": i18n.text("explore.rated" if rated else "explore.all"),
                 "table": i18n.text("explore.setups" if ex.setup else "explore.tree"),
             },
@@ -169,7 +196,7 @@ class Explorer:
             lines=lines,
             image=image,
             image_alt=alt,
-            actions=step_buttons(ex, server=guild_id is not None, rated=rated),
+            actions=step_buttons(ex, pool=_pool(guild_id is not None, computer), rated=rated),
         )
 
 
@@ -177,19 +204,36 @@ STEP_ARG_MAX = 60
 """The longest step argument a button carries (deeper, the position is typed: ``/explore``)."""
 
 
-def step_arg(game_type: str, server: bool, rated: bool, path: Sequence[int]) -> str | None:
-    """A step button's argument: the game, the pool and the path from the start (each move's
-    place among the legal moves, base 36); None when it would be too long for a button."""
+POOLS = {"server": "s", "global": "g", "computer": "c"}
+"""A pool's letter in a step button's argument: this server's games, every server's, or the
+computer's self-play."""
+
+
+def _pool(server: bool, computer: bool) -> str:
+    return "computer" if computer else "server" if server else "global"
+
+
+def _key(ex: Explored) -> int:
+    if ex.setup:
+        return setup_key(ex.game_type, ex.state.acting_players()[0])
+    return position_key(ex.game_type, ex.state)
+
+
+def step_arg(game_type: str, pool: str, rated: bool, path: Sequence[int]) -> str | None:
+    """A step button's argument: the game, the pool (:data:`POOLS`) and the path from the
+    start (each move's place among the legal moves, base 36); None when it would be too long
+    for a button."""
     steps = ".".join(_base36(i) for i in path)
-    arg = f"{game_type}|{'s' if server else 'g'}{int(rated)}|{steps}"
+    arg = f"{game_type}|{POOLS[pool]}{int(rated)}|{steps}"
     return arg if len(arg) <= STEP_ARG_MAX and all(i < 36**3 for i in path) else None
 
 
-def read_step(arg: str) -> tuple[str, bool, bool, list[int]]:
-    """:func:`step_arg`'s parts back: the game, this server's pool, rated only, the path."""
+def read_step(arg: str) -> tuple[str, str, bool, list[int]]:
+    """:func:`step_arg`'s parts back: the game, the pool's name, rated only, the path."""
     game_type, pool, steps = arg.split("|")
     path = [int(s, 36) for s in steps.split(".")] if steps else []
-    return game_type, pool[0] == "s", pool[1] == "1", path
+    name = next(k for k, v in POOLS.items() if v == pool[0])
+    return game_type, name, pool[1] == "1", path
 
 
 def _base36(n: int) -> str:
@@ -219,7 +263,7 @@ def path_of(state: State[Any], moves: Sequence[str]) -> list[int] | None:
     return path
 
 
-def step_buttons(ex: Explored, *, server: bool, rated: bool) -> tuple[Button, ...]:
+def step_buttons(ex: Explored, *, pool: str, rated: bool) -> tuple[Button, ...]:
     """A button into each of the most played moves (numbered as the picture marks them) and one
     back to the position before, where a button can name the position."""
     if ex.setup:
@@ -230,12 +274,12 @@ def step_buttons(ex: Explored, *, server: bool, rated: bool) -> tuple[Button, ..
     out: list[Button] = []
     for rank, c in enumerate(ex.counts[:MARKED], 1):
         into = path_of(ex.state, [c.move])
-        arg = step_arg(ex.game_type, server, rated, [*path, *into]) if into else None
+        arg = step_arg(ex.game_type, pool, rated, [*path, *into]) if into else None
         if arg is not None:
             label = f"{rank}. {c.move}"[:80]
             out.append(Button(Action.EXPLORE_STEP, arg, Text(label, label)))
     if path:
-        back = step_arg(ex.game_type, server, rated, path[:-1])
+        back = step_arg(ex.game_type, pool, rated, path[:-1])
         if back is not None:
             out.append(Button(Action.EXPLORE_STEP, back, i18n.text("explore.back")))
     return tuple(out)
@@ -253,6 +297,8 @@ class WebExplorer:
     shown: tuple[Text, ...]
     """The same moves as the game writes them."""
     rated: bool
+    computer: bool
+    """From the computer's self-play corpus rather than Banmen's games."""
     games: int
     rows: tuple[tuple[str, Text, Text], ...]
     """Each move played from here: its notation (to step into it), as written, and its line."""
@@ -260,10 +306,12 @@ class WebExplorer:
 
 
 async def web_explorer(
-    explorer: Explorer, game_type: str, moves: Sequence[str], rated: bool
+    explorer: Explorer, game_type: str, moves: Sequence[str], rated: bool, computer: bool = False
 ) -> WebExplorer:
-    """The site's explorer page at the position after ``moves``."""
-    ex = await explorer.position(game_type, " ".join(moves), "", rated)
+    """The site's explorer page at the position after ``moves`` (from the computer's
+    self-play when ``computer``)."""
+    rated = rated and not computer
+    ex = await explorer.position(game_type, " ".join(moves), "", rated, computer)
     game = get_game(ex.game_type)
     state: State[Any] = game.new_game()
     shown: list[Text] = []
@@ -291,6 +339,7 @@ async def web_explorer(
         moves=ex.moves,
         shown=tuple(shown),
         rated=rated,
+        computer=computer,
         games=ex.total,
         rows=tuple(rows),
         described=present.alt_text(ex.state, None, None) or Text(game.title_en, game.title_ja),

@@ -34,11 +34,20 @@ class Review:
     # -- the opening explorer ------------------------------------------------------------------
     @entry
     async def explore(
-        self, game_type: str, moves: str = "", guild_id: str | None = None, *, rated: bool = False
+        self,
+        game_type: str,
+        moves: str = "",
+        guild_id: str | None = None,
+        *,
+        rated: bool = False,
+        computer: bool = False,
     ) -> Reply:
         """The moves played from the position after ``moves`` in finished games (issue 50):
-        every server's or ``guild_id``'s, rated games only when ``rated`` (private)."""
-        return await self.explorer.explore(game_type, moves, guild_id, rated=rated)
+        every server's or ``guild_id``'s, rated games only when ``rated`` (private); the
+        computer's self-play at levels 6-8 instead when ``computer``."""
+        return await self.explorer.explore(
+            game_type, moves, guild_id, rated=rated, computer=computer
+        )
 
     @entry
     async def explore_step(self, arg: str, guild_id: str | None = None) -> Reply:
@@ -48,18 +57,19 @@ class Review:
 
     @entry
     async def explorer_page(
-        self, game_type: str, moves: Sequence[str], rated: bool = False
+        self, game_type: str, moves: Sequence[str], rated: bool = False, computer: bool = False
     ) -> WebExplorer:
-        """The explorer on the site: every server's finished games, at the position after
-        ``moves`` (the address holds them)."""
-        return await web_explorer(self.explorer, game_type, moves, rated)
+        """The explorer on the site: every server's finished games (or the computer's
+        self-play), at the position after ``moves`` (the address holds them)."""
+        return await web_explorer(self.explorer, game_type, moves, rated, computer)
 
     @entry
     async def explorer_picture(
-        self, game_type: str, moves: Sequence[str], rated: bool = False
+        self, game_type: str, moves: Sequence[str], rated: bool = False, computer: bool = False
     ) -> bytes:
         """That position's picture, its most played moves numbered."""
-        ex = await self.explorer.position(game_type, " ".join(moves), "", rated)
+        rated = rated and not computer
+        ex = await self.explorer.position(game_type, " ".join(moves), "", rated, computer)
         image, _ = await self.explorer.picture(ex)
         if image is None:
             raise Refusal("web.not_found")
