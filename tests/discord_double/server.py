@@ -255,6 +255,17 @@ class DiscordDouble:
         """How each gateway connection ended (1000: the bot closed it cleanly)."""
         self.forbid_threads = False
         """Refuse thread creation (403), as a server that denies the bot the permission."""
+        self.private_channels: dict[int, set[int]] = {}
+        """Direct and group messages between people (issue 48), by channel id: who is in each.
+        The bot is in none of them: it reaches them only through interactions (a channel post
+        there is refused, 403 code 50001), as a user-installed app does."""
+        self.user_installed: set[int] = set()
+        """Servers where the bot is not a member, its commands there those its users
+        installed: interactions only, like the private channels."""
+        self.followup_limit = 5
+        """Follow-ups a token may send where only a user installed the app (Discord's five)."""
+        self.token_seconds = 15 * 60.0
+        """How long an interaction's token lasts (Discord's 15 minutes)."""
         self.closed_dms: set[int] = set()
         """Users who take no direct messages from the bot: a message to their DM channel is
         refused as Discord refuses it (403, code 50007)."""
@@ -666,6 +677,8 @@ class DiscordDouble:
         inter = self._interaction_by_token(m["token"])
         if inter is None:
             return _error(404, 10015, "Unknown Webhook")
+        if refused := self._token_refusal(inter, followup=True):
+            return refused
         body = rec.json or {}
         if refused := _layout_refusal(body, rec.files):
             return refused
@@ -696,6 +709,8 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         inter = self._interaction_by_token(m["token"])
+        if inter is not None and (refused := self._token_refusal(inter, followup=False)):
+            return refused
         mid = None if inter is None else self._webhook_message_id(inter, m["mid"])
         if inter is None or mid is None or mid not in self.messages:
             return _error(404, 10008, "Unknown Message")
@@ -784,6 +799,8 @@ class DiscordDouble:
         if channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
         channel = self.channels[channel_id]
+        if channel_id in self.private_channels:
+            return _error(403, 50001, "Missing Access")
         if channel.get("type") == 1 and any(
             int(r["id"]) in self.closed_dms for r in channel.get("recipients") or []
         ):
@@ -813,6 +830,8 @@ class DiscordDouble:
         channel_id = int(m["channel"])
         if channel_id not in self.channels:
             return _error(404, 10003, "Unknown Channel")
+        if channel_id in self.private_channels:
+            return _error(403, 50001, "Missing Access")
         limit = max(1, min(100, int(rec.query.get("limit", 50))))
         before = int(rec.query["before"]) if "before" in rec.query else None
         after = int(rec.query["after"]) if "after" in rec.query else None
@@ -829,6 +848,8 @@ class DiscordDouble:
     async def _get_message(
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
+        if int(m["channel"]) in self.private_channels:
+            return _error(403, 50001, "Missing Access")
         message = self.messages.get(int(m["mid"]))
         if message is None:
             return _error(404, 10008, "Unknown Message")
@@ -838,6 +859,8 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         mid = int(m["mid"])
+        if int(m["channel"]) in self.private_channels:
+            return _error(403, 50001, "Missing Access")
         if mid not in self.messages:
             return _error(404, 10008, "Unknown Message")
         if refused := _layout_refusal(rec.json or {}, rec.files, self.messages[mid]):
@@ -981,7 +1004,9 @@ class DiscordDouble:
         channels = {
             cid
             for cid, c in self.channels.items()
-            if c.get("type") == 1 and any(int(r["id"]) == user.id for r in c["recipients"])
+            if c.get("type") == 1
+            and cid not in self.private_channels
+            and any(int(r["id"]) == user.id for r in c["recipients"])
         }
         return [
             self.messages[m]
@@ -1043,31 +1068,118 @@ class DiscordDouble:
     def _channel_payload(self, channel_id: int) -> JSON:
         return dict(self.channels[channel_id])
 
+    def context_of(self, channel_id: int) -> int:
+        """An interaction's context there: 0 a server, 1 the bot's DM, 2 a private channel."""
+        if channel_id in self.private_channels:
+            return 2
+        return 1 if self.channels.get(channel_id, {}).get("type") == 1 else 0
+
     def _base_interaction(self, itype: int, user: User, channel_id: int) -> Interaction:
+        """An interaction of ``user`` in ``channel_id``, as Discord sends it there: in a server
+        that added the bot, with the member, authorized by the server's install (``"0"``);
+        elsewhere (a DM or group DM between people: context 2; the bot's DM: 1; a server
+        that did not add it, :attr:`user_installed`) with the user only, authorized by the
+        user's install (``"1"``; the bot's DM by the guild install's ``"0": "0"`` too)."""
         iid = snowflake()
         token = "itoken." + secrets.token_urlsafe(24)
+        context = self.context_of(channel_id)
+        in_server = context == 0
+        by_server = in_server and self.guild_id not in self.user_installed
+        owners: JSON = {"0": str(self.guild_id)} if by_server else {"1": str(user.id)}
+        if context == 1:
+            owners["0"] = "0"
         payload: JSON = {
             "id": str(iid),
             "application_id": str(self.application_id),
             "type": itype,
             "token": token,
             "version": 1,
-            "guild_id": str(self.guild_id),
             "channel_id": str(channel_id),
             "channel": self._channel_payload(channel_id),
-            "member": user.member(self.guild_id),
-            "app_permissions": str(self.app_permissions),
+            "app_permissions": str(
+                self.app_permissions if by_server else payloads.MEMBER_PERMISSIONS
+            ),
             "locale": user.locale,
-            "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)},
-            "context": 0,
+            "authorizing_integration_owners": owners,
+            "context": context,
             "attachment_size_limit": 8 * 1024 * 1024,
         }
+        if in_server:
+            payload.update(
+                guild_id=str(self.guild_id),
+                member=user.member(self.guild_id),
+                guild_locale="en-US",
+            )
+        else:
+            payload["user"] = user.payload()
         return Interaction(iid, token, itype, user, channel_id, payload, 0.0)
 
+    def open_private(self, *users: User) -> int:
+        """A conversation between ``users`` without the bot: a DM of two, a group DM of
+        more (issue 48). Their interactions there have context 2."""
+        channel_id = snowflake()
+        recipients = [u.payload() for u in users]
+        kind = 1 if len(users) == 2 else 3
+        data: JSON = {"id": str(channel_id), "type": kind, "recipients": recipients}
+        if kind == 3:
+            data.update(name=None, owner_id=str(users[0].id), icon=None)
+        self.channels[channel_id] = data
+        self.private_channels[channel_id] = {u.id for u in users}
+        return channel_id
+
+    def open_bot_dm(self, user: User) -> int:
+        """``user``'s direct messages with the bot (interactions there: context 1)."""
+        for cid, data in self.channels.items():
+            if (
+                data.get("type") == 1
+                and cid not in self.private_channels
+                and data.get("recipients") == [user.payload()]
+            ):
+                return cid
+        channel_id = snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 1,
+            "recipients": [user.payload()],
+        }
+        return channel_id
+
+    def age(self, seconds: float) -> None:
+        """Every interaction so far is ``seconds`` older (their tokens expire after
+        :attr:`token_seconds`): time passes without a test sleeping."""
+        for inter in self.interactions.values():
+            inter.sent_at -= seconds
+
+    def _token_refusal(self, inter: Interaction, followup: bool) -> web.Response | None:
+        """Discord's limits of an interaction's token: it lasts :attr:`token_seconds`; where
+        only a user installed the app, it sends at most :attr:`followup_limit` follow-ups."""
+        if time.perf_counter() - inter.sent_at > self.token_seconds:
+            return _error(401, 50027, "Invalid Webhook Token")
+        owners = inter.payload.get("authorizing_integration_owners") or {}
+        if followup and "0" not in owners:
+            sent = sum(1 for r in inter.replies if r.kind == "followup")
+            if sent >= self.followup_limit:
+                return _error(
+                    400, 40094, "This interaction has hit the maximum number of follow up messages"
+                )
+        return None
+
+    def _offered(self, cmd: JSON, inter: Interaction) -> None:
+        """Discord offers a command only in the contexts it allows (``contexts``: 0 servers, 1
+        the bot's DM, 2 private channels) and, where the bot is no member, only when it may be
+        installed by a user (``integration_types`` with 1): anything else is a test's error."""
+        context = int(inter.payload["context"])
+        contexts = cmd.get("contexts")
+        if contexts is not None and context not in contexts:
+            raise KeyError(f"/{cmd['name']} is not offered in context {context}")
+        owners = inter.payload.get("authorizing_integration_owners") or {}
+        types = cmd.get("integration_types") or [0]
+        if "0" not in owners and 1 not in types:
+            raise KeyError(f"/{cmd['name']} cannot be installed by a user")
+
     def _options(
-        self, cmd: JSON, values: dict[str, Any], focused: str | None
+        self, cmd: JSON, values: dict[str, Any], focused: str | None, members: bool = True
     ) -> tuple[list[JSON], JSON]:
         specs = {o["name"]: o for o in cmd.get("options") or []}
         options: list[JSON] = []
@@ -1077,7 +1189,7 @@ class DiscordDouble:
                 raise KeyError(f"/{cmd['name']} has no option {name!r}; it has {list(specs)}")
             otype = int(specs[name]["type"])
             if otype in (1, 2):  # a subcommand (group): its own options, nested
-                sub, sub_resolved = self._options(specs[name], dict(value or {}), focused)
+                sub, sub_resolved = self._options(specs[name], dict(value or {}), focused, members)
                 for key, table in sub_resolved.items():
                     resolved.setdefault(key, {}).update(table)
                 options.append({"name": name, "type": otype, "options": sub})
@@ -1091,9 +1203,10 @@ class DiscordDouble:
                 value = str(attachment_id)
             elif isinstance(value, User):
                 resolved.setdefault("users", {})[str(value.id)] = value.payload()
-                resolved.setdefault("members", {})[str(value.id)] = value.member(
-                    self.guild_id, with_user=False
-                )
+                if members:
+                    resolved.setdefault("members", {})[str(value.id)] = value.member(
+                        self.guild_id, with_user=False
+                    )
                 value = str(value.id)
             option: JSON = {"name": name, "type": otype, "value": value}
             if name == focused:
@@ -1128,11 +1241,13 @@ class DiscordDouble:
         """``user`` runs ``/name`` with ``options``; returns once the bot has answered."""
         cmd = self.command(name)
         inter = self._base_interaction(2, user, channel or self.channel_id)
-        opts, resolved = self._options(cmd, options or {}, None)
+        self._offered(cmd, inter)
+        opts, resolved = self._options(cmd, options or {}, None, "member" in inter.payload)
         data: JSON = {"id": cmd["id"], "name": name, "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        data["guild_id"] = str(self.guild_id)
+        if "guild_id" in inter.payload:
+            data["guild_id"] = str(self.guild_id)
         inter.payload["data"] = data
         return await self._send(inter, timeout, wait)
 
@@ -1149,7 +1264,8 @@ class DiscordDouble:
         """``user`` is typing option ``focused`` of ``/name``; returns the choices answer."""
         cmd = self.command(name)
         inter = self._base_interaction(4, user, channel or self.channel_id)
-        opts, _ = self._options(cmd, options, focused)
+        self._offered(cmd, inter)
+        opts, _ = self._options(cmd, options, focused, "member" in inter.payload)
         inter.payload["data"] = {"id": cmd["id"], "name": name, "type": 1, "options": opts}
         return await self._send(inter, timeout, "done")
 
