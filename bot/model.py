@@ -230,6 +230,10 @@ class GameRow:
     """When the absent player said they would be back (``None``: until they say so)."""
     conditional: Conditional | None = None
     """A waiting player's conditional moves (never shown to anyone else)."""
+    reach: str | None = None
+    """How the bot reaches the game's place (issue 48): ``None`` it posts there;
+    ``"interaction"`` only through the interactions people make there (a DM or group DM
+    between people, a server that did not add the bot)."""
 
     def seed_at(self, ply: int) -> str:
         """The seed that picks the chance step at engine ply ``ply``."""
@@ -469,6 +473,7 @@ class Update:
     paused_ms: Settable[int | None] = UNCHANGED
     paused_until_ms: Settable[int | None] = UNCHANGED
     conditional: Settable[Conditional | None] = UNCHANGED
+    reach: Settable[str | None] = UNCHANGED
 
     def given(self) -> dict[str, object]:
         """The fields this update sets, by name."""

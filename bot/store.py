@@ -148,7 +148,11 @@ class Store(Protocol):
     async def daily_in_play(self, game_type: str, day: str) -> bool: ...
     async def host_secret(self, name: str, fresh: str) -> str: ...
     async def pending_announcements(
-        self, now_ms: int, limit: int, shards: ShardSlice | None = None
+        self,
+        now_ms: int,
+        limit: int,
+        shards: ShardSlice | None = None,
+        game_id: int | None = None,
     ) -> list[OutboxRow]: ...
     async def announcements_delivered(
         self, keys: Sequence[tuple[int, int, int]], at_ms: int
@@ -323,7 +327,7 @@ _GAME_COLUMNS = (
     "id, game_type, players, options, seed, status, guild_id, channel_id, thread_id, message_id, "
     "creator_id, clock, reminders, created_ms, started_ms, finished_ms, result, turn_started_ms, "
     "deadline_ms, reminders_sent, offer, version, expires_ms, offers_made, imported_ms, rated, "
-    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms, conditional"
+    "daily_day, reseed, reseed_from, paused_ms, paused_until_ms, conditional, reach"
 )
 
 
@@ -411,6 +415,7 @@ def _update_columns(update: Update) -> list[tuple[str, object]]:
         "paused_ms": update.paused_ms,
         "paused_until_ms": update.paused_until_ms,
         "conditional": _given(update.conditional, lambda c: _json(c.to_json())),
+        "reach": update.reach,
     }
     return [(name, value) for name, value in columns.items() if value is not UNCHANGED]
 
@@ -525,11 +530,16 @@ class _SqlCommunity(_SqlBase):
 
     # -- the outbox ---------------------------------------------------------------------------
     async def pending_announcements(
-        self, now_ms: int, limit: int, shards: ShardSlice | None = None
+        self,
+        now_ms: int,
+        limit: int,
+        shards: ShardSlice | None = None,
+        game_id: int | None = None,
     ) -> list[OutboxRow]:
         """Undelivered announcements due by ``now_ms``, the soonest due first (a game's in the
         order they were made, unless one is waiting for a retry); with ``shards``, only those
-        of games whose guild these shards hold (the other processes post the rest)."""
+        of games whose guild these shards hold (the other processes post the rest); with
+        ``game_id``, only that game's, in the order they were made."""
         sql = (
             "SELECT o.game_id, o.version, o.n, o.ply, o.event, o.body, o.created_ms, o.attempts, "
             "o.next_ms FROM outbox o "
@@ -540,10 +550,16 @@ class _SqlCommunity(_SqlBase):
             marks = ",".join("?" * len(shards.ids))
             sql += f"JOIN games g ON g.id = o.game_id AND ({shard}) % ? IN ({marks}) "
             params += [shards.count, *shards.ids]
+        order = "o.next_ms, o.game_id, o.version, o.n"
+        if game_id is not None:
+            sql += "WHERE o.game_id = ? AND "
+            params.append(game_id)
+            order = "o.version, o.n"
+        else:
+            sql += "WHERE "
         async with self._reading() as tx:
             rows = await tx.fetchall(
-                sql + "WHERE o.delivered_ms IS NULL AND o.next_ms <= ? "
-                "ORDER BY o.next_ms, o.game_id, o.version, o.n LIMIT ?",
+                sql + f"o.delivered_ms IS NULL AND o.next_ms <= ? ORDER BY {order} LIMIT ?",
                 (*params, now_ms, limit),
             )
         return [
@@ -2232,6 +2248,7 @@ def _game_row(r: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         paused_ms=r[29],
         paused_until_ms=r[30],
         conditional=Conditional.from_json(json.loads(r[31])) if r[31] else None,
+        reach=r[32],
     )
 
 

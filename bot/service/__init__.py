@@ -89,6 +89,7 @@ from bot.service.values import (
     AI_LEVELS,
     ALT_LIMIT,
     HOST_ID,
+    INTERACTION_ONLY,
     LOBBY_EVENTS,
     PRACTICE_EVENTS,
     TURN_EVENTS,
@@ -119,6 +120,7 @@ __all__ = [
     "ANSWERS",
     "BUSY",
     "HOST_ID",
+    "INTERACTION_ONLY",
     "LOBBY_EVENTS",
     "MAX_GAME_ID",
     "MAX_RECORD_BYTES",
@@ -337,6 +339,12 @@ class GameService:
         of every kind or of ``kind`` (:class:`~bot.service.outbox.Kind`), oldest first;
         report each with :meth:`announced` or :meth:`announcement_failed`."""
         return await self.outbox.pending(kind=kind)
+
+    async def pending_of_game(self, game_id: int, limit: int = 4) -> list[Reply]:
+        """The game's announcements nobody delivered yet, oldest first, those waiting for a
+        retry too: for an adapter that reaches the game's place only when somebody acts
+        there (issue 48); report each with :meth:`announced` or :meth:`announcement_failed`."""
+        return await self.outbox.pending_of_game(game_id, limit)
 
     async def next_announcement_at(self) -> datetime | None:
         at = await self.outbox.next_at_ms()

@@ -168,6 +168,24 @@ class Outbox:
                     return out
         return out
 
+    async def pending_of_game(self, game_id: int, limit: int) -> list[Reply]:
+        """A game's undelivered announcements, in the order they were made, those waiting for
+        a retry included (an interaction in the game's place is here to carry them: issue
+        48), claimed by the caller like :meth:`pending`'s."""
+        now = self.ctx.now_ms()
+        self.claims.expire(now)
+        source = GameAnnouncements(self.ctx)
+        rows = await self.ctx.store.pending_announcements(FOREVER_MS, limit, None, game_id)
+        out: list[Reply] = []
+        for row in rows:
+            if row.key in self.claims:
+                continue
+            reply = await source.reply(row)
+            self.claims.claim(row.key, now + CLAIM_MS)
+            self._attempts[row.key] = row.attempts
+            out.append(reply)
+        return out
+
     async def delivered(self, keys: Sequence[str]) -> None:
         """The rows ``keys`` were posted: never hand them out again (they stay claimed until
         that is stored, so nobody hands them out in between). A delivery loop reports its

@@ -195,11 +195,22 @@ class Page:
     """Provisional players are listed too."""
 
 
+INTERACTION_ONLY = "interaction"
+"""A game's place the bot reaches only through interactions (issue 48)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Location:
     channel_id: str | None
     thread_id: str | None
     message_id: str | None
+    reach: str | None = None
+    """``None``: the bot posts in the place; ``"interaction"``: only through interactions
+    there (:data:`INTERACTION_ONLY`)."""
+
+    @property
+    def interaction_only(self) -> bool:
+        return self.reach == INTERACTION_ONLY
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ EVERYTHING = Update(
     paused_ms=16,
     paused_until_ms=17,
     conditional=Conditional(1, (("a1", "b1"),), due="b2"),
+    reach="interaction",
 )
 
 

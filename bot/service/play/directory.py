@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.clock import from_ms
 from bot.i18n import Lang
-from bot.model import LIVE_STATUSES, Change, GameStatus, Update
+from bot.model import LIVE_STATUSES, UNCHANGED, Change, GameStatus, Unchanged, Update
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -40,11 +40,15 @@ class Directory:
         channel_id: str | None,
         thread_id: str | None = None,
         message_id: str | None = None,
+        reach: str | Unchanged | None = UNCHANGED,
     ) -> None:
-        """Record where the adapter placed the game (its channel, thread and message)."""
+        """Record where the adapter placed the game (its channel, thread and message) and,
+        when given, how the bot reaches it (``reach``: see :class:`Location`)."""
         async with self.ctx.games.lock(game_id):
             loaded = await self.ctx.games.load(game_id)
-            update = Update(channel_id=channel_id, thread_id=thread_id, message_id=message_id)
+            update = Update(
+                channel_id=channel_id, thread_id=thread_id, message_id=message_id, reach=reach
+            )
             await self.ctx.games.commit(loaded, Change(game_id, loaded.row.version, update=update))
 
     async def place(self, game_id: int) -> Location | None:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import date
 from typing import Any, Unpack
 
-from bot.model import GameRow, MoveRow, OfferKind
+from bot.model import UNCHANGED, GameRow, MoveRow, OfferKind, Unchanged
 from bot.service.context import Context
 from bot.service.endings import Endings
 from bot.service.guard import check_text, entry
@@ -282,8 +282,12 @@ class Play:
         channel_id: str | None,
         thread_id: str | None = None,
         message_id: str | None = None,
+        *,
+        reach: str | Unchanged | None = UNCHANGED,
     ) -> None:
-        await self.directory.set_location(game_id, channel_id, thread_id, message_id)
+        """Record where the adapter placed the game; ``reach``: how it reaches the place
+        (``None`` posts, ``INTERACTION_ONLY`` through interactions alone), when it knows."""
+        await self.directory.set_location(game_id, channel_id, thread_id, message_id, reach)
 
     # -- around the games ----------------------------------------------------------------------
     @entry
