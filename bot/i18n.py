@@ -1346,6 +1346,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "explore.all": ("all games", "全対局"),
     "explore.tree": ("moves", "指し手"),
     "explore.setups": ("secret setups, shown once revealed", "秘密の初期配置（公開後のもの）"),
+    "refuse.leaderboard_no_server": (
+        "There is no server here to rank: a server's leaderboard lives in that server. Here, "
+        "ask for every server's (scope: all servers).",
+        "ここにはサーバーがないため、サーバー別のランキングは出せません。"
+        "全サーバーのランキング（scope: 全サーバー）をご覧ください。",
+    ),
     "refuse.no_explorer": (
         "{game} has no opening explorer: it is played alone against the dice.",
         "{game}には定跡エクスプローラーがありません（サイコロ相手の一人遊びです）。",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,11 +26,13 @@ from bot.discord.format import (
     reply_parts,
 )
 from bot.discord.host import Host, host_of
+from bot.discord.relay import Waiting, followups_left, is_spent, posts_there
 from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import MoveModal, page_view, reply_view
 from bot.i18n import Lang, t
 from bot.service import (
     ACTIONS,
+    INTERACTION_ONLY,
     LOBBY_EVENTS,
     PRACTICE_EVENTS,
     Action,
@@ -71,10 +74,16 @@ async def guild_threads(bot: Host, guild_id: int | None) -> bool:
 class Responder:
     """Answers one interaction: the first message as the response, the rest as followups."""
 
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+    def __init__(
+        self, interaction: discord.Interaction[Any], received: float | None = None
+    ) -> None:
         self.interaction = interaction
         self.deferred_public = False  # a slash command deferred with "thinking" (public)
         self.original_used = False
+        self.received = time.monotonic() if received is None else received
+        """When the interaction came (its token lasts 15 minutes from then)."""
+        self.followups = 0
+        """Follow-ups sent with its token (five at most where only a user installed us)."""
 
     @property
     def is_component(self) -> bool:
@@ -106,6 +115,7 @@ class Responder:
             self.original_used = True
             edit = {k: v for k, v in kwargs.items() if k != "files"}
             return await inter.edit_original_response(attachments=parts.files, **edit)
+        self.followups += 1
         message: discord.Message = await inter.followup.send(
             **kwargs, ephemeral=parts.ephemeral, wait=True
         )
@@ -151,7 +161,7 @@ async def respond(interaction: discord.Interaction[Any], work: Work) -> None:
 
 
 async def _respond(bot: Host, interaction: discord.Interaction[Any], work: Work) -> None:
-    responder = Responder(interaction)
+    responder = Responder(interaction, bot.relay.clock())
     task = asyncio.ensure_future(work())
     done, _ = await asyncio.wait({task}, timeout=BUDGET)
     if not done:
@@ -184,6 +194,9 @@ async def deliver(
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
+    if not posts_there(inter):  # what these games could not post waited for this (issue 48)
+        for game_id in {r.game_id for r in replies if r.game_id is not None}:
+            await catch_up(bot, responder, game_id, public_lang)
     for reply in map(bot.service.correspond.shape, replies):  # pings as their users want them now
         try:
             await _deliver_one(bot, responder, reply, public_lang, user_lang, me)
@@ -193,7 +206,86 @@ async def deliver(
             raise
         if reply.announcements:
             await bot.service.announced(*reply.announcements)
+    if not posts_there(inter):
+        for game_id in {r.game_id for r in replies if r.game_id is not None}:
+            loc = bot.service.play.location(game_id)
+            if loc is not None and loc.interaction_only and loc.channel_id == str(inter.channel_id):
+                bot.relay.remember(game_id, responder)  # it carries what the game posts next
     await responder.finish()
+
+
+CATCH_UP = 4
+"""A game's waiting announcements an interaction carries at most (before its own answer:
+Discord allows the answer and five follow-ups where only a user installed the app)."""
+
+
+async def catch_up(bot: Host, responder: Responder, game_id: int, lang: str) -> None:
+    """The announcements a game reached only through interactions could not post (no
+    interaction to carry them), oldest first, before this interaction's own answer; what
+    does not fit waits for the next one."""
+    loc = await bot.service.play.place(game_id)
+    if (
+        loc is None
+        or not loc.interaction_only
+        or loc.channel_id != str(responder.interaction.channel_id)
+    ):
+        return
+    room = min(CATCH_UP, followups_left(responder) - 1)
+    if room <= 0:
+        return
+    for reply in await bot.service.pending_of_game(game_id, room):
+        reply = bot.service.correspond.shape(reply)
+        try:
+            reply = await result_card(bot, reply)
+            await responder.send(reply_parts(reply, lang, view=reply_view(reply, lang)))
+        except BaseException:
+            for key in reply.announcements:
+                await bot.service.announcement_failed(key)
+            raise
+        await bot.service.announced(*reply.announcements)
+
+
+async def by_interaction(bot: Host, reply: Reply) -> None:
+    """Post a game's announcement in a place reached only through interactions: as a
+    follow-up of the newest interaction made there while its token can send; else it
+    waits (:class:`Waiting`), and the players it calls are told by direct message where
+    the bot may write to them."""
+    assert reply.game_id is not None
+    answering = bot.relay.usable(reply.game_id)
+    lang = "en"
+    if isinstance(answering, Responder):
+        lang = Lang.of(answering.interaction.locale)  # (no server's language there)
+        view = reply_view(reply, lang)
+        try:
+            sent = await answering.send(reply_parts(reply, lang, view=view))
+        except discord.HTTPException as error:
+            if not is_spent(error):
+                raise
+            bot.relay.forget(reply.game_id, answering)
+        else:
+            if sent is not None:
+                await retire_previous(bot, reply, sent)
+            return
+    await tell_by_dm(bot, reply, lang)
+    raise Waiting(reply.outbox)
+
+
+async def tell_by_dm(bot: Host, reply: Reply, lang: str) -> None:
+    """The players an announcement calls (whose turn it is), each by direct message, once:
+    the card itself, so its buttons play from there. A user who takes no direct messages
+    from the bot (no server shared with it, DMs closed) is not told: the game waits, and
+    ``/games`` lists it."""
+    key = reply.outbox
+    if key is None or key in bot.relay.noticed or not reply.notify:
+        return
+    bot.relay.noticed.add(key)
+    parts = reply_parts(reply, lang, view=reply_view(reply, lang))
+    for user_id in reply.notify:
+        try:
+            user = await bot.fetch_user(int(user_id))
+            await user.send(**parts.send_kwargs())
+        except discord.HTTPException:
+            log.info("game %s: %s takes no direct message from the bot", reply.game_id, user_id)
 
 
 HISTORY_LIMIT = 50
@@ -248,6 +340,14 @@ async def _hand_over(
     loc = await bot.service.play.place(game_id)
     if loc is None or str(message.channel.id) != (loc.thread_id or loc.channel_id):
         return  # posted elsewhere (a command typed in another channel): not the game's card
+    if loc.interaction_only:
+        # the bot cannot edit in the place: the older cards keep their buttons (a press on
+        # one is checked by the service like any other)
+        if not loc.message_id or int(loc.message_id) < message.id:
+            await bot.service.play.set_game_location(
+                game_id, loc.channel_id, loc.thread_id, str(message.id)
+            )
+        return
     if loc.message_id and int(loc.message_id) > message.id:
         # an older card (found by the delivery loop after a crash, or a game's first card
         # recorded after a quick player's move) when a newer one is out: it gives up its own
@@ -444,7 +544,7 @@ async def _deliver_one(
     if message is not None:  # a finished game's thread sleeps sooner (bot/discord/threads.py)
         await keep_asleep_as_due(bot, reply.game_id, message.channel)
     if message is not None and reply.game_id is not None and reply.event is Event.CREATED:
-        await place_created(bot, reply.game_id, message)
+        await place_created(bot, reply.game_id, message, posts_there(responder.interaction))
 
 
 def on_lobby(bot: Host, responder: Responder, game_id: int | None) -> bool:
@@ -461,10 +561,12 @@ def lobby_message(
     bot: Host, game_id: int, guild_id: int | None = None
 ) -> discord.PartialMessage | None:
     """The message a lobby or challenge was posted as (until the game starts, the game's
-    place is that message, in a channel or a thread), or None."""
+    place is that message, in a channel or a thread), or None (also where the bot can change
+    nothing by itself: a place reached only through interactions, where a press on the lobby
+    changes it)."""
     loc = bot.service.play.location(game_id)
     where = None if loc is None else (loc.thread_id or loc.channel_id)
-    if loc is None or where is None or not loc.message_id:
+    if loc is None or where is None or not loc.message_id or loc.interaction_only:
         return None
     channel = bot.get_partial_messageable(int(where), guild_id=guild_id)
     return channel.get_partial_message(int(loc.message_id))
@@ -583,9 +685,17 @@ async def deliver_review(
     await responder.send(reply_parts(reply, lang, ephemeral=private, view=view))
 
 
-async def place_created(bot: Host, game_id: int, message: discord.Message) -> None:
-    """Remember where a lobby or challenge was posted (a channel, or a game's thread)."""
+async def place_created(
+    bot: Host, game_id: int, message: discord.Message, posts: bool = True
+) -> None:
+    """Remember where a lobby or challenge was posted (a channel, or a game's thread);
+    ``posts``: whether the bot may post there (not: a place reached only by interactions)."""
     channel = message.channel
+    if not posts:
+        await bot.service.play.set_game_location(
+            game_id, str(channel.id), None, str(message.id), reach=INTERACTION_ONLY
+        )
+        return
     if isinstance(channel, discord.Thread):
         parent = str(channel.parent_id) if channel.parent_id else str(channel.id)
         await bot.service.play.set_game_location(game_id, parent, str(channel.id), str(message.id))
@@ -618,8 +728,13 @@ async def start_game_message(
     thread_id = lobby_place.thread_id if lobby_place is not None and lobby else None
     if thread_id is None and isinstance(channel, discord.Thread) and lobby is None:
         thread_id = str(channel.id)
-    if thread_id is not None or not isinstance(channel, discord.TextChannel):
-        # the game lives where it was started: a thread (or a channel that takes no threads)
+    if (
+        thread_id is not None
+        or not isinstance(channel, discord.TextChannel)
+        or not posts_there(inter)
+    ):
+        # the game lives where it was started: a thread (or a channel that takes no threads,
+        # or a place the bot reaches only through interactions: issue 48)
         if lobby is not None:
             target = bot.get_partial_messageable(int(thread_id or lobby.channel.id))
             message: discord.Message | None = await target.send(**turn.send_kwargs())
@@ -627,9 +742,12 @@ async def start_game_message(
             message = await responder.send(turn)
         if message is not None:
             place = str(message.channel.id)
+            reach = None if posts_there(inter) else INTERACTION_ONLY
             await bot.service.play.set_game_location(
-                reply.game_id, place, thread_id, str(message.id)
+                reply.game_id, place, thread_id, str(message.id), reach=reach
             )
+            if reach is not None:
+                bot.relay.remember(reply.game_id, responder)
         return
     if await bot.service.play.private_place(reply.game_id):
         await start_private_thread(bot, responder, reply, lang, turn)
@@ -767,7 +885,10 @@ async def play_daily(interaction: discord.Interaction[Any]) -> None:
         lang = Lang.of(interaction.locale)
         await interaction.response.send_message(t("daily.not_in_thread", lang), ephemeral=True)
         return
-    if guild is not None and not interaction.app_permissions.create_private_threads:
+    if not posts_there(interaction) or (
+        guild is not None and not interaction.app_permissions.create_private_threads
+    ):
+        # (a DM or group DM between people would show the day's draws to the others)
         lang = Lang.of(interaction.locale)
         await interaction.response.send_message(t("daily.needs_private", lang), ephemeral=True)
         return

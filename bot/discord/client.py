@@ -23,6 +23,7 @@ from bot.config import Settings
 from bot.discord import actions
 from bot.discord.errors import on_tree_error
 from bot.discord.flights import Flights
+from bot.discord.relay import Relay
 from bot.discord.stopping import stop_tasks
 from bot.discord.translator import BanmenTranslator
 from bot.discord.views import GameButton, JumpSelect, PageButton, PuzzleButton
@@ -101,6 +102,12 @@ class BanmenBot(commands.AutoShardedBot):
             allowed_mentions=NO_MENTIONS,
             help_command=None,
             tree_cls=BanmenTree,
+            # Issue 48: installed by a server or by a user; a command is offered in servers,
+            # in the bot's DMs and in DMs and group DMs between people unless it says less
+            allowed_installs=app_commands.AppInstallationType(guild=True, user=True),
+            allowed_contexts=app_commands.AppCommandContext(
+                guild=True, dm_channel=True, private_channel=True
+            ),
             guild_ready_timeout=guild_ready_timeout,
             # Interactions carry what the bot needs; no message cache is kept.
             max_messages=None,
@@ -118,6 +125,8 @@ class BanmenBot(commands.AutoShardedBot):
         """Per game, held while its newest card changes hands (actions.retire_previous)."""
         self.newest_cards: dict[int, discord.Message] = {}
         """Per game, its newest card as posted (actions.remember_card)."""
+        self.relay = Relay()
+        """Per game reached only through interactions, the newest one (issue 48)."""
         self._concurrency: int | None = None
         """Discord's ``max_concurrency`` (logins at once), asked at the first login."""
 

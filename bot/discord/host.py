@@ -13,6 +13,7 @@ import discord
 
 from bot.config import Settings
 from bot.discord.flights import Flights
+from bot.discord.relay import Relay
 from bot.service import Action, GameService, Scope, Target
 
 
@@ -23,6 +24,8 @@ class Host(Protocol):
     flights: Flights
     card_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
     newest_cards: dict[int, discord.Message]
+    relay: Relay
+    """Per game reached only through interactions, the newest one (bot/discord/relay.py)."""
     """Per game, its newest card as posted (see :func:`bot.discord.actions.remember_card`)."""
     """Per game, held while its newest card changes hands (:func:`retire_previous`)."""
 
@@ -30,6 +33,10 @@ class Host(Protocol):
         self, interaction: discord.Interaction[Any], action: str, target: Target, arg: str | None
     ) -> None:
         """A button was pressed: ``action`` (as posted) on ``target`` with ``arg``."""
+
+    async def fetch_user(self, user_id: int, /) -> discord.User:
+        """A user by id (``discord.Client`` has it)."""
+        ...
 
     def get_partial_messageable(
         self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None

@@ -42,7 +42,8 @@ class AdminCog(commands.Cog):
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.default_permissions(manage_threads=True)
     @app_commands.checks.has_permissions(manage_threads=True)
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def abort(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         moderator = service_user(interaction.user)
@@ -59,7 +60,8 @@ class AdminCog(commands.Cog):
     @app_commands.choices(key=SETTING_KEYS)
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.guild_only()
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
@@ -83,6 +85,8 @@ class AdminCog(commands.Cog):
         name=_("sync"), description=_("Sync the slash commands globally (bot owner).")
     )
     @app_commands.default_permissions(administrator=True)
+    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+    @app_commands.allowed_installs(guilds=True, users=False)
     async def sync(self, interaction: discord.Interaction[Any]) -> None:
         if not await self.bot.is_owner(interaction.user):
             raise OwnerOnly()

@@ -138,9 +138,10 @@ async def send_digest(bot: BanmenBot, reply: Reply, *, look_first: bool = False)
     links = []
     for line, guild in zip(reply.lines, guilds, strict=True):
         loc = bot.service.play.location(int(line.params.get("id", 0)))
-        if guild and loc is not None and (loc.thread_id or loc.channel_id):
+        if (guild or (loc and loc.interaction_only)) and loc and (loc.thread_id or loc.channel_id):
             place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
-            links.append(f"[#{line.params['id']}](https://discord.com/channels/{guild}/{place})")
+            where = guild or "@me"  # (a game in a DM or group DM: issue 48)
+            links.append(f"[#{line.params['id']}](https://discord.com/channels/{where}/{place})")
     parts = reply_parts(reply, lang, extra=[" · ".join(links)] if links else ())
     kwargs = parts.send_kwargs()
     try:
@@ -164,7 +165,6 @@ class PremoveCog(commands.Cog):
     premove = app_commands.Group(
         name=_("premove"),
         description=_("Conditional moves: if they play X, you reply Y (kept privately)."),
-        guild_only=True,
     )
 
     def __init__(self, bot: BanmenBot) -> None:

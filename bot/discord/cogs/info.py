@@ -53,7 +53,6 @@ class InfoCog(commands.Cog):
         ]
     )
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def board(
         self,
         interaction: discord.Interaction[Any],
@@ -94,7 +93,6 @@ class InfoCog(commands.Cog):
     @app_commands.command(name=_("moves"), description=_("Show the moves played so far."))
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def moves(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
@@ -103,7 +101,6 @@ class InfoCog(commands.Cog):
     @app_commands.command(name=_("record"), description=_("Get the game record as a file."))
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def record(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
@@ -115,7 +112,6 @@ class InfoCog(commands.Cog):
     )
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
@@ -131,7 +127,6 @@ class InfoCog(commands.Cog):
         ),
     )
     @app_commands.describe(file=_("The record file, as /record gives it."))
-    @app_commands.guild_only()
     async def import_(
         self, interaction: discord.Interaction[Any], file: discord.Attachment
     ) -> None:
@@ -161,16 +156,17 @@ class InfoCog(commands.Cog):
 
 
 def game_links(bot: BanmenBot, guild_id: int | None, user_id: str) -> list[str]:
-    """Jump links to the threads (or lobby messages) of the user's cached games."""
-    if guild_id is None:
-        return []
+    """Jump links to the threads (or lobby messages) of the user's cached games: in a server,
+    its games; in direct messages, the games played in DMs and group DMs (issue 48)."""
     out = []
     for gid, label in bot.service.play.game_choices(user_id, "", limit=10):
         loc = bot.service.play.location(gid)
         if loc is None or not (loc.thread_id or loc.channel_id):
             continue
+        if guild_id is None and not loc.interaction_only:
+            continue  # a server's game: its server is not known here
         place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
-        out.append(f"[{label}](https://discord.com/channels/{guild_id}/{place})")
+        out.append(f"[{label}](https://discord.com/channels/{guild_id or '@me'}/{place})")
     return out
 
 

@@ -60,7 +60,6 @@ class MovesCog(commands.Cog):
     @app_commands.describe(
         notation=_("Your move, as the game writes it (any spelling is read)."), game=GAME_OPTION
     )
-    @app_commands.guild_only()
     async def move(
         self,
         interaction: discord.Interaction[Any],
@@ -92,7 +91,6 @@ class MovesCog(commands.Cog):
         name=_("setup"), description=_("Submit your secret setup (only you see it).")
     )
     @app_commands.describe(text=_("Your setup, in the game's notation."), game=GAME_OPTION)
-    @app_commands.guild_only()
     async def setup_(
         self,
         interaction: discord.Interaction[Any],
@@ -112,7 +110,6 @@ class MovesCog(commands.Cog):
     @app_commands.command(name=_("resign"), description=_("Resign this game."))
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def resign(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
@@ -123,7 +120,6 @@ class MovesCog(commands.Cog):
         answer=_("Accept or decline the other player's request."), game=GAME_OPTION
     )
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def draw(
         self,
         interaction: discord.Interaction[Any],
@@ -139,7 +135,6 @@ class MovesCog(commands.Cog):
         answer=_("Accept or decline the other player's request."), game=GAME_OPTION
     )
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def takeback(
         self,
         interaction: discord.Interaction[Any],
@@ -167,7 +162,6 @@ class MovesCog(commands.Cog):
     )
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def hint(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         target = await target_here(interaction, game)
         user = service_user(interaction.user)

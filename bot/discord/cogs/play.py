@@ -61,11 +61,15 @@ def play_command(cog: PlayCog, game: GameInfo) -> app_commands.Command[Any, ...,
 
     add(
         "opponent",
-        discord.Member | None,
+        discord.Member | discord.User | None,
         _("The player you challenge (none: an open lobby; this bot: the computer)."),
     )
     if max(game.player_counts) >= 3:
-        add("opponent2", discord.Member | None, _("The third player (three-player games)."))
+        add(
+            "opponent2",
+            discord.Member | discord.User | None,
+            _("The third player (three-player games)."),
+        )
     if max(game.player_counts) >= 2:
         level = app_commands.Range[int, AI_LEVELS[0], AI_LEVELS[-1]]
         add(
@@ -166,7 +170,6 @@ class PlayCog(commands.Cog):
         self.group = app_commands.Group(
             name=_("play"),
             description=_("Start a game: challenge players, or open a lobby anyone can join."),
-            guild_only=True,
         )
         for game in catalogue()[:25]:
             self.group.add_command(play_command(self, game))
@@ -179,7 +182,6 @@ class PlayCog(commands.Cog):
 
     @app_commands.command(name=_("join"), description=_("Join an open game (a lobby)."))
     @app_commands.describe(game=_("The game number (e.g. 12)."))
-    @app_commands.guild_only()
     async def join(self, interaction: discord.Interaction[Any], game: int) -> None:
         user = service_user(interaction.user)
         await respond(interaction, lambda: self.bot.service.play.join(game, user))
@@ -188,7 +190,7 @@ class PlayCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         game: GameInfo,
-        invite: list[discord.Member],
+        invite: list[discord.Member | discord.User],
         players: int | None,
         clock: str | None,
         options: dict[str, str],

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.discord.actions import respond, service_user, show_leaderboard
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
-from bot.service import Scope
+from bot.service import Refusal, Reply, Scope
 
 SCOPES = [
     app_commands.Choice(name=_("this server", ja="このサーバー"), value=Scope.SERVER.value),
@@ -42,7 +42,7 @@ class RatingsCog(commands.Cog):
     async def rating(
         self,
         interaction: discord.Interaction[Any],
-        user: discord.Member | None = None,
+        user: discord.Member | discord.User | None = None,
         game: str | None = None,
         share: bool = False,
     ) -> None:
@@ -67,8 +67,16 @@ class RatingsCog(commands.Cog):
         scope: str | None = None,
         provisional: bool = False,
     ) -> None:
-        # Outside a server (a DM) "this server" would be empty: every server is meant.
+        # Outside a server (a DM) "this server" would be empty: every server is meant, unless
+        # asked for by name (then said: there is none here)
         where = Scope(scope) if scope else Scope.SERVER if interaction.guild_id else Scope.GLOBAL
+        if where is Scope.SERVER and interaction.guild_id is None:
+
+            async def no_server() -> Reply:
+                raise Refusal("refuse.leaderboard_no_server")
+
+            await respond(interaction, no_server)
+            return
         await show_leaderboard(interaction, game, where, 1, provisional)
 
 

@@ -80,7 +80,6 @@ class ReviewCog(commands.Cog):
     )
     @app_commands.describe(game=GAME_OPTION)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def review(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
         game_id = await game_here(interaction, game)
         user = service_user(interaction.user)
@@ -105,7 +104,6 @@ class ReviewCog(commands.Cog):
         move=_("The move to start from (0: the start; none: the end).", ja="開始する手数"),
     )
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.guild_only()
     async def analyse(
         self,
         interaction: discord.Interaction[Any],

@@ -28,7 +28,10 @@ class StatsCog(commands.Cog):
     daily = app_commands.Group(
         name=_("daily"),
         description=_("Today's deal of the tarot solitaire: the same for everyone, once a day."),
-        guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(
+            guild=True, dm_channel=False, private_channel=False
+        ),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False),
     )
 
     def __init__(self, bot: BanmenBot) -> None:
@@ -46,7 +49,7 @@ class StatsCog(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         game: str | None = None,
-        user: discord.Member | None = None,
+        user: discord.Member | discord.User | None = None,
     ) -> None:
         who = service_user(user or interaction.user)
         asker = service_user(interaction.user)

@@ -21,11 +21,19 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.discord.actions import edit_lobby, guild_lang, posted_as, result_card, retire_previous
+from bot.discord.actions import (
+    by_interaction,
+    edit_lobby,
+    guild_lang,
+    posted_as,
+    result_card,
+    retire_previous,
+)
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
 from bot.discord.cogs.tournament import send_in_channel
 from bot.discord.format import reply_parts
+from bot.discord.relay import Waiting
 from bot.discord.stopping import stop_tasks, wait_event
 from bot.discord.threads import keep_asleep_as_due
 from bot.discord.views import reply_view
@@ -101,6 +109,13 @@ class TimersCog(commands.Cog):
         service = self.bot.service
         try:
             await self.deliver(reply, look_first=look_first)
+        except Waiting:
+            # a place reached only through interactions, none to carry it now: the next one
+            # there does (the outbox keeps it; no request to Discord was refused)
+            log.debug("game %s: %s waits for an interaction", reply.game_id, reply.outbox)
+            for key in reply.announcements:
+                await service.announcement_failed(key)
+            return []
         except (discord.NotFound, discord.Forbidden) as exc:
             # the thread is gone or closed to the bot: no retry can post it
             where = reply.game_id or reply.params.get("channel")
@@ -128,6 +143,9 @@ class TimersCog(commands.Cog):
         target = None if loc is None else (loc.thread_id or loc.channel_id)
         if target is None:
             log.warning("game %s has no place to post %s", reply.game_id, reply.key)
+            return
+        if loc is not None and loc.interaction_only:  # a DM or group DM between people
+            await by_interaction(self.bot, await result_card(self.bot, reply))
             return
         channel = self.bot.get_channel(int(target)) or await self.bot.fetch_channel(int(target))
         if not isinstance(channel, discord.abc.Messageable):

@@ -63,6 +63,8 @@ async def is_manager(bot: BanmenBot, interaction: discord.Interaction[Any]) -> b
     return role is not None and any(str(r.id) == role for r in member.roles)
 
 
+@app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
+@app_commands.allowed_installs(guilds=True, users=False)
 class TournamentCog(commands.GroupCog, group_name=_("tournament")):
     """Tournaments in this server."""
 
@@ -91,7 +93,6 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         name=_("Its name."),
     )
     @app_commands.choices(game=game_type_choices(rated=True), format=FORMATS)
-    @app_commands.guild_only()
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -119,7 +120,6 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
 
     @app_commands.command(name=_("start"), description=_("Start a tournament now."))
     @app_commands.describe(tournament=_("The tournament number."))
-    @app_commands.guild_only()
     async def start(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         manager = await is_manager(self.bot, interaction)
         user = service_user(interaction.user)
@@ -132,7 +132,6 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         name=_("cancel"), description=_("Call off a tournament that has not started (managers).")
     )
     @app_commands.describe(tournament=_("The tournament number."))
-    @app_commands.guild_only()
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int) -> None:
         manager = await is_manager(self.bot, interaction)
         user = service_user(interaction.user)
@@ -162,7 +161,6 @@ class TournamentCog(commands.GroupCog, group_name=_("tournament")):
         name=_("remove"), description=_("Take a player out of a tournament (managers).")
     )
     @app_commands.describe(tournament=_("The tournament number."), player=_("The player."))
-    @app_commands.guild_only()
     async def remove(
         self, interaction: discord.Interaction[Any], tournament: int, player: discord.User
     ) -> None:
