@@ -192,3 +192,34 @@ async def test_the_computer_answers_through_the_players_interaction(
         assert 1 <= len(followups) <= 5
     assert channel_posts(double, dm) == []
     assert not [r for r in double.requests if r.status >= 400]
+
+
+async def test_lessons_puzzles_and_reviews_in_a_group_dm(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # a learner's lesson and puzzle anywhere, privately; a lesson's move by /move there too;
+    # a finished game's review in the conversation it was played in
+    group = double.open_private(double.alice, double.bob, double.carol)
+    lesson = await double.slash(double.alice, "learn", {"game": "rokumentai"}, channel=group)
+    assert lesson.ephemeral and "The warrior's step" in lesson.text
+    done = await double.slash(double.alice, "move", {"notation": "武四04-五03"}, channel=group)
+    assert done.ephemeral and "✓" in done.text
+    puzzle = await double.slash(double.carol, "puzzle", {"game": "rokumentai"}, channel=group)
+    assert puzzle.ephemeral and "to play and win in" in puzzle.text
+    started = await double.slash(
+        double.carol,
+        "play",
+        {"rokumentai": {"opponent": double.bot_user, "level": 1}},
+        channel=group,
+    )
+    gid = game_of(
+        await double.wait_for_message(group, lambda m: public(m) and bool(m["attachments"]))
+    )
+    assert not started.ephemeral
+    await double.slash(double.carol, "resign", {"game": gid}, channel=group)
+    review = await double.slash(double.carol, "review", {"game": gid}, channel=group)
+    shown = await double.wait_for(
+        lambda: [m for m in double.channel_messages(group) if public(m) and "Review" in str(m)]
+    )
+    assert f"#{gid}" in double.text_of(shown[-1]) and review.user == double.carol
+    await _only_through_interactions(harness, double, group)
