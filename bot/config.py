@@ -71,6 +71,10 @@ class Settings:
     identify_interval: float = 5.0
     """Seconds between two logins (IDENTIFY) of one ``max_concurrency`` bucket, across every
     process on the store (Discord allows one each 5 s); 0: no queue (a test's one process)."""
+    rest_per_second: float = 40.0
+    """The REST budget shared by every process on the store (issue 49): requests a second
+    to Discord, below its global 50 (with a short burst: ``bot.service.REST_BURST_MS``); 0: no
+    shared budget (each process left to discord.py's own 429 handling)."""
     ai_seconds: float = 2.0
     """The longest an AI move (and a hint) may think: level 8's time; lower levels take their
     share of it (the levels table)."""
@@ -283,6 +287,7 @@ def load_settings(
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         identify_interval=_seconds(env, "BANMEN_IDENTIFY_INTERVAL", 5.0),
+        rest_per_second=_seconds(env, "BANMEN_REST_PER_SECOND", 40.0),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),

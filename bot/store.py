@@ -263,6 +263,7 @@ class Store(Protocol):
     async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
     # queued logins (issue 49)
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
+    async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
     # the opening explorer (issue 50)
     async def explorer(
         self, game_type: str, positions: Sequence[int], scope: str, rated: bool
@@ -1270,6 +1271,23 @@ class _SqlLogins(_SqlBase):
                 return 0
             rows = await tx.fetchall("SELECT last_ms FROM login_turns WHERE bucket = ?", (bucket,))
         return max(1, int(rows[0][0]) + interval_ms - now_ms)
+
+    async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int:
+        """Take a slot of the shared REST budget (the generic cell rate algorithm): the next
+        slot is at ``max(tat, now)``; it is taken if that is at most ``ahead_ms`` from now
+        (0: taken, send now; ``tat`` moves ``interval_ms`` on), else the milliseconds to wait
+        until it would be. One conditional update: every process takes slots from one row."""
+        nxt = "(CASE WHEN tat_ms > ? THEN tat_ms ELSE ? END)"
+        async with self._writing() as tx:
+            taken = await tx.fetchall(
+                f"UPDATE rest_budget SET tat_ms = {nxt} + ? WHERE id = 0 AND {nxt} <= ? "
+                "RETURNING tat_ms",
+                (now_ms, now_ms, interval_ms, now_ms, now_ms, now_ms + ahead_ms),
+            )
+            if taken:
+                return 0
+            rows = await tx.fetchall("SELECT tat_ms FROM rest_budget WHERE id = 0")
+        return max(1, int(rows[0][0]) - ahead_ms - now_ms)
 
 
 class _SqlReviews(_SqlBase):

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.discord import actions
+from bot.discord.budget import budgeted
 from bot.discord.errors import on_tree_error
 from bot.discord.flights import Flights
 from bot.discord.relay import Relay
@@ -127,6 +128,8 @@ class BanmenBot(commands.AutoShardedBot):
         """Per game, its newest card as posted (actions.remember_card)."""
         self.relay = Relay()
         """Per game reached only through interactions, the newest one (issue 48)."""
+        # every request to Discord takes a slot of the budget all processes share (issue 49)
+        self.http.request = budgeted(self.http.request, service.rest_slot)  # type: ignore[method-assign]
         self._concurrency: int | None = None
         """Discord's ``max_concurrency`` (logins at once), asked at the first login."""
 

@@ -214,6 +214,9 @@ class ServiceOptions(TypedDict, total=False):
 LOGIN_MARGIN_MS = 500
 """Logins are spaced this much more than the interval Discord asks (or a tenth of it, if
 more): 5.5 s for Discord's 5."""
+REST_BURST_MS = 200
+"""How far ahead of the shared REST budget's rate an urgent request may run: at 40 a second,
+8 requests; so any second holds at most 40 + 8 + 1 = 49 of Discord's 50."""
 
 
 class GameService:
@@ -361,6 +364,19 @@ class GameService:
         asked = int(self.settings.identify_interval * 1000)
         interval = asked + max(LOGIN_MARGIN_MS, asked // 10)
         return await self.ctx.store.take_login_turn(bucket, now_ms, interval) / 1000
+
+    async def rest_slot(self, now_ms: int, urgent: bool = True) -> float:
+        """Seconds to wait before one request to Discord may be sent (0: its slot is taken
+        now), across every process on this store (issue 49: Discord's global limit is the
+        bot's, not a process's). An urgent request (a move's card, an answer) may run up to
+        :data:`REST_BURST_MS` ahead of the budget's rate; a non-urgent one (a digest, a
+        reminder, a tournament's post) only where the budget is idle, so it yields to moves."""
+        rate = self.settings.rest_per_second
+        if rate <= 0:
+            return 0.0
+        interval = max(1, int(1000 / rate))
+        ahead = REST_BURST_MS if urgent else 0
+        return await self.ctx.store.take_rest_slot(now_ms, interval, ahead) / 1000
 
     async def announced(self, *keys: str) -> None:
         """The replies whose ``outbox`` are ``keys`` were posted (whatever their kinds; a

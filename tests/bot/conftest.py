@@ -31,6 +31,7 @@ class Harness:
             discord_gateway_url=double.gateway_url,
             ai_seconds=0.05,
             identify_interval=0.0,  # one process: no login queue
+            rest_per_second=0.0,  # nor a shared REST budget (test_double_limits turns it on)
         )
         self.thinker: Thinker = InlineThinker(StepClock(0.005))
         """Where the computer player searches (deterministic and instant by default)."""

@@ -6,6 +6,7 @@ waits where the headers say and retries a 429 after ``retry_after``."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -85,3 +86,76 @@ async def test_the_bot_gets_a_burst_through_the_global_limit(
     assert sorted(m["content"] for m in got) == sorted(f"burst {i}" for i in range(80))
     assert double.limits.refused["global"] > 0  # the limit was met, and waited out
     assert not [r for r in double.requests if r.status >= 400 and r.status != 429]
+
+
+async def test_the_shared_budget_keeps_a_burst_under_the_global_limit(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """The same eighty posts with the shared REST budget on (issue 49, 1; its default, 40 a
+    second): every one waits for its slot in the budget first, none is refused."""
+    harness.settings = replace(harness.settings, rest_per_second=40.0)
+    bot = await harness.restart()
+    channel = bot.get_channel(double.channel_id)
+    assert isinstance(channel, discord.TextChannel)
+    refused = double.limits.refused["global"]
+    sent = await asyncio.gather(*(channel.send(f"burst {i}") for i in range(80)))
+    assert len({m.id for m in sent}) == 80
+    assert double.limits.refused["global"] == refused == 0
+
+
+async def test_processes_on_one_store_share_one_budget(db_url: str) -> None:
+    """Two services on one store (two processes on PostgreSQL; SQLite the same) asking for
+    slots at once: no second of the wall clock gets more than Discord's fifty (40 a second,
+    a burst of 8); and a request that may wait (a digest) waits while an urgent one goes."""
+    from bot.config import Settings
+    from bot.service import GameService
+
+    settings = Settings(db_path=db_url, rest_per_second=40.0)
+    first = await GameService.open(db_url, settings=settings)
+    second = await GameService.open(db_url, settings=settings)
+    try:
+        now = 1_000_000
+        granted: list[int] = []
+        for step in range(0, 3000, 5):  # 600 rounds, 5 ms apart, both asking each round
+            waits = await asyncio.gather(first.rest_slot(now + step), second.rest_slot(now + step))
+            granted += [now + step for w in waits if w == 0]
+        assert len(granted) > 100
+        for start in range(now, now + 2000, 50):
+            assert len([t for t in granted if start <= t < start + 1000]) <= 50
+        later = now + 10_000
+        assert await first.rest_slot(later, urgent=True) == 0
+        assert await second.rest_slot(later, urgent=False) > 0  # one queued: it yields
+        assert await first.rest_slot(later, urgent=True) == 0  # moves go on
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_reminder_yields_to_moves(harness: Harness, double: DiscordDouble) -> None:
+    """The delivery loop's reminder takes only an idle slot of the budget (no burst ahead of
+    its rate), while a command's requests may run ahead: moves go first."""
+    harness.settings = replace(harness.settings, rest_per_second=40.0)
+    bot = await harness.restart()
+    store = bot.service.ctx.store
+    asked: list[tuple[str, int]] = []
+    take = store.take_rest_slot
+
+    async def recorded(now_ms: int, interval_ms: int, ahead_ms: int) -> int:
+        asked.append((phase, ahead_ms))
+        return await take(now_ms, interval_ms, ahead_ms)
+
+    store.take_rest_slot = recorded  # type: ignore[method-assign]
+    phase = "game"
+    challenge = await double.slash(
+        double.alice, "play", {"rokumentai": {"opponent": double.bob, "clock": "corr:1"}}
+    )
+    assert challenge.message is not None
+    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
+    (thread,) = await double.wait_for(double.threads)
+    await double.wait_for_message(int(thread["id"]), lambda m: bool(m["attachments"]))
+    phase = "reminder"
+    harness.clock.advance(hours=23, minutes=30)
+    bot.service.timer_changed.set()
+    await double.wait_for_message(int(thread["id"]), lambda m: "due in" in double.text_of(m))
+    assert {a for p, a in asked if p == "game"} == {200}  # a move's: may run ahead
+    assert {a for p, a in asked if p == "reminder"} == {0}  # the reminder's: only when idle

@@ -29,6 +29,7 @@ from bot.discord.actions import (
     result_card,
     retire_previous,
 )
+from bot.discord.budget import not_urgent
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.correspondence import send_digest
 from bot.discord.cogs.tournament import send_in_channel
@@ -43,6 +44,10 @@ log = logging.getLogger("banmen.discord.timers")
 
 RETRY_SECONDS = 5.0
 """How long the loop waits after a failed round before trying again (unless timers change)."""
+YIELDING = frozenset({Event.DIGEST, Event.REMINDER})
+"""What the delivery loop posts that may wait for an idle slot of the REST budget (issue
+49): a game's reminder and a user's digest (a post with no game, a tournament's or the daily
+puzzle's, too)."""
 MAX_WAIT_SECONDS = 3600.0
 """The loop never sleeps longer than this at once (it then looks again)."""
 
@@ -129,6 +134,14 @@ class TimersCog(commands.Cog):
         return list(reply.announcements)
 
     async def deliver(self, reply: Reply, *, look_first: bool = False) -> None:
+        if reply.event in YIELDING or reply.game_id is None:
+            # a digest, a reminder, a tournament's or the daily puzzle's post: moves go first
+            with not_urgent():
+                await self._deliver(reply, look_first=look_first)
+            return
+        await self._deliver(reply, look_first=look_first)
+
+    async def _deliver(self, reply: Reply, *, look_first: bool = False) -> None:
         if reply.event is Event.DIGEST:
             await send_digest(self.bot, reply, look_first=look_first)
             return
