@@ -4,6 +4,7 @@ position's moves (the ``explorer`` table), never a scan over games."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -71,6 +72,12 @@ def walk_to(game_type: str, text: str) -> tuple[State[Any], tuple[str, ...]]:
     return state, tuple(done)
 
 
+async def computer_counts(game_id: str) -> dict[int, tuple[ExplorerCount, ...]]:
+    """The computer's self-play corpus of ``game_id`` tallied: once a process, in a thread
+    (its first tally takes a few hundred milliseconds of CPU: not on the event loop)."""
+    return await asyncio.to_thread(corpus.counts, game_id)
+
+
 class Explorer:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
@@ -106,7 +113,8 @@ class Explorer:
         else:
             key = position_key(game_id, state)
         if computer:
-            return Explored(game_id, state, done, setup, corpus.counts(game_id).get(key, ()))
+            counted = await computer_counts(game_id)
+            return Explored(game_id, state, done, setup, counted.get(key, ()))
         counts = await self.ctx.store.explorer(game_id, [key], scope, rated)
         return Explored(game_id, state, done, setup, tuple(counts))
 
@@ -171,7 +179,7 @@ class Explorer:
         game = get_game(ex.game_type)
         lines = tuple(_line(ex, rank, c) for rank, c in enumerate(ex.counts, 1))
         if not ex.counts and not computer:
-            elsewhere = corpus.counts(ex.game_type).get(_key(ex), ())
+            elsewhere = (await computer_counts(ex.game_type)).get(_key(ex), ())
             if elsewhere:
                 games = sum(c.games for c in elsewhere)
                 lines = (Line("explore.try_computer", {"games": games}),)
