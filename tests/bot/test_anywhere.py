@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from bot.model import GameStatus
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble, User
@@ -223,3 +225,26 @@ async def test_lessons_puzzles_and_reviews_in_a_group_dm(
     )
     assert f"#{gid}" in double.text_of(shown[-1]) and review.user == double.carol
     await _only_through_interactions(harness, double, group)
+
+
+async def test_a_server_that_did_not_add_the_bot(harness: Harness, double: DiscordDouble) -> None:
+    # the commands of a user's install in a server without Banmen: the game lives in the
+    # channel's interactions (no thread: the bot could open none), server-only commands are
+    # not offered
+    double.user_installed.add(double.guild_id)
+    challenge = await double.slash(double.alice, "play", {"rokumentai": {"opponent": double.bob}})
+    assert challenge.payload["authorizing_integration_owners"] == {"1": str(double.alice.id)}
+    assert challenge.message is not None and not challenge.ephemeral, challenge.text
+    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
+    turn = await double.wait_for_message(
+        double.channel_id, lambda m: public(m) and bool(m["attachments"])
+    )
+    gid = game_of(turn)
+    who = await _to_move(harness, gid, [double.alice, double.bob])
+    assert who is not None
+    moved = await _move(double, who, double.channel_id, random.Random(1))
+    assert not moved.ephemeral
+    assert double.threads() == []
+    assert channel_posts(double, double.channel_id) == []
+    with pytest.raises(KeyError, match="cannot be installed by a user"):
+        await double.slash(double.alice, "tournament", {"create": {"name": "x"}})
