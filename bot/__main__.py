@@ -47,6 +47,7 @@ NO_TOKEN = (
     "python -m bot sandbox, or python -m bot sandbox --script FILE"
 )
 SYNC_NEEDS_TOKEN = "--sync-global needs DISCORD_TOKEN (environment or .env): nothing was synced"
+SITE_NEEDS_PORT = "banmen site: the site needs a port (BANMEN_WEB_PORT, not 0), free to listen on"
 
 HEARTBEATS_ALLOWED = 3
 """A heartbeat is fresh for this many intervals (a missed beat or a quick reconnect is fine)."""
@@ -89,6 +90,10 @@ def _parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("explorer", help="maintenance of the opening explorer")
     ex.add_argument("action", choices=("rebuild",), help="rebuild: recompute from the move logs")
     ex.add_argument("--db", help="SQLite file (default: BANMEN_DB or ./data/banmen.db)")
+    sub.add_parser(
+        "site",
+        help="the site alone, over the bot processes' store (BANMEN_DB; BANMEN_WEB_PORT)",
+    )
     sub.add_parser(
         "healthcheck",
         help="exit 0 if the running bot's heartbeat (BANMEN_HEARTBEAT) is fresh, else 1",
@@ -159,6 +164,47 @@ def explorer(settings: Settings, args: argparse.Namespace) -> int:
         return f"explorer rebuilt from {games} finished games"
 
     return maintain(settings, args, rebuild)
+
+
+def site(settings: Settings) -> int:
+    """``banmen site``: the site as a process of its own over the store the bot processes use
+    (issue 49, 3): no Discord; its pages learn of moves by polling the games' versions, and it
+    keeps no game in memory (others change them). Runs until SIGTERM or SIGINT."""
+    import signal
+    from dataclasses import replace
+
+    from bot import web
+    from bot.clock import SystemClock
+    from bot.service import GameService, ProcessThinker
+
+    settings = replace(settings, site_process=True, state_cache_size=0)
+
+    async def run() -> int:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        service = await GameService.open(
+            settings.db_path,
+            clock=SystemClock(),
+            settings=settings,
+            thinker=ProcessThinker(settings.ai_workers),
+        )
+        try:
+            running = await web.serve(service)
+            if running is None:
+                print(SITE_NEEDS_PORT, file=sys.stderr)
+                return EXIT_CONFIG
+            logging.getLogger("banmen").info("the site alone, on %s", running.url)
+            try:
+                await stop.wait()
+            finally:
+                await running.stop()
+        finally:
+            await service.close()
+        return 0
+
+    return asyncio.run(run())
 
 
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
@@ -233,6 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return with_store(lambda: ratings(settings, args))
     if args.command == "explorer":
         return with_store(lambda: explorer(settings, args))
+    if args.command == "site":
+        logging.basicConfig(
+            level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+        return with_store(lambda: site(settings))
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 

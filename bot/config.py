@@ -71,6 +71,10 @@ class Settings:
     identify_interval: float = 5.0
     """Seconds between two logins (IDENTIFY) of one ``max_concurrency`` bucket, across every
     process on the store (Discord allows one each 5 s); 0: no queue (a test's one process)."""
+    site_process: bool = False
+    """This process serves the site alone (``python -m bot site``, issue 49): the games are
+    changed by other processes, so it keeps none in memory and learns of moves by polling the
+    store's versions."""
     rest_per_second: float = 40.0
     """The REST budget shared by every process on the store (issue 49): requests a second
     to Discord, below its global 50 (with a short burst: ``bot.service.REST_BURST_MS``); 0: no

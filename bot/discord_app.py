@@ -252,7 +252,11 @@ async def run_bot(settings: Settings, *, sync_global: bool = False) -> str | Non
         service = await GameService.open(
             settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
         )
-        site = await web.serve(service)
+        # One process (the default) serves its own site; sharded processes leave the pages to
+        # ``python -m bot site`` (each would see only its own moves live: issue 49)
+        site = await web.serve(service) if settings.shard_ids is None else None
+        if settings.shard_ids is not None and settings.web_port:
+            log.info("sharded: the web pages are served by `python -m bot site`, not here")
         try:
             if not received:
                 await _run_until_stopped(

@@ -264,6 +264,7 @@ class Store(Protocol):
     # queued logins (issue 49)
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
     async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     # the opening explorer (issue 50)
     async def explorer(
         self, game_type: str, positions: Sequence[int], scope: str, rated: bool
@@ -1271,6 +1272,18 @@ class _SqlLogins(_SqlBase):
                 return 0
             rows = await tx.fetchall("SELECT last_ms FROM login_turns WHERE bucket = ?", (bucket,))
         return max(1, int(rows[0][0]) + interval_ms - now_ms)
+
+    async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """Each of ``game_ids``'s version (an unknown game left out): what a site process
+        polls to learn of moves made by other processes."""
+        if not game_ids:
+            return {}
+        marks = ",".join("?" * len(game_ids))
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                f"SELECT id, version FROM games WHERE id IN ({marks})", list(game_ids)
+            )
+        return {int(r[0]): int(r[1]) for r in rows}
 
     async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int:
         """Take a slot of the shared REST budget (the generic cell rate algorithm): the next

@@ -284,6 +284,7 @@ class GameService:
         await self.compete.restore()
 
     async def close(self) -> None:
+        await self.review.site.stop()
         await self.play.computer.thinker.close()
         await self.ctx.store.close()
 

@@ -12,6 +12,7 @@ or not shown is one refusal, :data:`NOT_FOUND`, that says nothing about which.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import secrets
 from collections import OrderedDict
@@ -36,6 +37,9 @@ from engines.core import State, Text
 from engines.registry import all_games, get_game
 
 NOT_FOUND = "web.not_found"
+POLL_SECONDS = 0.25
+"""How often a site process reads the versions of the games its pages wait on (issue 49: a
+move made by a bot process reaches every page well within a second)."""
 """The one refusal of every page that is not there or not shown (an unknown or malformed token,
 another server's unlisted page)."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -177,6 +181,9 @@ class Site:
         self._kinds: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
         """The record files a game offers at a version (made once, not at every page view)."""
         self._changed: dict[int, asyncio.Event] = {}
+        self._seen: dict[int, int] = {}
+        """In a site process, the version each waited-on game was last seen at."""
+        self._poller: asyncio.Task[None] | None = None
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
         ctx.games.listen(self._committed)
@@ -362,7 +369,33 @@ class Site:
             if loaded.row.version != version:
                 return loaded.row.version
             event = self._changed.setdefault(loaded.id, asyncio.Event())
+            if self.ctx.settings.site_process:  # the moves are made by other processes
+                self._seen[loaded.id] = loaded.row.version
+                if self._poller is None or self._poller.done():
+                    self._poller = asyncio.create_task(self._poll(), name="banmen-site-poll")
             await event.wait()
+
+    async def _poll(self) -> None:
+        """While pages wait for moves, read the waited-on games' versions every
+        :data:`POLL_SECONDS` (one indexed query for them all) and wake the pages of those that
+        changed: a site process learns of the moves the bot processes commit."""
+        while self._changed:
+            await asyncio.sleep(POLL_SECONDS)
+            ids = list(self._changed)
+            versions = await self.ctx.store.game_versions(ids)
+            for game_id in ids:
+                if versions.get(game_id, -1) != self._seen.get(game_id):
+                    self._seen.pop(game_id, None)
+                    event = self._changed.pop(game_id, None)
+                    if event is not None:
+                        event.set()
+
+    async def stop(self) -> None:
+        """Stop polling (the service closes)."""
+        if self._poller is not None:
+            self._poller.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._poller
 
     def _committed(self, row: GameRow) -> None:
         event = self._changed.pop(row.id, None)

@@ -1,0 +1,86 @@
+"""The site as a process of its own (issue 49, 3): ``python -m bot site`` over the store the
+bot processes use. A move committed by another process (here: a service in the test) reaches
+a page's live stream on the site process; the site keeps no game in memory, so every page
+shows the store as it is; SIGTERM ends it cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bot.config import Settings
+from bot.service import GameService
+from tests.helpers import ALICE, BOB, bot_env, python_m_bot
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _next_event(stream: aiohttp.ClientResponse) -> dict[str, Any]:
+    """The next ``data:`` event of a server-sent stream (keep-alive comments skipped)."""
+    while True:
+        line = (await stream.content.readline()).decode()
+        assert line, "the stream ended"
+        if line.startswith("data: "):
+            data: dict[str, Any] = json.loads(line.removeprefix("data: "))
+            return data
+
+
+async def test_a_site_process_sees_the_moves_of_another(db_url: str, tmp_path: Path) -> None:
+    service = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
+    port = _free_port()
+    env = bot_env(tmp_path, BANMEN_DB=db_url, BANMEN_WEB_PORT=str(port))
+    try:
+        made = await service.play.create_game(
+            ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id="123456789012345678"
+        )
+        gid = made.game_id
+        assert gid is not None
+        token = await service.review.page_token(gid)
+        async with python_m_bot(env, tmp_path, "site") as site:
+            await site.wait_line(lambda line: "the site alone, on" in line)
+            base = f"http://127.0.0.1:{port}"
+            async with aiohttp.ClientSession() as http:
+                async with http.get(f"{base}/g/{token}") as page:
+                    assert page.status == 200
+                async with http.get(f"{base}/g/{token}/events", timeout=None) as stream:
+                    first = await _next_event(stream)
+                    assert first["total"] == 0 and first["live"]
+                    seen: list[float] = []
+                    for _ in range(3):
+                        state = service.play.current_state(gid)
+                        assert state is not None
+                        move = state.format_move(state.legal_moves()[0])
+                        mover = ALICE if state.current_player() == 0 else BOB
+                        moved_at = time.perf_counter()
+                        await service.play.move(gid, mover, move)
+                        now = await asyncio.wait_for(_next_event(stream), 10)
+                        seen.append(time.perf_counter() - moved_at)
+                        assert now["total"] == first["total"] + len(seen)
+                        assert now["moves"][-1]  # the move, as the page writes it
+                    # a page read now is the store's game, not a copy kept from before
+                    async with http.get(f"{base}/g/{token}") as again:
+                        assert again.status == 200
+                print(f"move to page: {', '.join(f'{s * 1000:.0f} ms' for s in seen)}")
+            site.proc.send_signal(signal.SIGTERM)
+            assert await site.finish() == 0
+            assert "Traceback" not in "\n".join(site.lines)
+    finally:
+        await service.close()
+
+
+async def test_a_site_process_needs_a_port(tmp_path: Path) -> None:
+    env = bot_env(tmp_path)  # BANMEN_WEB_PORT=0
+    async with python_m_bot(env, tmp_path, "site") as site:
+        assert await site.finish() == 2
+        assert any("needs a port" in line for line in site.lines)
