@@ -248,3 +248,39 @@ async def test_a_server_that_did_not_add_the_bot(harness: Harness, double: Disco
     assert channel_posts(double, double.channel_id) == []
     with pytest.raises(KeyError, match="cannot be installed by a user"):
         await double.slash(double.alice, "tournament", {"create": {"name": "x"}})
+
+
+async def test_a_player_who_takes_no_dm_finds_the_game_waiting(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    # bob takes no direct message from the bot: the reminder of his turn cannot reach him; it
+    # waits, and /games and his next command there bring him up to date
+    dm = double.open_private(double.alice, double.bob)
+    double.closed_dms.add(double.bob.id)
+    challenge = await double.slash(
+        double.alice,
+        "play",
+        {"rokumentai": {"opponent": double.bob, "clock": "corr:1"}},
+        channel=dm,
+    )
+    assert challenge.message is not None
+    await double.click(double.bob, challenge.message, double.buttons(challenge.message)["Accept"])
+    gid = game_of(await double.wait_for_message(dm, lambda m: bool(m["attachments"])))
+    players = [double.alice, double.bob]
+    rng = random.Random(5)
+    while (who := await _to_move(harness, gid, players)) != double.bob:
+        assert who is not None
+        await _move(double, who, dm, rng)
+    double.age(16 * 60)
+    assert harness.service is not None and harness.bot is not None
+    harness.clock.advance(hours=23, minutes=30)
+    harness.service.timer_changed.set()
+    refused = await double.wait_for(lambda: [r for r in double.requests if r.status == 403])
+    assert all(r.path != f"/channels/{dm}/messages" for r in refused)  # his DM with the bot
+    assert double.direct_messages(double.bob) == []
+    listed = await double.slash(double.bob, "games", {}, channel=dm)
+    assert f"#{gid}" in listed.text
+    moved = await _move(double, double.bob, dm, rng)
+    cards = await _cards(double, moved, 2)
+    assert "your move is due" in double.text_of(cards[0])
+    assert channel_posts(double, dm) == []
