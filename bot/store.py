@@ -21,7 +21,7 @@ import json
 import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -265,6 +265,9 @@ class Store(Protocol):
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
     async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
+    async def listen_games(
+        self, changed: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None: ...
     # the opening explorer (issue 50)
     async def explorer(
         self, game_type: str, positions: Sequence[int], scope: str, rated: bool
@@ -1273,6 +1276,17 @@ class _SqlLogins(_SqlBase):
             rows = await tx.fetchall("SELECT last_ms FROM login_turns WHERE bucket = ?", (bucket,))
         return max(1, int(rows[0][0]) + interval_ms - now_ms)
 
+    async def _announce_change(self, tx: Session, game_id: int) -> None:
+        """Tell other processes the game changed, with the commit (PostgreSQL: NOTIFY)."""
+
+    async def listen_games(
+        self, changed: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """Call ``changed(game_id)`` whenever another process commits a change of a game, until
+        the returned stop is awaited; ``None`` where the store cannot tell (SQLite: poll
+        :meth:`game_versions`)."""
+        return None
+
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
         """Each of ``game_ids``'s version (an unknown game left out): what a site process
         polls to learn of moves made by other processes."""
@@ -1934,6 +1948,7 @@ class SqlStore(
             )
             if len(rows) != 1:
                 raise ConflictError(f"game {change.game_id} changed")
+            await self._announce_change(tx, change.game_id)
             log_length = int(rows[0][0])
             if change.truncate_from is not None:
                 log_length = min(log_length, change.truncate_from)

@@ -21,8 +21,10 @@ under an advisory lock (two processes starting at once migrate once) and recorde
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -44,6 +46,8 @@ from bot.store import (
 POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
 LATEST_VERSION = len(migrations(POSTGRES_MIGRATIONS))
 MIGRATION_LOCK = 0x62616E6D656E
+GAMES_CHANNEL = "banmen_games"
+"""The NOTIFY channel of committed game changes (their ids): a site process listens."""
 """The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
 CONNECT_TIMEOUT = 15.0
 """Seconds :meth:`PostgresStore.open` waits for the first connection (the bot passes three
@@ -233,6 +237,34 @@ class PostgresStore(SqlStore):
         async with self._connection() as conn, conn.transaction():
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield _PgSession(conn)
+
+    async def _announce_change(self, tx: Session, game_id: int) -> None:
+        """NOTIFY the change's game id on :data:`GAMES_CHANNEL` (sent at the commit, dropped
+        with a rollback)."""
+        await tx.execute(f"SELECT pg_notify('{GAMES_CHANNEL}', ?)", (str(game_id),))
+
+    async def listen_games(
+        self, changed: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """LISTEN on :data:`GAMES_CHANNEL` on a connection of its own (outside the pool: it
+        is held as long as the listener runs) and call ``changed`` with each game id."""
+        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+        await conn.execute(f"LISTEN {GAMES_CHANNEL}")
+
+        async def listen() -> None:
+            async for note in conn.notifies():
+                if note.payload.isdigit():
+                    changed(int(note.payload))
+
+        task = asyncio.create_task(listen(), name="banmen-listen-games")
+
+        async def stop() -> None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, psycopg.Error):
+                await task
+            await conn.close()
+
+        return stop
 
     async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
         """Transaction-level advisory locks, one per key, released at the commit."""

@@ -84,3 +84,29 @@ async def test_a_site_process_needs_a_port(tmp_path: Path) -> None:
     async with python_m_bot(env, tmp_path, "site") as site:
         assert await site.finish() == 2
         assert any("needs a port" in line for line in site.lines)
+
+
+async def test_postgres_tells_of_a_change_with_its_commit(db_url: str) -> None:
+    """PostgreSQL's store notifies every listening process of a committed change (its game's
+    id; nothing for a change rolled back); SQLite's has no notifications (a site polls)."""
+    writer = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
+    listener = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
+    heard: asyncio.Queue[int] = asyncio.Queue()
+    try:
+        stop = await listener.ctx.store.listen_games(heard.put_nowait)
+        if db_url.startswith("postgresql"):
+            assert stop is not None
+            made = await writer.play.create_game(
+                ALICE, "rokumentai", seated=[BOB], seating="listed", guild_id="1"
+            )
+            assert made.game_id is not None
+            state = writer.play.current_state(made.game_id)
+            assert state is not None
+            await writer.play.move(made.game_id, ALICE, state.format_move(state.legal_moves()[0]))
+            assert await asyncio.wait_for(heard.get(), 10) == made.game_id
+            await stop()
+        else:
+            assert stop is None
+    finally:
+        await writer.close()
+        await listener.close()

@@ -38,8 +38,11 @@ from engines.registry import all_games, get_game
 
 NOT_FOUND = "web.not_found"
 POLL_SECONDS = 0.25
-"""How often a site process reads the versions of the games its pages wait on (issue 49: a
-move made by a bot process reaches every page well within a second)."""
+"""How often a site process on SQLite reads the versions of the games its pages wait on
+(issue 49: a move made by a bot process reaches every page well within a second)."""
+CHECK_SECONDS = 5.0
+"""How often a site process on PostgreSQL reads them as well as listening (a notification
+lost with a connection delays a page by this much at most)."""
 """The one refusal of every page that is not there or not shown (an unknown or malformed token,
 another server's unlisted page)."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -184,6 +187,12 @@ class Site:
         self._seen: dict[int, int] = {}
         """In a site process, the version each waited-on game was last seen at."""
         self._poller: asyncio.Task[None] | None = None
+        self._listening: Callable[[], Awaitable[None]] | None = None
+        """Stops the store's notifications of changes (PostgreSQL), once listened to."""
+        self._listen_asked = False
+        self._heard_count = 0
+        """Changes heard so far (a page reading its game meanwhile reads it again)."""
+        self._listen_lock = asyncio.Lock()
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
         ctx.games.listen(self._committed)
@@ -364,7 +373,10 @@ class Site:
     async def changed(self, token: str, version: int) -> int:
         """The game's version once it differs from ``version`` (at once if it already does):
         a running page waits here for the next move (server-sent events)."""
+        if self.ctx.settings.site_process:
+            await self._listen()  # before the version is read: no change slips in between
         while True:
+            heard = self._heard_count
             loaded = await self._game(token)
             if loaded.row.version != version:
                 return loaded.row.version
@@ -373,14 +385,35 @@ class Site:
                 self._seen[loaded.id] = loaded.row.version
                 if self._poller is None or self._poller.done():
                     self._poller = asyncio.create_task(self._poll(), name="banmen-site-poll")
+                if self._heard_count != heard:
+                    continue  # a change was heard while the game was read: it may be this one
             await event.wait()
 
+    async def _listen(self) -> None:
+        """Listen to the store's notifications of changes, once (PostgreSQL; SQLite has none:
+        :meth:`_poll` reads the versions)."""
+        async with self._listen_lock:
+            if not self._listen_asked:
+                self._listen_asked = True
+                self._listening = await self.ctx.store.listen_games(self._heard)
+
+    def _heard(self, game_id: int) -> None:
+        """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
+        self._heard_count += 1
+        self._seen.pop(game_id, None)
+        event = self._changed.pop(game_id, None)
+        if event is not None:
+            event.set()
+
     async def _poll(self) -> None:
-        """While pages wait for moves, read the waited-on games' versions every
-        :data:`POLL_SECONDS` (one indexed query for them all) and wake the pages of those that
-        changed: a site process learns of the moves the bot processes commit."""
+        """While pages wait for moves, learn of the changes other processes commit: from
+        PostgreSQL's notifications as they come (read the versions every
+        :data:`CHECK_SECONDS` as well, should one be lost with a connection), else by reading
+        the waited-on games' versions every :data:`POLL_SECONDS` (one indexed query for them
+        all), and wake the pages of those that changed."""
+        pause = CHECK_SECONDS if self._listening is not None else POLL_SECONDS
         while self._changed:
-            await asyncio.sleep(POLL_SECONDS)
+            await asyncio.sleep(pause)
             ids = list(self._changed)
             versions = await self.ctx.store.game_versions(ids)
             for game_id in ids:
@@ -391,11 +424,14 @@ class Site:
                         event.set()
 
     async def stop(self) -> None:
-        """Stop polling (the service closes)."""
+        """Stop polling and listening (the service closes)."""
         if self._poller is not None:
             self._poller.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._poller
+        if self._listening is not None:
+            await self._listening()
+            self._listening = None
 
     def _committed(self, row: GameRow) -> None:
         event = self._changed.pop(row.id, None)
