@@ -202,14 +202,19 @@ async def _rebuild(db: str, game_type: str) -> tuple[float, int]:
 
 
 def _measure(
-    stores: dict[str, str], ids: dict[str, list[int]], game_type: str, moves: int, rounds: int
+    stores: dict[str, str],
+    ids: dict[str, list[int]],
+    game_type: str,
+    moves: int,
+    rounds: int,
+    counts: tuple[int, ...] = (1, 2, 4),
 ) -> list[list[str]]:
     """Every (store, processes) row ``rounds`` times, interleaved (the machine is shared: load
     that comes and goes then falls on every row alike); the run with the median rate is shown,
     with the slowest and fastest rate beside it."""
     runs: dict[tuple[str, int], list[Played]] = {}
     for _ in range(rounds):
-        for processes in (1, 2):
+        for processes in counts:
             for name, db in stores.items():
                 played = _run(db, game_type, ids[name], moves, processes)
                 runs.setdefault((name, processes), []).append(played)
@@ -229,7 +234,7 @@ def _measure(
                 f"{median.cpu / len(lat) * 1e3:.2f}",
             ]
         )
-    return sorted(rows, key=lambda r: (r[0] != "sqlite", r[0], r[1]))
+    return sorted(rows, key=lambda r: (r[0] != "sqlite", r[0], int(r[1])))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -240,7 +245,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=MOVES)
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument(
+        "--processes", default="1,2,4", help="the process counts measured (issue 49: 1, 2 and 4)"
+    )
     args = parser.parse_args(argv if argv is not None else [])
+    counts = tuple(int(n) for n in args.processes.split(","))
     game_type = _pick_game()
     print("service benchmark (goals: p99 < 100 ms with the render, >= 200 moves/s; PostgreSQL")
     print("  >= SQLite with one process, >= 1.6x SQLite's one-process figure with two)")
@@ -264,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
             head = ("store", "processes", "moves/s", "p50 ms", "p99 ms", "range", "CPU ms/move")
             line = "  {:<11} {:<9} {:>8} {:>8} {:>8} {:>10} {:>12}"
             print(line.format(*head))
-            for row in _measure(stores, ids, game_type, args.moves, args.rounds):
+            for row in _measure(stores, ids, game_type, args.moves, args.rounds, counts):
                 print(line.format(*row))
             print(
                 "  where a move's CPU goes (one process, cached games; the event loop's thread"
