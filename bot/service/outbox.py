@@ -110,7 +110,8 @@ class Outbox:
         self.ctx = ctx
         self._attempts: dict[str, int] = {}
         """Failed tries so far of the rows handed out by :meth:`pending`."""
-        self._sources: list[Source] = [GameAnnouncements(ctx)]
+        self._games = GameAnnouncements(ctx)
+        self._sources: list[Source] = [self._games]
 
     def register(self, source: Source) -> None:
         """Deliver the rows of ``source``'s kind too."""
@@ -152,21 +153,28 @@ class Outbox:
             if kind is not None and source.kind != kind:
                 continue
             for row in await source.pending(now, limit - len(out) + len(self.claims)):
-                if row.key in self.claims:
-                    continue
-                try:
-                    reply = await source.reply(row)
-                except Exception:
-                    # a row that cannot be rebuilt must not block the others
-                    log.exception("outbox: %s cannot be rebuilt; retried later", row.key)
-                    await source.failed(row.key, now + retry_delay_ms(row.attempts + 1))
-                    continue
-                self.claims.claim(row.key, now + CLAIM_MS)
-                self._attempts[row.key] = row.attempts
-                out.append(reply)
+                reply = await self._hand_out(source, row, now)
+                if reply is not None:
+                    out.append(reply)
                 if len(out) == limit:
                     return out
         return out
+
+    async def _hand_out(self, source: Source, row: Pending, now: int) -> Reply | None:
+        """``row`` rebuilt and claimed by the caller until reported; None when somebody in
+        this process is delivering it, or it cannot be rebuilt (then it is retried later: a
+        row that cannot be rebuilt must not block the others)."""
+        if row.key in self.claims:
+            return None
+        try:
+            reply = await source.reply(row)
+        except Exception:
+            log.exception("outbox: %s cannot be rebuilt; retried later", row.key)
+            await source.failed(row.key, now + retry_delay_ms(row.attempts + 1))
+            return None
+        self.claims.claim(row.key, now + CLAIM_MS)
+        self._attempts[row.key] = row.attempts
+        return reply
 
     async def pending_of_game(self, game_id: int, limit: int) -> list[Reply]:
         """A game's undelivered announcements, in the order they were made, those waiting for
@@ -174,17 +182,9 @@ class Outbox:
         48), claimed by the caller like :meth:`pending`'s."""
         now = self.ctx.now_ms()
         self.claims.expire(now)
-        source = GameAnnouncements(self.ctx)
         rows = await self.ctx.store.pending_announcements(FOREVER_MS, limit, None, game_id)
-        out: list[Reply] = []
-        for row in rows:
-            if row.key in self.claims:
-                continue
-            reply = await source.reply(row)
-            self.claims.claim(row.key, now + CLAIM_MS)
-            self._attempts[row.key] = row.attempts
-            out.append(reply)
-        return out
+        out = [await self._hand_out(self._games, row, now) for row in rows]
+        return [reply for reply in out if reply is not None]
 
     async def delivered(self, keys: Sequence[str]) -> None:
         """The rows ``keys`` were posted: never hand them out again (they stay claimed until
