@@ -37,14 +37,14 @@ from engines.core import State, Text
 from engines.registry import all_games, get_game
 
 NOT_FOUND = "web.not_found"
+"""The one refusal of every page that is not there or not shown (an unknown or malformed token,
+another server's unlisted page)."""
 POLL_SECONDS = 0.25
 """How often a site process on SQLite reads the versions of the games its pages wait on
 (issue 49: a move made by a bot process reaches every page well within a second)."""
 CHECK_SECONDS = 5.0
 """How often a site process on PostgreSQL reads them as well as listening (a notification
 lost with a connection delays a page by this much at most)."""
-"""The one refusal of every page that is not there or not shown (an unknown or malformed token,
-another server's unlisted page)."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a token looks like (``secrets.token_urlsafe(16)`` makes 22 characters)."""
 BUSY = "web.busy"
@@ -400,6 +400,10 @@ class Site:
     def _heard(self, game_id: int) -> None:
         """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
         self._heard_count += 1
+        self._wake(game_id)
+
+    def _wake(self, game_id: int) -> None:
+        """The pages waiting on ``game_id`` read it again."""
         self._seen.pop(game_id, None)
         event = self._changed.pop(game_id, None)
         if event is not None:
@@ -418,10 +422,7 @@ class Site:
             versions = await self.ctx.store.game_versions(ids)
             for game_id in ids:
                 if versions.get(game_id, -1) != self._seen.get(game_id):
-                    self._seen.pop(game_id, None)
-                    event = self._changed.pop(game_id, None)
-                    if event is not None:
-                        event.set()
+                    self._wake(game_id)
 
     async def stop(self) -> None:
         """Stop polling and listening (the service closes)."""
@@ -434,9 +435,7 @@ class Site:
             self._listening = None
 
     def _committed(self, row: GameRow) -> None:
-        event = self._changed.pop(row.id, None)
-        if event is not None:
-            event.set()
+        self._wake(row.id)
 
     # -- a server ------------------------------------------------------------------------------
     async def _listed(self, guild_id: str) -> None:
