@@ -37,6 +37,7 @@ from bot.service import (
     PRACTICE_EVENTS,
     Action,
     Event,
+    Location,
     Press,
     Refusal,
     Reply,
@@ -194,8 +195,9 @@ async def deliver(
     public_lang = await guild_lang(bot, inter.guild_id)
     user_lang = Lang.of(inter.locale, public_lang)
     me = str(inter.user.id)
-    if not posts_there(inter):  # what these games could not post waited for this (issue 48)
-        for game_id in {r.game_id for r in replies if r.game_id is not None}:
+    posts = posts_there(inter)
+    if not posts:  # what games reached only through interactions here could not post (48)
+        for game_id in await relayed_here(bot, inter, replies):
             await catch_up(bot, responder, game_id, public_lang)
     for reply in map(bot.service.correspond.shape, replies):  # pings as their users want them now
         try:
@@ -206,12 +208,23 @@ async def deliver(
             raise
         if reply.announcements:
             await bot.service.announced(*reply.announcements)
-    if not posts_there(inter):
-        for game_id in {r.game_id for r in replies if r.game_id is not None}:
-            loc = bot.service.play.location(game_id)
-            if loc is not None and loc.interaction_only and loc.channel_id == str(inter.channel_id):
-                bot.relay.remember(game_id, responder)  # it carries what the game posts next
+    if not posts:  # this interaction carries what they post next (a game placed just now too)
+        for game_id in await relayed_here(bot, inter, replies):
+            bot.relay.remember(game_id, responder)
     await responder.finish()
+
+
+async def relayed_here(
+    bot: Host, inter: discord.Interaction[Any], replies: Sequence[Reply]
+) -> list[int]:
+    """The games of ``replies`` that live where ``inter`` was made and are reached only
+    through interactions there."""
+    out = []
+    for game_id in sorted({r.game_id for r in replies if r.game_id is not None}):
+        loc = await bot.service.play.place(game_id)
+        if loc is not None and loc.interaction_only and loc.channel_id == str(inter.channel_id):
+            out.append(game_id)
+    return out
 
 
 CATCH_UP = 4
@@ -223,13 +236,6 @@ async def catch_up(bot: Host, responder: Responder, game_id: int, lang: str) -> 
     """The announcements a game reached only through interactions could not post (no
     interaction to carry them), oldest first, before this interaction's own answer; what
     does not fit waits for the next one."""
-    loc = await bot.service.play.place(game_id)
-    if (
-        loc is None
-        or not loc.interaction_only
-        or loc.channel_id != str(responder.interaction.channel_id)
-    ):
-        return
     room = min(CATCH_UP, followups_left(responder) - 1)
     if room <= 0:
         return
@@ -253,7 +259,7 @@ async def by_interaction(bot: Host, reply: Reply) -> None:
     assert reply.game_id is not None
     answering = bot.relay.usable(reply.game_id)
     lang = "en"
-    if isinstance(answering, Responder):
+    if answering is not None:
         lang = Lang.of(answering.interaction.locale)  # (no server's language there)
         view = reply_view(reply, lang)
         try:
@@ -276,9 +282,8 @@ async def tell_by_dm(bot: Host, reply: Reply, lang: str) -> None:
     from the bot (no server shared with it, DMs closed) is not told: the game waits, and
     ``/games`` lists it."""
     key = reply.outbox
-    if key is None or key in bot.relay.noticed or not reply.notify:
+    if key is None or not reply.notify or not bot.relay.first_notice(key):
         return
-    bot.relay.noticed.add(key)
     parts = reply_parts(reply, lang, view=reply_view(reply, lang))
     for user_id in reply.notify:
         try:
@@ -452,6 +457,15 @@ JUMP = "https://discord.com/channels/{guild}/{place}"
 """Discord's link to a channel or thread (a jump link)."""
 
 
+def game_jump(loc: Location | None) -> str | None:
+    """The jump link to a game's place (its thread, else its message in the channel), in its
+    server or in direct messages (a DM or group DM: issue 48); None when it has no place."""
+    if loc is None or not (loc.thread_id or loc.channel_id):
+        return None
+    place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
+    return JUMP.format(guild=loc.guild_id or "@me", place=place)
+
+
 async def with_game_links(bot: Host, reply: Reply) -> Reply:
     """A tournament round's boards, each game's number a jump link to its thread (or its
     channel); other replies as they are."""
@@ -462,10 +476,8 @@ async def with_game_links(bot: Host, reply: Reply) -> Reply:
     for line in reply.lines:
         game_id = line.params.get("game_id")
         loc = await bot.service.play.place(game_id) if isinstance(game_id, int) else None
-        where = None if loc is None else (loc.thread_id or loc.channel_id)
-        if where is not None:
-            link = f"[#{game_id}]({JUMP.format(guild=guild, place=where)})"
-            line = replace(line, params={**line.params, "link": link})
+        if (jump := game_jump(loc)) is not None:
+            line = replace(line, params={**line.params, "link": f"[#{game_id}]({jump})"})
         lines.append(line)
     return replace(reply, lines=tuple(lines))
 
@@ -746,8 +758,6 @@ async def start_game_message(
             await bot.service.play.set_game_location(
                 reply.game_id, place, thread_id, str(message.id), reach=reach
             )
-            if reach is not None:
-                bot.relay.remember(reply.game_id, responder)
         return
     if await bot.service.play.private_place(reply.game_id):
         await start_private_thread(bot, responder, reply, lang, turn)

@@ -23,11 +23,11 @@ class Host(Protocol):
     settings: Settings
     flights: Flights
     card_locks: weakref.WeakValueDictionary[int, asyncio.Lock]
+    """Per game, held while its newest card changes hands (:func:`retire_previous`)."""
     newest_cards: dict[int, discord.Message]
+    """Per game, its newest card as posted (see :func:`bot.discord.actions.remember_card`)."""
     relay: Relay
     """Per game reached only through interactions, the newest one (bot/discord/relay.py)."""
-    """Per game, its newest card as posted (see :func:`bot.discord.actions.remember_card`)."""
-    """Per game, held while its newest card changes hands (:func:`retire_previous`)."""
 
     async def run_action(
         self, interaction: discord.Interaction[Any], action: str, target: Target, arg: str | None

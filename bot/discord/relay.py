@@ -12,10 +12,13 @@ announcement waits in the outbox and the next interaction in the game carries it
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Protocol
 
 import discord
+
+from bot.discord.format import MessageParts
 
 TOKEN_SECONDS = 15 * 60.0
 """How long an interaction's token lasts (Discord's 15 minutes)."""
@@ -23,6 +26,8 @@ MARGIN_SECONDS = 60.0
 """A token is not used in its last minute (a follow-up begun then may arrive too late)."""
 FOLLOWUPS = 5
 """Follow-ups a token may send where only a user installed the app."""
+NOTICES_KEPT = 10_000
+"""Announcements remembered as told by direct message (a waiting one is retried for days)."""
 EXPIRED_CODES = frozenset({50027, 10015, 40094})
 """Discord's answers when a token can no longer send: invalid webhook token, unknown
 webhook, the follow-ups used up."""
@@ -35,6 +40,10 @@ class Answering(Protocol):
     interaction: discord.Interaction[Any]
     received: float
     followups: int
+
+    async def send(self, parts: MessageParts) -> discord.Message | None:
+        """Send one message as the answer, or as a follow-up once answered."""
+        ...
 
 
 def posts_there(interaction: discord.Interaction[Any]) -> bool:
@@ -67,9 +76,9 @@ class Relay:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self._games: dict[int, Answering] = {}
-        self.noticed: set[str] = set()
-        """Announcements whose players were told by direct message that it is their turn
-        (once each)."""
+        self._noticed: OrderedDict[str, None] = OrderedDict()
+        """Announcements whose players were told by direct message (the newest
+        :data:`NOTICES_KEPT`)."""
 
     def remember(self, game_id: int, answering: Answering) -> None:
         """``answering``'s interaction was made in the game's place: it carries what comes next."""
@@ -87,6 +96,16 @@ class Relay:
             self._games.pop(game_id, None)
             return None
         return answering
+
+    def first_notice(self, key: str) -> bool:
+        """Whether the players of announcement ``key`` are to be told by direct message now
+        (the first time it is asked of a key)."""
+        if key in self._noticed:
+            return False
+        self._noticed[key] = None
+        while len(self._noticed) > NOTICES_KEPT:
+            self._noticed.popitem(last=False)
+        return True
 
     def forget(self, game_id: int, answering: Answering | None = None) -> None:
         """The game's interaction can send no more (``answering``: only if it is still that)."""

@@ -366,7 +366,7 @@ class GameCache:
             self._set_live(row.id, None)
         if row.channel_id or row.thread_id or row.message_id:
             self._locations[row.id] = Location(
-                row.channel_id, row.thread_id, row.message_id, row.reach
+                row.channel_id, row.thread_id, row.message_id, row.reach, row.guild_id
             )
         while len(self._games) > self.size or (
             self.budget is not None and self._bytes > self.budget and len(self._games) > 1

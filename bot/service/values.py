@@ -207,6 +207,8 @@ class Location:
     reach: str | None = None
     """``None``: the bot posts in the place; ``"interaction"``: only through interactions
     there (:data:`INTERACTION_ONLY`)."""
+    guild_id: str | None = None
+    """The game's server (None: direct messages)."""
 
     @property
     def interaction_only(self) -> bool:

@@ -22,7 +22,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import already_posted, guild_lang, post_nonce, respond, service_user
+from bot.discord.actions import (
+    already_posted,
+    game_jump,
+    guild_lang,
+    post_nonce,
+    respond,
+    service_user,
+)
 from bot.discord.client import BanmenBot
 from bot.discord.cogs.computer import POSTER, Poster
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
@@ -136,12 +143,10 @@ async def send_digest(bot: BanmenBot, reply: Reply, *, look_first: bool = False)
     guilds = [str(line.params.get("guild") or "") for line in reply.lines]
     lang = await guild_lang(bot, int(guilds[0])) if guilds and guilds[0].isdigit() else "en"
     links = []
-    for line, guild in zip(reply.lines, guilds, strict=True):
-        loc = bot.service.play.location(int(line.params.get("id", 0)))
-        if (guild or (loc and loc.interaction_only)) and loc and (loc.thread_id or loc.channel_id):
-            place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
-            where = guild or "@me"  # (a game in a DM or group DM: issue 48)
-            links.append(f"[#{line.params['id']}](https://discord.com/channels/{where}/{place})")
+    for line in reply.lines:
+        jump = game_jump(bot.service.play.location(int(line.params.get("id", 0))))
+        if jump is not None:
+            links.append(f"[#{line.params['id']}]({jump})")
     parts = reply_parts(reply, lang, extra=[" · ".join(links)] if links else ())
     kwargs = parts.send_kwargs()
     try:

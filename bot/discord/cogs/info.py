@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord.actions import guild_lang, respond, service_user
+from bot.discord.actions import game_jump, guild_lang, respond, service_user
 from bot.discord.client import BanmenBot
 from bot.discord.common import GAME_OPTION, game_autocomplete, game_here
 from bot.discord.errors import NoGameHere
@@ -149,24 +149,19 @@ class InfoCog(commands.Cog):
         service = self.bot.service
         reply = await service.play.list_games(user, guild)
         lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
-        links = game_links(self.bot, interaction.guild_id, str(interaction.user.id))
+        links = game_links(self.bot, str(interaction.user.id))
         extra = ["\n".join(links)[:1024]] if links else []
         parts = reply_parts(reply, lang, ephemeral=True, extra=extra)
         await interaction.response.send_message(**parts.send_kwargs(), ephemeral=True)
 
 
-def game_links(bot: BanmenBot, guild_id: int | None, user_id: str) -> list[str]:
-    """Jump links to the threads (or lobby messages) of the user's cached games: in a server,
-    its games; in direct messages, the games played in DMs and group DMs (issue 48)."""
+def game_links(bot: BanmenBot, user_id: str) -> list[str]:
+    """Jump links to the threads (or lobby messages) of the user's cached games, each in its
+    own server or in direct messages (issue 48)."""
     out = []
     for gid, label in bot.service.play.game_choices(user_id, "", limit=10):
-        loc = bot.service.play.location(gid)
-        if loc is None or not (loc.thread_id or loc.channel_id):
-            continue
-        if guild_id is None and not loc.interaction_only:
-            continue  # a server's game: its server is not known here
-        place = loc.thread_id or f"{loc.channel_id}/{loc.message_id}"
-        out.append(f"[{label}](https://discord.com/channels/{guild_id or '@me'}/{place})")
+        if (jump := game_jump(bot.service.play.location(gid))) is not None:
+            out.append(f"[{label}]({jump})")
     return out
 
 

@@ -16,7 +16,7 @@ from discord.ext import commands
 from bot.discord.actions import respond, service_user, show_leaderboard
 from bot.discord.client import BanmenBot
 from bot.discord.common import game_type_choices
-from bot.service import Refusal, Reply, Scope
+from bot.service import Refusal, Scope
 
 SCOPES = [
     app_commands.Choice(name=_("this server", ja="このサーバー"), value=Scope.SERVER.value),
@@ -71,12 +71,7 @@ class RatingsCog(commands.Cog):
         # asked for by name (then said: there is none here)
         where = Scope(scope) if scope else Scope.SERVER if interaction.guild_id else Scope.GLOBAL
         if where is Scope.SERVER and interaction.guild_id is None:
-
-            async def no_server() -> Reply:
-                raise Refusal("refuse.leaderboard_no_server")
-
-            await respond(interaction, no_server)
-            return
+            raise Refusal("refuse.leaderboard_no_server")  # answered by the tree's handler
         await show_leaderboard(interaction, game, where, 1, provisional)
 
 
