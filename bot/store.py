@@ -261,7 +261,7 @@ class Store(Protocol):
     async def save_site_session(self, row: SiteSessionRow) -> None: ...
     async def site_session(self, secret_hash: str, now_ms: int) -> SiteSessionRow | None: ...
     async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
-    # queued logins (issue 49)
+    # several processes on one store (issue 49): logins, the REST budget, changes
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
     async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
@@ -1253,8 +1253,9 @@ class _SqlExplorer(_SqlBase):
             await self._count_explored(tx, counts)
 
 
-class _SqlLogins(_SqlBase):
-    """Queued logins (issue 49, 2): one IDENTIFY per bucket per interval, across processes."""
+class _SqlProcesses(_SqlBase):
+    """What several processes on one store share (issue 49): the login turns (one IDENTIFY a
+    bucket per interval), the REST budget, and word of the games others changed."""
 
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int:
         """Take the login turn of ``bucket`` if its last login began ``interval_ms`` ago or
@@ -1715,7 +1716,7 @@ class SqlStore(
     _SqlTournaments,
     _SqlReviews,
     _SqlExplorer,
-    _SqlLogins,
+    _SqlProcesses,
     _SqlLessons,
     _SqlCorrespondence,
     _SqlPuzzles,
