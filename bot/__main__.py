@@ -168,8 +168,9 @@ def explorer(settings: Settings, args: argparse.Namespace) -> int:
 
 def site(settings: Settings) -> int:
     """``banmen site``: the site as a process of its own over the store the bot processes use
-    (issue 49, 3): no Discord; its pages learn of moves by polling the games' versions, and it
-    keeps no game in memory (others change them). Runs until SIGTERM or SIGINT."""
+    (issue 49, 3): no Discord; its pages learn of moves from PostgreSQL's notifications (or by
+    reading the games' versions on SQLite), and it keeps no game in memory (others change
+    them). Runs until SIGTERM or SIGINT."""
     import signal
     from dataclasses import replace
 

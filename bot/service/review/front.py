@@ -68,7 +68,6 @@ class Review:
         self, game_type: str, moves: Sequence[str], rated: bool = False, computer: bool = False
     ) -> bytes:
         """That position's picture, its most played moves numbered."""
-        rated = rated and not computer
         ex = await self.explorer.position(game_type, " ".join(moves), "", rated, computer)
         image, _ = await self.explorer.picture(ex)
         if image is None:
