@@ -47,6 +47,10 @@ NO_TOKEN = (
     "python -m bot sandbox, or python -m bot sandbox --script FILE"
 )
 SYNC_NEEDS_TOKEN = "--sync-global needs DISCORD_TOKEN (environment or .env): nothing was synced"
+WORKER_NEEDS_KEY = (
+    "banmen worker: the jobs are signed: set BANMEN_JOB_KEY (or DISCORD_TOKEN) as the bot "
+    "and site processes have it"
+)
 SITE_NEEDS_PORT = "banmen site: the site needs a port (BANMEN_WEB_PORT, not 0), free to listen on"
 
 HEARTBEATS_ALLOWED = 3
@@ -93,6 +97,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "site",
         help="the site alone, over the bot processes' store (BANMEN_DB; BANMEN_WEB_PORT)",
+    )
+    sub.add_parser(
+        "worker",
+        help="take heavy work (computer moves, pictures, reviews) from the store's job queue "
+        "(BANMEN_DB; the bot and site processes with BANMEN_JOB_QUEUE=1 queue it)",
     )
     sub.add_parser(
         "healthcheck",
@@ -208,6 +217,42 @@ def site(settings: Settings) -> int:
     return asyncio.run(run())
 
 
+def worker(settings: Settings) -> int:
+    """``banmen worker``: a process that takes the heavy work of the bot and site processes
+    from the store's job queue (issue 49, 4) and does it in its own pool of
+    ``BANMEN_AI_WORKERS`` processes, as many jobs at once. Runs until SIGTERM or SIGINT (the
+    jobs it has are finished first)."""
+    import os
+    import signal
+    import socket
+
+    from bot.service import JobWorker, ProcessThinker, open_store
+
+    if settings.job_key is None:
+        print(WORKER_NEEDS_KEY, file=sys.stderr)
+        return EXIT_CONFIG
+    key = settings.job_key
+
+    async def run() -> int:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        store = open_store(settings.db_path, settings)
+        await store.open()
+        thinker = ProcessThinker(settings.ai_workers)
+        name = f"{socket.gethostname()}:{os.getpid()}"
+        try:
+            taker = JobWorker(store, thinker, key, name, slots=settings.ai_workers)
+            await taker.run(stop)
+        finally:
+            await thinker.close()
+            await store.close()
+        return 0
+
+    return asyncio.run(run())
+
+
 def check_heartbeat(path: Path, max_age: float, now: float | None = None) -> tuple[bool, str]:
     """Is the heartbeat at ``path`` at most ``max_age`` seconds old? With a one-line reason."""
     try:
@@ -285,6 +330,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
         return with_store(lambda: site(settings))
+    if args.command == "worker":
+        logging.basicConfig(
+            level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        )
+        return with_store(lambda: worker(settings))
     if args.command != "sandbox" and settings.discord_token:
         import importlib
 

@@ -79,6 +79,13 @@ class Settings:
     """The REST budget shared by every process on the store (issue 49): requests a second
     to Discord, below its global 50 (with a short burst: ``bot.service.REST_BURST_MS``); 0: no
     shared budget (each process left to discord.py's own 429 handling)."""
+    job_queue: bool = False
+    """Hand computer moves, hints and drawings to ``python -m bot worker`` processes through the
+    store (``BANMEN_JOB_QUEUE=1``, issue 49; ``bot/service/jobs.py``): off in the one-process
+    default, which does them in its own pool."""
+    job_key: str | None = None
+    """The key that signs the queue's jobs (``BANMEN_JOB_KEY``; by default the bot's token,
+    which every process of a deployment has)."""
     ai_seconds: float = 2.0
     """The longest an AI move (and a hint) may think: level 8's time; lower levels take their
     share of it (the levels table)."""
@@ -252,6 +259,13 @@ def _addresses(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    value = (_opt(env, name) or "0").lower()
+    if value not in {"0", "1", "true", "false", "yes", "no", "on", "off"}:
+        raise ValueError(f"{name} must be 1 or 0, not {value!r}")
+    return value in {"1", "true", "yes", "on"}
+
+
 def _opt(env: Mapping[str, str], name: str) -> str | None:
     value = env.get(name, "").strip()
     return value or None
@@ -292,6 +306,8 @@ def load_settings(
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         identify_interval=_seconds(env, "BANMEN_IDENTIFY_INTERVAL", 5.0),
         rest_per_second=_seconds(env, "BANMEN_REST_PER_SECOND", 40.0),
+        job_queue=_flag(env, "BANMEN_JOB_QUEUE"),
+        job_key=_opt(env, "BANMEN_JOB_KEY") or _opt(env, "DISCORD_TOKEN"),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),
         ai_workers=_positive(env, "BANMEN_AI_WORKERS", 1),
         timer_rescan=_positive(env, "BANMEN_TIMER_RESCAN", 60),
@@ -306,6 +322,10 @@ def load_settings(
         oauth_authorize_url=_opt(env, "BANMEN_OAUTH_AUTHORIZE_URL")
         or "https://discord.com/oauth2/authorize",
     )
+    if settings.job_queue and settings.job_key is None:
+        raise ValueError(
+            "BANMEN_JOB_QUEUE needs a key to sign the jobs: BANMEN_JOB_KEY (or DISCORD_TOKEN)"
+        )
     count = _opt(env, "BANMEN_SHARD_COUNT")
     return with_shards(
         settings,

@@ -906,3 +906,26 @@ class SiteSessionRow:
     csrf: str
     created_ms: int
     expires_ms: int
+
+
+# --- heavy work handed to worker processes (issue 49) -------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    """A job of the queue workers take (``bot/service/jobs.py``): its signed payload, its
+    priority (lower first), when it was queued, the wall-clock time its answer is useless after
+    (``None``: whenever), who took it and until when their lease runs, and once done its signed
+    result or why it failed."""
+
+    id: int
+    kind: str
+    priority: int
+    payload: bytes
+    queued_ms: int
+    deadline_ms: int | None
+    taken_by: str | None
+    lease_ms: int | None
+    done_ms: int | None
+    result: bytes | None
+    failed: str | None

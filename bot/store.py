@@ -44,6 +44,7 @@ from bot.model import (
     GameRow,
     GameStatus,
     GameSummary,
+    JobRow,
     JoinOutcome,
     Limits,
     MoveRow,
@@ -267,6 +268,24 @@ class Store(Protocol):
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     async def listen_games(
         self, changed: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None: ...
+    # heavy work handed to worker processes (issue 49)
+    async def queue_job(
+        self, kind: str, priority: int, payload: bytes, now_ms: int, deadline_ms: int | None
+    ) -> int: ...
+    async def take_job(
+        self, worker: str, max_priority: int, now_ms: int, lease_ms: int
+    ) -> JobRow | None: ...
+    async def renew_job(self, job_id: int, worker: str, lease_ms: int) -> bool: ...
+    async def finish_job(
+        self, job_id: int, worker: str, now_ms: int, result: bytes | None, failed: str | None
+    ) -> bool: ...
+    async def job(self, job_id: int) -> JobRow | None: ...
+    async def withdraw_job(self, job_id: int) -> bool: ...
+    async def drop_job(self, job_id: int) -> None: ...
+    async def drop_stale_jobs(self, before_ms: int) -> int: ...
+    async def listen_jobs(
+        self, queued: Callable[[], None], done: Callable[[int], None]
     ) -> Callable[[], Awaitable[None]] | None: ...
     # the opening explorer (issue 50)
     async def explorer(
@@ -1318,6 +1337,137 @@ class _SqlProcesses(_SqlBase):
         return max(1, int(rows[0][0]) - ahead_ms - now_ms)
 
 
+class _SqlJobs(_SqlBase):
+    """The queue of heavy work (issue 49, 4): computer moves, hints, pictures and reviews that
+    ``python -m bot worker`` processes take from any process (``bot/service/jobs.py``)."""
+
+    SKIP_LOCKED: str = ""
+    """What makes two workers taking a job at once pass over each other's row (PostgreSQL's
+    ``FOR UPDATE SKIP LOCKED``; SQLite has one writer at a time)."""
+
+    async def queue_job(
+        self, kind: str, priority: int, payload: bytes, now_ms: int, deadline_ms: int | None
+    ) -> int:
+        """Queue a job; its id. Workers are told at the commit (PostgreSQL: NOTIFY)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "INSERT INTO jobs (kind, priority, payload, queued_ms, deadline_ms) "
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (kind, priority, payload, now_ms, deadline_ms),
+            )
+            job_id = int(rows[0][0])
+            await self._announce_job(tx, f"q{job_id}")
+        return job_id
+
+    async def take_job(
+        self, worker: str, max_priority: int, now_ms: int, lease_ms: int
+    ) -> JobRow | None:
+        """Take the oldest job of the most urgent priority up to ``max_priority`` that nobody
+        has taken and whose deadline has not passed, for ``worker`` until ``lease_ms``; ``None``
+        when there is none. Jobs past their deadline are left to whoever queued them."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE jobs SET taken_by = ?, lease_ms = ? WHERE id = ("
+                "SELECT id FROM jobs WHERE taken_by IS NULL AND priority <= ? "
+                "AND (deadline_ms IS NULL OR deadline_ms > ?) "
+                f"ORDER BY priority, id LIMIT 1{self.SKIP_LOCKED}) "
+                f"RETURNING {_JOB_COLUMNS}",
+                (worker, lease_ms, max_priority, now_ms),
+            )
+        return _job(rows[0]) if rows else None
+
+    async def renew_job(self, job_id: int, worker: str, lease_ms: int) -> bool:
+        """Extend ``worker``'s lease of a job it is working on; ``False`` if the job is gone
+        (whoever queued it gave up) or no longer its."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE jobs SET lease_ms = ? WHERE id = ? AND taken_by = ? AND done_ms IS NULL "
+                "RETURNING id",
+                (lease_ms, job_id, worker),
+            )
+        return bool(rows)
+
+    async def finish_job(
+        self, job_id: int, worker: str, now_ms: int, result: bytes | None, failed: str | None
+    ) -> bool:
+        """Write the result (or why it failed) of ``worker``'s job; whoever waits for it is
+        told at the commit. ``False`` if the job is gone or no longer its."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "UPDATE jobs SET done_ms = ?, result = ?, failed = ? "
+                "WHERE id = ? AND taken_by = ? AND done_ms IS NULL RETURNING id",
+                (now_ms, result, failed, job_id, worker),
+            )
+            if rows:
+                await self._announce_job(tx, f"d{job_id}")
+        return bool(rows)
+
+    async def job(self, job_id: int) -> JobRow | None:
+        async with self._reading() as tx:
+            rows = await tx.fetchall(f"SELECT {_JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
+        return _job(rows[0]) if rows else None
+
+    async def withdraw_job(self, job_id: int) -> bool:
+        """Delete a job nobody has taken yet (its queuer does it itself); ``False`` if a worker
+        has it (or it is gone)."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "DELETE FROM jobs WHERE id = ? AND taken_by IS NULL RETURNING id", (job_id,)
+            )
+        return bool(rows)
+
+    async def drop_job(self, job_id: int) -> None:
+        """Delete a job whatever its state (its answer was read, or is no longer wanted: a
+        worker still on it finds it gone when it renews or finishes)."""
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM jobs WHERE id = ?", (job_id,))
+
+    async def drop_stale_jobs(self, before_ms: int) -> int:
+        """Delete the jobs queued before ``before_ms`` (their queuer died waiting); how many."""
+        async with self._writing() as tx:
+            rows = await tx.fetchall(
+                "DELETE FROM jobs WHERE queued_ms < ? RETURNING id", (before_ms,)
+            )
+        return len(rows)
+
+    async def _announce_job(self, tx: Session, note: str) -> None:
+        """Tell the other processes of a job queued (``q<id>``) or done (``d<id>``), with the
+        commit (PostgreSQL: NOTIFY); nothing where they poll (SQLite)."""
+
+    async def listen_jobs(
+        self, queued: Callable[[], None], done: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """Call ``queued()`` whenever a job is queued and ``done(id)`` whenever one is done,
+        until the returned stop is awaited; ``None`` where the store cannot tell (SQLite: the
+        workers and the waiters poll)."""
+        return None
+
+
+_JOB_COLUMNS = (
+    "id, kind, priority, payload, queued_ms, deadline_ms, taken_by, lease_ms, done_ms, result, "
+    "failed"
+)
+
+
+def _job(row: Sequence[Any]) -> JobRow:
+    def opt(value: Any) -> int | None:
+        return None if value is None else int(value)
+
+    return JobRow(
+        int(row[0]),
+        str(row[1]),
+        int(row[2]),
+        bytes(row[3]),
+        int(row[4]),
+        opt(row[5]),
+        None if row[6] is None else str(row[6]),
+        opt(row[7]),
+        opt(row[8]),
+        None if row[9] is None else bytes(row[9]),
+        None if row[10] is None else str(row[10]),
+    )
+
+
 class _SqlReviews(_SqlBase):
     """The computer's reviews of finished games (issue 32): one row a game."""
 
@@ -1717,6 +1867,7 @@ class SqlStore(
     _SqlReviews,
     _SqlExplorer,
     _SqlProcesses,
+    _SqlJobs,
     _SqlLessons,
     _SqlCorrespondence,
     _SqlPuzzles,

@@ -46,9 +46,12 @@ from bot.store import (
 POSTGRES_MIGRATIONS = MIGRATIONS_DIR / "postgres"
 LATEST_VERSION = len(migrations(POSTGRES_MIGRATIONS))
 MIGRATION_LOCK = 0x62616E6D656E
+"""The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
 GAMES_CHANNEL = "banmen_games"
 """The NOTIFY channel of committed game changes (their ids): a site process listens."""
-"""The advisory lock key migrations hold (``"banmen"`` in ASCII)."""
+JOBS_CHANNEL = "banmen_jobs"
+"""The NOTIFY channel of the job queue: ``q<id>`` a job queued (workers listen), ``d<id>`` a
+job done (whoever waits for it listens)."""
 CONNECT_TIMEOUT = 15.0
 """Seconds :meth:`PostgresStore.open` waits for the first connection (the bot passes three
 times ``BANMEN_STORE_TIMEOUT``: a database starting with it has time to come up)."""
@@ -93,6 +96,7 @@ class PostgresStore(SqlStore):
     """The PostgreSQL store: a pool of connections, one transaction per change."""
 
     GUILD_SHARD_KEY = "CASE WHEN {col} ~ '^[0-9]{1,19}$' THEN {col}::bigint >> 22 ELSE 0 END"
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
 
     def __init__(
         self,
@@ -246,17 +250,46 @@ class PostgresStore(SqlStore):
     async def listen_games(
         self, changed: Callable[[int], None]
     ) -> Callable[[], Awaitable[None]] | None:
-        """LISTEN on :data:`GAMES_CHANNEL` on a connection of its own (outside the pool: it
-        is held as long as the listener runs) and call ``changed`` with each game id."""
+        """LISTEN on :data:`GAMES_CHANNEL` and call ``changed`` with each game id."""
+
+        def heard(payload: str) -> None:
+            if payload.isdigit():
+                changed(int(payload))
+
+        return await self._listen(GAMES_CHANNEL, heard)
+
+    async def _announce_job(self, tx: Session, note: str) -> None:
+        """NOTIFY ``note`` on :data:`JOBS_CHANNEL` (sent at the commit)."""
+        await tx.execute(f"SELECT pg_notify('{JOBS_CHANNEL}', ?)", (note,))
+
+    async def listen_jobs(
+        self, queued: Callable[[], None], done: Callable[[int], None]
+    ) -> Callable[[], Awaitable[None]] | None:
+        """LISTEN on :data:`JOBS_CHANNEL`: ``queued()`` for each job queued, ``done(id)`` for
+        each job done."""
+
+        def heard(payload: str) -> None:
+            if payload.startswith("q"):
+                queued()
+            elif payload.startswith("d") and payload[1:].isdigit():
+                done(int(payload[1:]))
+
+        return await self._listen(JOBS_CHANNEL, heard)
+
+    async def _listen(
+        self, channel: str, heard: Callable[[str], None]
+    ) -> Callable[[], Awaitable[None]]:
+        """LISTEN on ``channel`` on a connection of its own (outside the pool: it is held as
+        long as the listener runs) and call ``heard`` with each payload, until the returned
+        stop is awaited."""
         conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        await conn.execute(f"LISTEN {GAMES_CHANNEL}")
+        await conn.execute(f"LISTEN {channel}")
 
         async def listen() -> None:
             async for note in conn.notifies():
-                if note.payload.isdigit():
-                    changed(int(note.payload))
+                heard(note.payload)
 
-        task = asyncio.create_task(listen(), name="banmen-listen-games")
+        task = asyncio.create_task(listen(), name=f"banmen-listen-{channel}")
 
         async def stop() -> None:
             task.cancel()

@@ -58,6 +58,7 @@ from bot.service.context import Context, Shuffle
 from bot.service.correspond.front import Correspond
 from bot.service.endings import Endings
 from bot.service.guard import entry
+from bot.service.jobs import JobWorker, QueuedThinker
 from bot.service.learn.front import Learn
 from bot.service.learn.practice import Practising
 from bot.service.outbox import Kind, Outbox
@@ -140,6 +141,7 @@ __all__ = [
     "GameTarget",
     "GuildSettings",
     "InlineThinker",
+    "JobWorker",
     "Kind",
     "Lang",
     "Line",
@@ -152,6 +154,7 @@ __all__ = [
     "Press",
     "ProcessThinker",
     "Progress",
+    "QueuedThinker",
     "Refusal",
     "Reply",
     "RulesPage",
@@ -243,9 +246,14 @@ class GameService:
         self.clock: Clock = clock or SystemClock()
         games = GameCache(store, settings.state_cache_size, settings.state_cache_mb * 2**20 or None)
         shuffle = shuffle or context.draw_seats
-        ctx = Context(store, self.clock, settings, games, Pictures(render_images), shuffle)
-        self.ctx = ctx
         thinker = thinker or InlineThinker()
+        away = None
+        if settings.job_queue and settings.job_key:  # heavy work to the workers (issue 49)
+            thinker = QueuedThinker(store, thinker, settings.job_key)
+            away = thinker.draw if settings.site_process else None  # the site's pictures too
+        pictures = Pictures(render_images, away)
+        ctx = Context(store, self.clock, settings, games, pictures, shuffle)
+        self.ctx = ctx
         endings = Endings(ctx)
         self.play = Play(ctx, endings, thinker)
         self.review = Review(ctx, self.play, thinker)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import render
@@ -390,11 +391,18 @@ def alt_text(
     return Text(en, ja)
 
 
+Drawer = Callable[[Callable[[], bytes]], Awaitable[bytes]]
+"""Runs a picture's drawing somewhere else (:meth:`bot.service.thinking.Thinker.draw`)."""
+
+
 class Pictures:
     """Board pictures, drawn in a worker thread; ``None`` where a game has no renderer."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, away: Drawer | None = None) -> None:
         self.enabled = enabled
+        self.away = away
+        """Where the pictures are drawn when not in a thread of this process: a site process
+        with the job queue hands them to the workers (issue 49)."""
 
     async def of(self, loaded: Loaded, viewer: int | None) -> bytes | None:
         """The picture for ``viewer``. A game the host ended is drawn with its stored outcome,
@@ -429,9 +437,8 @@ class Pictures:
         if not self.enabled or not render.has_renderer(state.game.id):
             return None
         try:
-            return await asyncio.to_thread(
-                render.render_png, state, viewer, last, outcome, names, marks
-            )
+            job = partial(render.render_png, state, viewer, last, outcome, names, marks)
+            return await (asyncio.to_thread(job) if self.away is None else self.away(job))
         except Exception:  # a broken picture must not hide a move that is already stored
             log.exception("render failed for game %s", game_id)
             return None
