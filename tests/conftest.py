@@ -71,6 +71,11 @@ SLOW: dict[str, frozenset[str] | None] = {
     "tests/service/test_sandbox.py": frozenset(
         {"test_cli_sandbox_plays_rokumentai", "test_no_token_starts_the_sandbox"}
     ),
+    # four bot processes, two sites and a worker playing 200 games (about two minutes)
+    "tests/bot/test_at_scale.py": None,
+    "tests/service/test_jobs.py": frozenset(
+        {"test_a_worker_process_answers_a_service_with_the_queue_on"}
+    ),
     "tests/engines/test_purity.py": frozenset({"test_importing_every_game_loads_no_impure_module"}),
     # worker processes of the computer player and the replays
     "tests/service/test_thinking.py": frozenset(

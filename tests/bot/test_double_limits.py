@@ -91,7 +91,7 @@ async def test_the_bot_gets_a_burst_through_the_global_limit(
 async def test_the_shared_budget_keeps_a_burst_under_the_global_limit(
     harness: Harness, double: DiscordDouble
 ) -> None:
-    """The same eighty posts with the shared REST budget on (issue 49, 1; its default, 40 a
+    """The same eighty posts with the shared REST budget on (issue 49, 1; at 40 a
     second): every one waits for its slot in the budget first, none is refused."""
     harness.settings = replace(harness.settings, rest_per_second=40.0)
     bot = await harness.restart()

@@ -217,6 +217,10 @@ class DiscordDouble:
         self.channels: dict[int, JSON] = {
             self.channel_id: payloads.text_channel(self.channel_id, self.guild_id, "games")
         }
+        self.guild_ids: list[int] = [self.guild_id]
+        """Every server the bot is in (:meth:`add_guild`); the first is :attr:`guild_id`."""
+        self.guild_gateways: dict[int, Gateway] = {}
+        """The connection that carries each server's events (its shard's)."""
         self.messages: dict[int, JSON] = {}
         self.message_order: list[int] = []
         self.files: dict[int, bytes] = {}
@@ -392,7 +396,7 @@ class DiscordDouble:
             {
                 "v": 10,
                 "user": self.bot_user.payload(),
-                "guilds": [{"id": str(self.guild_id), "unavailable": True}] if holds else [],
+                "guilds": [{"id": str(g), "unavailable": True} for g in holds],
                 "session_id": gw.session_id,
                 "resume_gateway_url": self.gateway_url,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -404,28 +408,50 @@ class DiscordDouble:
             async with self._changed:
                 self._changed.notify_all()
             return
-        channels = [c for c in self.channels.values() if c["type"] == 0]
-        guild = payloads.guild(self.guild_id, self.owner, channels, [self.bot_user, *self.users])
-        guild["threads"] = [c for c in self.channels.values() if c["type"] in (11, 12)]
-        await gw.dispatch("GUILD_CREATE", guild)
+        for guild_id in holds:
+            here = [c for c in self.channels.values() if c.get("guild_id") == str(guild_id)]
+            channels = [c for c in here if c["type"] == 0]
+            guild = payloads.guild(guild_id, self.owner, channels, [self.bot_user, *self.users])
+            guild["threads"] = [c for c in here if c["type"] in (11, 12)]
+            await gw.dispatch("GUILD_CREATE", guild)
         gw.identified.set()
         async with self._changed:
             self._changed.notify_all()
 
-    def shard_of_guild(self, shard_count: int) -> int:
-        """The shard that carries the guild's events (Discord's rule)."""
-        return (self.guild_id >> 22) % shard_count
+    def shard_of_guild(self, shard_count: int, guild_id: int | None = None) -> int:
+        """The shard that carries a server's events (Discord's rule; the first server's by
+        default)."""
+        return ((guild_id or self.guild_id) >> 22) % shard_count
 
-    async def _take_shard(self, gw: Gateway, shard: tuple[int, int]) -> bool:
+    def add_guild(self, shard: int = 0, shard_count: int = 1) -> tuple[int, int]:
+        """Another server with the bot in it, whose events ``shard`` of ``shard_count``
+        carries, and its games channel: (server id, channel id). Its members are the same
+        people. Add it before the bot connects."""
+        base = snowflake()
+        high = (base >> 22) // shard_count * shard_count + shard
+        guild_id = (high << 22) | (base & ((1 << 22) - 1))
+        channel_id = snowflake()
+        self.guild_ids.append(guild_id)
+        self.channels[channel_id] = payloads.text_channel(channel_id, guild_id, "games")
+        return guild_id, channel_id
+
+    def guild_of(self, channel_id: int) -> int:
+        """The server of a channel or thread (the first one for an unknown channel)."""
+        guild = self.channels.get(channel_id, {}).get("guild_id")
+        return int(guild) if guild else self.guild_id
+
+    async def _take_shard(self, gw: Gateway, shard: tuple[int, int]) -> list[int]:
         """``gw`` now runs ``shard`` (an older connection of that shard is replaced, 4000);
-        whether it carries the guild."""
+        the servers it carries."""
         gw.shard = shard
         old = self.gateways.get(shard[0])
         if old is not None and old is not gw and not old.ws.closed:
             await old.ws.close(code=4000)
         self.gateways[shard[0]] = gw
-        holds = self.shard_of_guild(shard[1]) == shard[0]
-        if holds:
+        holds = [g for g in self.guild_ids if self.shard_of_guild(shard[1], g) == shard[0]]
+        for guild_id in holds:
+            self.guild_gateways[guild_id] = gw
+        if self.guild_id in holds:
             self.gateway = gw
         return holds
 
@@ -437,7 +463,8 @@ class DiscordDouble:
         await gw.send({"op": 7, "d": None})
 
     async def _dispatch(self, event: str, data: JSON) -> None:
-        gw = self.gateway
+        guild = data.get("guild_id")
+        gw = self.guild_gateways.get(int(guild)) if guild else self.gateway
         if gw is None or gw.ws.closed:
             raise RuntimeError("the bot is not connected to the gateway")
         await gw.dispatch(event, data)
@@ -886,7 +913,7 @@ class DiscordDouble:
         thread_id = int(m["mid"]) if m.groupdict().get("mid") else snowflake()
         thread = payloads.thread_channel(
             thread_id,
-            self.guild_id,
+            self.guild_of(parent),
             parent,
             str(body.get("name", "thread")),
             self.bot_user.id,
@@ -904,7 +931,7 @@ class DiscordDouble:
             self.messages[mid] = payloads.message(
                 mid,
                 parent,
-                self.guild_id,
+                self.guild_of(parent),
                 self.bot_user.payload(),
                 {"content": thread["name"]},
                 [],
@@ -951,7 +978,7 @@ class DiscordDouble:
         message = payloads.message(
             mid,
             channel_id,
-            self.guild_id,
+            self.guild_of(channel_id),
             author,
             body,
             self._attachments(body, files, []),
@@ -1059,7 +1086,7 @@ class DiscordDouble:
         await self.wait_for(lambda: self.identifies >= identifies, timeout)
 
     def command(self, name: str, guild: int | None = None) -> JSON:
-        for scope in (guild or self.guild_id, None):
+        for scope in (guild or self.guild_id, self.guild_id, None):  # the dev guild's anywhere
             for cmd in self.commands.get(scope, []):
                 if cmd["name"] == name and cmd.get("type", 1) == 1:
                     return cmd
@@ -1084,8 +1111,9 @@ class DiscordDouble:
         token = "itoken." + secrets.token_urlsafe(24)
         context = self.context_of(channel_id)
         in_server = context == 0
-        by_server = in_server and self.guild_id not in self.user_installed
-        owners: JSON = {"0": str(self.guild_id)} if by_server else {"1": str(user.id)}
+        guild_id = self.guild_of(channel_id)
+        by_server = in_server and guild_id not in self.user_installed
+        owners: JSON = {"0": str(guild_id)} if by_server else {"1": str(user.id)}
         if context == 1:
             owners["0"] = "0"
         payload: JSON = {
@@ -1107,8 +1135,8 @@ class DiscordDouble:
         }
         if in_server:
             payload.update(
-                guild_id=str(self.guild_id),
-                member=user.member(self.guild_id),
+                guild_id=str(guild_id),
+                member=user.member(guild_id),
                 guild_locale="en-US",
             )
         else:
@@ -1247,7 +1275,7 @@ class DiscordDouble:
         if resolved:
             data["resolved"] = resolved
         if "guild_id" in inter.payload:
-            data["guild_id"] = str(self.guild_id)
+            data["guild_id"] = inter.payload["guild_id"]
         inter.payload["data"] = data
         return await self._send(inter, timeout, wait)
 

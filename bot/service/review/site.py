@@ -190,8 +190,6 @@ class Site:
         self._listening: Callable[[], Awaitable[None]] | None = None
         """Stops the store's notifications of changes (PostgreSQL), once listened to."""
         self._listen_asked = False
-        self._heard_count = 0
-        """Changes heard so far (a page reading its game meanwhile reads it again)."""
         self._listen_lock = asyncio.Lock()
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
@@ -375,19 +373,20 @@ class Site:
         a running page waits here for the next move (server-sent events)."""
         if self.ctx.settings.site_process:
             await self._listen()  # before the version is read: no change slips in between
-        while True:
-            heard = self._heard_count
+        loaded = await self._game(token)
+        while loaded.row.version == version:
+            # the game's event is waited on from before the read: a change committed (and, from
+            # another process, heard) while the game is read wakes it, and only its own do
+            event = self._changed.setdefault(loaded.id, asyncio.Event())
             loaded = await self._game(token)
             if loaded.row.version != version:
-                return loaded.row.version
-            event = self._changed.setdefault(loaded.id, asyncio.Event())
+                break
             if self.ctx.settings.site_process:  # the moves are made by other processes
                 self._seen[loaded.id] = loaded.row.version
                 if self._poller is None or self._poller.done():
                     self._poller = asyncio.create_task(self._poll(), name="banmen-site-poll")
-                if self._heard_count != heard:
-                    continue  # a change was heard while the game was read: it may be this one
             await event.wait()
+        return loaded.row.version
 
     async def _listen(self) -> None:
         """Listen to the store's notifications of changes, once (PostgreSQL; SQLite has none:
@@ -399,7 +398,6 @@ class Site:
 
     def _heard(self, game_id: int) -> None:
         """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
-        self._heard_count += 1
         self._wake(game_id)
 
     def _wake(self, game_id: int) -> None:
