@@ -41,11 +41,19 @@ SlotTaker = Callable[[int, bool], Awaitable[float]]
 def budgeted(request: Callable[..., Awaitable[Any]], take: SlotTaker) -> Callable[..., Any]:
     """``request`` (discord.py's ``HTTPClient.request``) that first takes a slot of the
     shared budget, sleeping as long as the budget says (its clock is the wall clock: Discord
-    counts real seconds, across machines)."""
+    counts real seconds, across machines). Within a process the requests wait for their turn
+    to ask in line, the urgent and the others apart (so a reminder waiting for an idle slot
+    never holds up a move's post)."""
+
+    # One request of each kind at a time asks the store for its slot; the others queue here,
+    # in order (a crowd waking at once to ask again would hammer the budget's one row)
+    queues = {True: asyncio.Lock(), False: asyncio.Lock()}
 
     async def send(*args: Any, **kwargs: Any) -> Any:
-        while (wait := await take(int(time.time() * 1000), URGENT.get())) > 0:
-            await asyncio.sleep(wait)
+        urgent = URGENT.get()
+        async with queues[urgent]:
+            while (wait := await take(int(time.time() * 1000), urgent)) > 0:
+                await asyncio.sleep(wait)
         return await request(*args, **kwargs)
 
     return send

@@ -226,8 +226,9 @@ class QueuedThinker:
                 waited = loop.time() - started
                 if row is not None and row.taken_by is None and waited >= self.take_within:
                     if await self.store.withdraw_job(job_id):
+                        if loop.time() >= self._absent_until:  # once for a while, not per job
+                            log.warning("no worker took a %s job: done here for a while", kind)
                         self._absent_until = loop.time() + ABSENT_FOR
-                        log.warning("no worker took a %s job: done here for a while", kind)
                         raise _NotTakenError
                     continue  # taken meanwhile
                 with contextlib.suppress(TimeoutError):
