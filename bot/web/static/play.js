@@ -191,6 +191,7 @@
       .then((r) => r.json())
       .then((answer) => {
         say(answer.said);
+        said.dataset.answers = String(Number(said.dataset.answers || 0) + 1);
         return load();
       })
       .catch(() => say(words.tFailed))
