@@ -1,6 +1,8 @@
-"""The read-only site: ``aiohttp.web`` routes over :attr:`GameService.web` and Jinja2 templates.
+"""The site: ``aiohttp.web`` routes over the service's review front and Jinja2 templates.
 
-Every route is a GET (HEAD too); nothing here writes anything. A page that is not there or not
+Every route is a GET (HEAD too) but signing out and a signed-in player's move (each carrying
+the session's CSRF token; the move is played by the service as ``/move`` plays it); nothing
+else here writes anything. A page that is not there or not
 shown (a malformed or unknown token, another server's unlisted page) is one 404 that says
 nothing about which. Every answer carries the security headers (a CSP without inline script:
 the JavaScript is ``static/site.js``; no framing); request bodies and URLs are bounded, each

@@ -1,6 +1,7 @@
 """Looking back at games, as adapters reach it: ``service.review``. A game's replay (an
-animation, or one step), the computer's review of it (docs/review.md) and the read-only web
-site's pages (docs/web.md: everything there is what a spectator may see)."""
+animation, or one step), the computer's review of it (docs/review.md) and the web site's pages
+(docs/web.md: everything there is what a spectator may see, but a signed-in player's own
+board, played through the play capability)."""
 
 from __future__ import annotations
 
