@@ -1779,6 +1779,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "web.play.hand": ("In hand", "持ち駒"),
     "web.play.other": ("Other moves", "その他の手"),
     "web.play.which": ("Which move?", "どの手にしますか？"),
+    "web.play.which_piece": ("Which piece here?", "ここにどの駒を置きますか？"),
     "web.play.cancel": ("Cancel", "やめる"),
     "web.play.play": ("Play", "指す"),
     "web.play.typed": ("Or type a move", "または手を入力"),

@@ -771,10 +771,18 @@ def describe_head(
 # --- where a seat clicks (issue 51, 2) --------------------------------------------------------
 
 
-def cell_words(state: State[Any], viewer: int | None = None, lang: str = "en") -> dict[int, str]:
+def cell_words(
+    state: State[Any],
+    viewer: int | None = None,
+    lang: str = "en",
+    *,
+    sides: bool = True,
+    owner: int | None = None,
+) -> dict[int, str]:
     """What stands on each occupied cell as ``viewer`` sees it, by the engine's index: the
-    owner and the kind (``Black warrior 武``; a hidden piece ``White face down``), the words of
-    the site's buttons over the cells. Empty for a game without pieces on a board."""
+    owner and the kind (``Black warrior 武``; a hidden piece ``White face down``; the kind alone
+    without ``sides``), the words of the site's buttons over the cells; only ``owner``'s pieces
+    when given. Empty for a game without pieces on a board."""
     lang = _lang(lang)
     try:
         seen, army = _seen_army(state, viewer)
@@ -783,8 +791,11 @@ def cell_words(state: State[Any], viewer: int | None = None, lang: str = "en") -
     index = {name: i for i, name in enumerate(square_names(seen.game.id))}
     out: dict[int, str] = {}
     for seat, kind, square in army.pieces:
+        if owner is not None and seat != owner:
+            continue
+        kind_words = army.label(seat, kind).get(lang)
         side = seen.game.seat_name(seat, lang, seen.num_players)
-        out[index[square]] = f"{side} {army.label(seat, kind).get(lang)}"
+        out[index[square]] = f"{side} {kind_words}" if sides else kind_words
     return out
 
 

@@ -412,9 +412,16 @@ def seat_data(token: str, seat: SeatBoard, lang: Lang) -> dict[str, Any]:
         ],
         "origins": [{"key": o.key, "cell": o.cell, "label": tr(o.label)} for o in seat.origins],
         "choices": [
-            {"move": c.notation, "shown": tr(c.shown), "from": c.origin, "to": c.target}
+            {
+                "move": c.notation,
+                "shown": tr(c.shown),
+                "from": c.origin,
+                "to": c.target,
+                **({"placed": [list(p) for p in c.placed]} if c.placed else {}),
+            }
             for c in seat.choices
         ],
+        "pieces": [tr(p) for p in seat.pieces],
     }
 
 

@@ -183,6 +183,27 @@ async def test_a_promotion_is_asked_for(site: Site) -> None:
     assert site.errors == []
 
 
+async def test_a_secret_setup_arranged_by_clicks(site: Site) -> None:
+    """数字将棋's setup cell by cell: each cell offers the pieces that still fit, its pick is
+    written on it, and the one setup left is played on confirmation (nobody else sees it)."""
+    service = site.service
+    gid = await start(service, "suji-shogi")
+    player = await to_move(service, gid)
+    page = await site.open(player, gid)
+    board = await (await page.request.get(page.url + "/seat.json")).json()
+    wanted = next(c for c in board["choices"] if c["move"] == "654/321")
+    for cell, piece in wanted["placed"]:
+        await page.click(f"#cells button[data-cell='{cell}']")
+        await page.click(f"#which-moves button:text-is('{board['pieces'][piece]}')")
+    button = page.locator(f"#cells button[data-cell='{wanted['placed'][0][0]}']")
+    await expect(button).to_have_attribute("data-pick", board["pieces"][wanted["placed"][0][1]])
+    await page.click(f"#which-moves button:text-is('{wanted['shown']}')")
+    await expect(page.locator("#play-said")).to_have_attribute("data-answers", "1")
+    setups = [e for e in await service.play.entries(gid) if e.secret]
+    assert [e.move for e in setups] == ["654/321"]
+    assert site.errors == []
+
+
 async def test_a_move_by_keyboard_alone(site: Site) -> None:
     """Tab to the board, arrows between cells (each named with what is on it), Enter picks and
     plays; the page says what happened."""

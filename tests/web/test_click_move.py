@@ -127,8 +127,13 @@ async def test_a_secret_setup_from_the_board_stays_the_players_own(
     csrf = await _as(service, client, BOB)
     bobs = await _seat(client, token)
     assert bobs["acting"] and bobs["secret"]
-    assert all(c["from"] == "" for c in bobs["choices"])  # a setup is chosen from a list
+    assert all(c["from"] == "" for c in bobs["choices"])  # clicked nowhere: a setup
     assert len(bobs["choices"]) == 720
+    # each setup says what it puts on which of bob's cells (the page arranges it by clicks)
+    assert bobs["pieces"] == [f"piece {n}" for n in range(1, 7)]
+    for choice in bobs["choices"]:
+        assert sorted(p for _, p in choice["placed"]) == list(range(6))
+    assert len({tuple(map(tuple, c["placed"])) for c in bobs["choices"]}) == 720
     bob_picture = await (await client.get(bobs["picture"])).read()
     sent = await _move(client, token, move="654/321", csrf=csrf, ply=str(bobs["ply"]))
     answer = await sent.json()

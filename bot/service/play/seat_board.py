@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import struct
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import render
@@ -72,6 +72,10 @@ class Choice:
     shown: Text
     origin: str
     target: int | None
+    placed: tuple[tuple[int, int], ...] = ()
+    """A setup's placements (a move clicked nowhere that fills cells: 数字将棋's secret
+    setup): each cell it fills and what with, an index into :attr:`SeatBoard.pieces`; the
+    page lets the player fill the cells one by one and plays the one setup that fits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,8 @@ class SeatBoard:
     cells: tuple[BoardCell, ...]
     origins: tuple[Origin, ...]
     choices: tuple[Choice, ...]
+    pieces: tuple[Text, ...] = ()
+    """What the choices' placements put on a cell, by index (``piece 3``)."""
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -130,6 +136,31 @@ def choices_of(state: State[Any], seat: int) -> tuple[tuple[Origin, ...], tuple[
         shown = present.display(state, move)
         choices.append(Choice(state.format_move(move), shown, origin.key, target))
     return tuple(origins.values()), tuple(choices)
+
+
+def with_placements(
+    state: State[Any], seat: int, choices: tuple[Choice, ...]
+) -> tuple[tuple[Choice, ...], tuple[Text, ...]]:
+    """``choices`` with what each secret setup among them puts on which cell: ``seat``'s
+    pieces after it (read from the position in words, so no game's setup is spelled out here),
+    and the table of those pieces."""
+    pieces: dict[tuple[str, str], int] = {}
+    out = []
+    for choice in choices:
+        if choice.origin != NOWHERE:
+            out.append(choice)
+            continue
+        after = state.apply(state.parse_move(choice.notation, seat), seat)
+        en, ja = (cell_words(after, seat, lang, sides=False, owner=seat) for lang in LANGS)
+        placed = tuple(
+            (cell, pieces.setdefault((what, ja[cell]), len(pieces)))
+            for cell, what in sorted(en.items())
+        )
+        out.append(replace(choice, placed=placed))
+    order = sorted(pieces, key=lambda words: (len(words[0]), words))  # piece 2 before piece 10
+    renumber = {pieces[words]: n for n, words in enumerate(order)}
+    out = [replace(c, placed=tuple((cell, renumber[p]) for cell, p in c.placed)) for c in out]
+    return tuple(out), tuple(Text(en, ja) for en, ja in order)
 
 
 def board_cells(
@@ -198,6 +229,10 @@ class SeatBoards:
         live = loaded.status.is_live and state.outcome() is None
         acting = live and seat in state.acting_players()
         origins, choices = choices_of(state, seat) if acting else ((), ())
+        secret = state.current_player() == SIMULTANEOUS
+        pieces: tuple[Text, ...] = ()
+        if secret and choices:
+            choices, pieces = await asyncio.to_thread(with_placements, state, seat, choices)
         size = png_size(await self._picture(loaded, seat))
         targets = {c.target for c in choices if c.target is not None}
         cells = await asyncio.to_thread(board_cells, state, seat, size, targets)
@@ -208,13 +243,14 @@ class SeatBoards:
             loaded.row.version,
             len(loaded.entries),
             acting,
-            state.current_player() == SIMULTANEOUS,
+            secret,
             live,
             size,
             described,
             cells,
             origins,
             choices,
+            pieces,
         )
 
     async def play(self, game_id: int, user: User, text: str, ply: int | None) -> Reply:

@@ -23,6 +23,7 @@
   const words = play.dataset;
   let seat = null; // the board as the service last gave it
   let picked = null; // the origin key picked
+  let picks = {}; // a setup being arranged: cell -> the index of the piece put there
   let sending = false;
 
   function fill(template, values) {
@@ -101,8 +102,74 @@
       otherMoves.appendChild(option);
     }
     otherForm.hidden = otherMoves.childElementCount === 0;
+    if (arranging()) {
+      // what was given so far stays while a setup still fits it (another seat's setup came in)
+      if (fitting(null).length === 0) picks = {};
+      return arrange(false);
+    }
+    picks = {};
     const only = origins();
     if (only.length === 1) pick(only[0].key, false); // one way to start: its targets at once
+  }
+
+  // A secret setup by clicks: each cell it fills is given a piece in turn, among the setups
+  // that still fit what was given; the one setup left is played on confirmation.
+  function arranging() {
+    return seat.acting && seat.choices.some((c) => c.placed);
+  }
+
+  function fitting(except) {
+    return seat.choices.filter(
+      (c) =>
+        c.placed &&
+        Object.entries(picks).every(
+          ([cell, p]) => Number(cell) === except || c.placed.some(([x, q]) => x === Number(cell) && q === p)
+        )
+    );
+  }
+
+  function arrange(aloud) {
+    const fit = fitting(null);
+    const open = new Set(fit.flatMap((c) => c.placed.map(([cell]) => cell)));
+    for (const b of cellsBox.children) {
+      const cell = Number(b.dataset.cell);
+      const given = picks[cell];
+      b.classList.toggle("target", open.has(cell));
+      if (given === undefined) delete b.dataset.pick;
+      else b.dataset.pick = seat.pieces[given];
+      const said = given === undefined ? b.dataset.words : b.dataset.words + " — " + seat.pieces[given];
+      b.setAttribute("aria-label", open.has(cell) ? fill(words.tTarget, { cell: said }) : said);
+    }
+    if (fit.length === 1) {
+      ask(fit, null);
+      if (aloud) say(fit[0].shown);
+    }
+  }
+
+  function place(b) {
+    const cell = Number(b.dataset.cell);
+    const options = new Map();
+    for (const c of fitting(cell)) {
+      for (const [x, p] of c.placed) if (x === cell) options.set(p, c);
+    }
+    if (options.size === 0) return;
+    whichLabel.textContent = words.tWhichPiece;
+    whichMoves.textContent = "";
+    for (const p of [...options.keys()].sort((a, b) => a - b)) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = seat.pieces[p];
+      button.addEventListener("click", () => {
+        picks[cell] = p;
+        which.hidden = true;
+        arrange(true);
+        if (which.hidden) b.focus();
+      });
+      whichMoves.appendChild(button);
+    }
+    which.hidden = false;
+    which.dataset.back = String(cell);
+    whichMoves.firstChild.focus();
   }
 
   function targetsOf(key) {
@@ -136,6 +203,13 @@
 
   function letGo() {
     picked = null;
+    if (seat && arranging()) {
+      picks = {};
+      which.hidden = true;
+      arrange(false);
+      say(words.tLetGo);
+      return;
+    }
     which.hidden = true;
     for (const b of cellsBox.children) {
       b.setAttribute("aria-pressed", "false");
@@ -146,7 +220,10 @@
     say(words.tLetGo);
   }
 
+  const whichLabel = document.getElementById("which-label");
+
   function ask(choices, back) {
+    whichLabel.textContent = words.tWhich;
     whichMoves.textContent = "";
     for (const c of choices) {
       const b = document.createElement("button");
@@ -162,6 +239,7 @@
 
   function clickCell(b) {
     if (!seat || !seat.acting || sending) return;
+    if (arranging()) return place(b);
     const cell = Number(b.dataset.cell);
     if (picked !== null) {
       const moves = targetsOf(picked).filter((c) => c.to === cell);
