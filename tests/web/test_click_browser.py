@@ -223,6 +223,8 @@ async def test_a_move_by_keyboard_alone(site: Site) -> None:
     entries = await site.service.play.entries(gid)
     assert [e.move for e in entries] == ["二02占"]
     await expect(page.locator("#play-status")).to_have_text(re.compile("Not your turn"))
+    # the board was built again: the keyboard is still on the cell it played to
+    await expect(page.locator("#cells button:focus")).to_have_attribute("data-cell", "8")
     assert site.errors == []
 
 

@@ -64,6 +64,8 @@
   function build() {
     status.textContent = statusText();
     which.hidden = true;
+    // a keyboard user on the board stays on their cell when the board is built again
+    const focused = cellsBox.contains(document.activeElement) ? document.activeElement : null;
     cellsBox.textContent = "";
     let first = true;
     for (const cell of seat.cells) {
@@ -102,6 +104,7 @@
       otherMoves.appendChild(option);
     }
     otherForm.hidden = otherMoves.childElementCount === 0;
+    if (focused) focusCell(Number(focused.dataset.cell));
     if (arranging()) {
       // what was given so far stays while a setup still fits it (another seat's setup came in)
       if (fitting(null).length === 0) picks = {};
