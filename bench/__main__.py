@@ -22,6 +22,7 @@ SECTIONS = {
     "review": "bench.review_bench",
     "tournament": "bench.tournament_bench",
     "web": "bench.web_bench",
+    "click": "bench.click_bench",
     "explorer": "bench.explorer_bench",
 }
 

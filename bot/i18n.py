@@ -1752,6 +1752,50 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Too many pictures are being drawn; try again in a moment.",
         "描画が混み合っています。少し待ってからもう一度どうぞ。",
     ),
+    "web.refuse.sign_in": (
+        "Sign in with Discord to play here.",
+        "ここで指すにはDiscordでログインしてください。",
+    ),
+    "web.play.heading": ("Your board", "あなたの盤"),
+    "web.play.your_turn": (
+        "Your turn: pick a piece (or a piece in hand), then where it goes.",
+        "あなたの手番です。駒（または持ち駒）を選び、行き先を選んでください。",
+    ),
+    "web.play.waiting": (
+        "Not your turn yet: this board follows the game.",
+        "まだあなたの手番ではありません。この盤は対局に合わせて更新されます。",
+    ),
+    "web.play.over": ("The game is over.", "対局は終わりました。"),
+    "web.play.secret": (
+        "Your secret setup: nobody else sees it until everyone has set up.",
+        "秘密の配置です。全員が配置するまで誰にも見えません。",
+    ),
+    "web.play.board": ("The board's cells", "盤のマス"),
+    "web.play.keys": (
+        "Keys on the board: arrows move between cells, Enter or Space picks a piece and then "
+        "its target, Escape lets go.",
+        "盤の上のキー：矢印でマスを移り、EnterかSpaceで駒を選んでから行き先を選び、Escで選択を外します。",
+    ),
+    "web.play.hand": ("In hand", "持ち駒"),
+    "web.play.other": ("Other moves", "その他の手"),
+    "web.play.which": ("Which move?", "どの手にしますか？"),
+    "web.play.which_piece": ("Which piece here?", "ここにどの駒を置きますか？"),
+    "web.play.cancel": ("Cancel", "やめる"),
+    "web.play.play": ("Play", "指す"),
+    "web.play.typed": ("Or type a move", "または手を入力"),
+    "web.play.cell": ("{cell}: {what}", "{cell}：{what}"),
+    "web.play.empty": ("{cell}: empty", "{cell}：空き"),
+    "web.play.line": ("Line {n}", "{n}爻"),
+    "web.play.target": ("{cell}, a target", "{cell}、行き先"),
+    "web.play.picked": (
+        "{what} picked: {count} targets marked.",
+        "{what}を選びました。行き先 {count} か所に印を付けました。",
+    ),
+    "web.play.let_go": ("Nothing picked.", "選択を外しました。"),
+    "web.play.failed": (
+        "The move could not be sent; try again.",
+        "手を送れませんでした。もう一度どうぞ。",
+    ),
 }
 
 

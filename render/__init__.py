@@ -22,7 +22,7 @@ from typing import Any
 from PIL import Image
 
 from engines.core import Outcome, State
-from render.base import Marks, Picture
+from render.base import Box, Locate, Marks, Picture
 
 Renderer = Picture[bytes]
 """A game's picture function (the entries of a module's ``RENDERERS``)."""
@@ -54,6 +54,22 @@ def _renderers() -> Mapping[str, Renderer]:
 @cache
 def _images() -> Mapping[str, ImageRenderer]:
     return _discover("IMAGES")
+
+
+@cache
+def _locators() -> Mapping[str, Locate[Any]]:
+    return _discover("LOCATORS")
+
+
+def cell_box(state: State[Any], viewer: int | None, cell: int) -> Box | None:
+    """Where ``viewer``'s picture of ``state`` draws ``cell`` (a board's square or hex, a
+    略式易双六 line's badge), as a box ``(x0, y0, x1, y1)`` in the picture's pixels: what the site
+    lays a button over (issue 51, 2). None for a game whose module places no cell."""
+    locate = _locators().get(state.game.id)
+    if locate is None:
+        return None
+    x, y, r = locate(state, viewer, cell)
+    return x - r, y - r, x + r, y + r
 
 
 def has_renderer(game_id: str) -> bool:

@@ -66,6 +66,8 @@ WORDS: dict[str, Text] = {
     "hands": Text("Hands", "持ち駒"),
     "pieces": Text("{kind} ×{n}", "{kind}×{n}"),
     "cubes": Text("{n} cubes", "{n}個"),
+    "a_cube": Text("a cube", "駒"),
+    "the_token": Text("the token", "トークン"),
     "cube": Text("{n} cube", "{n}個"),
     "passes": Text("Forced passes in a row", "続けてのパス"),
     # 数字将棋
@@ -764,3 +766,52 @@ def describe_head(
     """Only the start of :func:`describe`: the game and ply, whose turn and the last move."""
     lang = _lang(lang)
     return _join(_head(state.observe(viewer), lang, last_move, outcome), lang)
+
+
+# --- where a seat clicks (issue 51, 2) --------------------------------------------------------
+
+
+def cell_words(
+    state: State[Any],
+    viewer: int | None = None,
+    lang: str = "en",
+    *,
+    sides: bool = True,
+    owner: int | None = None,
+) -> dict[int, str]:
+    """What stands on each occupied cell as ``viewer`` sees it, by the engine's index: the
+    owner and the kind (``Black warrior 武``; a hidden piece ``White face down``; the kind alone
+    without ``sides``), the words of the site's buttons over the cells; only ``owner``'s pieces
+    when given. Empty for a game without pieces on a board."""
+    lang = _lang(lang)
+    try:
+        seen, army = _seen_army(state, viewer)
+    except NoSuchPart:
+        return {}
+    index = {name: i for i, name in enumerate(square_names(seen.game.id))}
+    out: dict[int, str] = {}
+    for seat, kind, square in army.pieces:
+        if owner is not None and seat != owner:
+            continue
+        kind_words = army.label(seat, kind).get(lang)
+        side = seen.game.seat_name(seat, lang, seen.num_players)
+        out[index[square]] = f"{side} {kind_words}" if sides else kind_words
+    return out
+
+
+def hand_piece(state: State[Any], move: Any) -> Text | None:
+    """What ``move`` takes from the mover's hand, in words (the piece dropped, 六面体's cube,
+    略式易双六's token placed on its line); None for a move of a piece already on the board,
+    or one that goes nowhere."""
+    seat = state.current_player()
+    if isinstance(move, sj.Move) and move.is_drop:
+        return _suji_kind(seat, move.drop)
+    if isinstance(move, sg.Move) and move.is_drop:
+        return _sangokushi_kind(seat, move.drop)
+    if isinstance(move, so.Move) and move.kind == so.PLACE:
+        return _socrates_kind(seat, move.marked)
+    if isinstance(move, rk.Move) and move.frm < 0:
+        return WORDS["a_cube"]
+    if isinstance(move, ys.YosukoMove) and move.kind == ys.START:
+        return WORDS["the_token"]
+    return None

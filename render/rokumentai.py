@@ -40,6 +40,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Locate,
     Spot,
     encode_png,
     final_outcome,
@@ -348,6 +349,8 @@ def locate(state: RokumentaiState, viewer: int | None, square: int) -> Spot:
 
 RENDERERS = {ROKUMENTAI.id: renderer(RokumentaiState, render, locate)}
 IMAGES = {ROKUMENTAI.id: renderer(RokumentaiState, compose, locate)}
+LOCATORS: dict[str, Locate[Any]] = {ROKUMENTAI.id: locate}
+"""Where each game draws a cell (the site's buttons over the picture: issue 51, 2)."""
 
 # --- samples -----------------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from render.base import (
     TEXT,
     Box,
     Canvas,
+    Locate,
     Spot,
     draw_text,
     encode_png,
@@ -465,6 +466,8 @@ def locate_seat(state: SangokushiState, viewer: int | None, seat: int) -> Box:
 GAME_IDS = ("sangokushi", "sangokushi-2p")
 RENDERERS = dict.fromkeys(GAME_IDS, renderer(SangokushiState, render, locate, locate_seat))
 IMAGES = dict.fromkeys(GAME_IDS, renderer(SangokushiState, image, locate, locate_seat))
+LOCATORS: dict[str, Locate[Any]] = dict.fromkeys(GAME_IDS, locate)
+"""Where each game draws a cell (the site's buttons over the picture: issue 51, 2)."""
 
 
 _Sample = tuple[str, SangokushiState, int | None, Move | None, tuple[int, ...]]

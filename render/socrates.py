@@ -51,6 +51,7 @@ from render.base import (
     TEXT,
     WHITE_PIECE,
     Canvas,
+    Locate,
     Spot,
     draw_text_centered,
     encode_png,
@@ -405,6 +406,8 @@ def locate(state: SocratesState, viewer: int | None, cell: int) -> Spot:
 
 RENDERERS = {game_id: renderer(cls, render_socrates, locate) for game_id, cls in STATES.items()}
 IMAGES = {game_id: renderer(cls, _draw, locate) for game_id, cls in STATES.items()}
+LOCATORS: dict[str, Locate[Any]] = dict.fromkeys(STATES, locate)
+"""Where each game draws a cell (the site's buttons over the picture: issue 51, 2)."""
 
 
 _Sample = tuple[str, SocratesState, int | None, Move | None]

@@ -39,6 +39,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Locate,
     Spot,
     encode_png,
     final_outcome,
@@ -338,6 +339,8 @@ def locate(state: SujiState, viewer: int | None, square: int) -> Spot:
 
 RENDERERS = {GAME.id: renderer(SujiState, render, locate)}
 IMAGES = {GAME.id: renderer(SujiState, draw, locate)}
+LOCATORS: dict[str, Locate[Any]] = {GAME.id: locate}
+"""Where each game draws a cell (the site's buttons over the picture: issue 51, 2)."""
 
 
 def _play(state: SujiState, moves: list[str]) -> tuple[SujiState, Any]:

@@ -48,6 +48,7 @@ from render.base import (
     SAMPLE_NAMES,
     TEXT,
     Canvas,
+    Locate,
     Spot,
     encode_png,
     final_outcome,
@@ -661,6 +662,8 @@ def locate(state: YosukoState, viewer: int | None, line: int) -> Spot:
 
 RENDERERS = {GAME.id: renderer(YosukoState, render, locate)}
 IMAGES = {GAME.id: renderer(YosukoState, compose, locate)}
+LOCATORS: dict[str, Locate[Any]] = {GAME.id: locate}
+"""Where each game draws a cell (the site's buttons over the picture: issue 51, 2)."""
 
 # --- samples -----------------------------------------------------------------------------------
 

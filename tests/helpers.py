@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import pytest
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -685,6 +686,14 @@ def chromium() -> str | None:
         if path and os.access(path, os.X_OK):
             return path
     return shutil.which("chromium")
+
+
+def needs_chromium() -> pytest.MarkDecorator:
+    """The mark of a module of browser tests: skipped, saying why, only without a Chromium."""
+    return pytest.mark.skipif(
+        chromium() is None,
+        reason="no Chromium to drive (as root: apt-get install chromium, or set BANMEN_CHROMIUM)",
+    )
 
 
 # --- the opening explorer -----------------------------------------------------------------------

@@ -65,6 +65,7 @@ from bot.service.outbox import Kind, Outbox
 from bot.service.play.community import catalogue
 from bot.service.play.directory import MoveChoices
 from bot.service.play.front import Play
+from bot.service.play.seat_board import SeatBoard
 from bot.service.present import Pictures
 from bot.service.review.analysis import KIND as ANALYSIS
 from bot.service.review.front import Review
@@ -159,6 +160,7 @@ __all__ = [
     "Reply",
     "RulesPage",
     "Scope",
+    "SeatBoard",
     "Shuffle",
     "StepClock",
     "StoreUnreachable",

@@ -1,6 +1,6 @@
-"""The read-only web pages (an adapter over :attr:`bot.service.GameService.web`): a game by its
-token, the rules, and the leaderboards and player pages of servers that opted in. See
-docs/web.md."""
+"""The web pages (an adapter over the service's review front): a game by its token (and, for a
+signed-in player, their board to play on), the rules, and the leaderboards and player pages of
+servers that opted in. See docs/web.md."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The read-only site: ``aiohttp.web`` routes over :attr:`GameService.web` and Jinja2 templates.
+"""The site: ``aiohttp.web`` routes over the service's review front and Jinja2 templates.
 
-Every route is a GET (HEAD too); nothing here writes anything. A page that is not there or not
+Every route is a GET (HEAD too) but signing out and a signed-in player's move (each carrying
+the session's CSRF token; the move is played by the service as ``/move`` plays it); nothing
+else here writes anything. A page that is not there or not
 shown (a malformed or unknown token, another server's unlisted page) is one 404 that says
 nothing about which. Every answer carries the security headers (a CSP without inline script:
 the JavaScript is ``static/site.js``; no framing); request bodies and URLs are bounded, each
@@ -30,7 +32,7 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.lang import Lang
-from bot.service import BUSY, NOT_FOUND, GameService, Refusal, Text, WebGame
+from bot.service import BUSY, NOT_FOUND, GameService, Refusal, SeatBoard, Text, WebGame
 from bot.web import auth
 
 log = logging.getLogger("banmen.web")
@@ -358,7 +360,140 @@ async def game_page(request: web.Request) -> web.StreamResponse:
     words = (
         game.described if ply == game.total else await service.review.game_words(game.token, ply)
     )
-    return render(request, "game", game=game, ply=ply, alt=words)
+    seat, csrf = None, ""
+    who = await auth.visitor(service, request) if game.live else None
+    if who is not None:
+        try:
+            seat = await service.review.seat_board(
+                game.token, request.cookies.get(auth.SESSION_COOKIE)
+            )
+            csrf = who.csrf
+        except Refusal as exc:
+            if exc.key in (UNREACHABLE, BUSY):
+                raise
+            # a visitor who does not play in this game sees the spectator's page
+    if seat is not None and ply == game.total:
+        words = seat.described
+    return render(request, "game", game=game, ply=ply, alt=words, seat=seat, csrf=csrf)
+
+
+# --- playing from the page (issue 51, 2) -----------------------------------------------------
+
+PLAY_STATUS = {
+    "web.refuse.sign_in": 401,
+    "web.refuse.csrf": 403,
+    "refuse.not_a_player": 403,
+    "refuse.bad_move": 422,
+    "refuse.too_long": 422,
+    "refuse.bad_text": 422,
+}
+"""The HTTP status of each refusal of a move sent from the page (any other: 409, the game is
+not where the move expected it)."""
+
+
+def seat_data(token: str, seat: SeatBoard, lang: Lang) -> dict[str, Any]:
+    """What the page's board is built from, for this visitor only: their seat's picture and
+    cells, and their legal moves grouped by where they are clicked (canonical notation)."""
+    tr = _tr(lang)
+    width, height = seat.size
+    return {
+        "version": seat.version,
+        "ply": seat.ply,
+        "acting": seat.acting,
+        "secret": seat.secret,
+        "live": seat.live,
+        "width": width,
+        "height": height,
+        "picture": f"/g/{token}/seat.png?v={seat.version}",
+        "described": tr(seat.described),
+        "cells": [
+            {"cell": c.cell, "name": c.name, "box": list(c.box), "words": tr(c.words)}
+            for c in seat.cells
+        ],
+        "origins": [{"key": o.key, "cell": o.cell, "label": tr(o.label)} for o in seat.origins],
+        "choices": [
+            {
+                "move": c.notation,
+                "shown": tr(c.shown),
+                "from": c.origin,
+                "to": c.target,
+                **({"placed": [list(p) for p in c.placed]} if c.placed else {}),
+            }
+            for c in seat.choices
+        ],
+        "pieces": [tr(p) for p in seat.pieces],
+    }
+
+
+def _private(response: web.Response) -> web.Response:
+    """One visitor's answer: never kept by a cache on the way."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+async def seat_board(request: web.Request) -> web.StreamResponse:
+    """The signed-in visitor's board (JSON): refused (their words) for anyone else."""
+    service = request.app[SERVICE_KEY]
+    if not auth.enabled(service):
+        raise Refusal(NOT_FOUND)
+    token, lang = request.match_info["token"], lang_of(request)
+    try:
+        seat = await service.review.seat_board(token, request.cookies.get(auth.SESSION_COOKIE))
+    except Refusal as exc:
+        return _refused(exc, lang)
+    return _private(web.json_response(seat_data(token, seat, lang)))
+
+
+async def seat_picture(request: web.Request) -> web.StreamResponse:
+    """The picture the signed-in visitor's seat sees now."""
+    service = request.app[SERVICE_KEY]
+    if not auth.enabled(service):
+        raise Refusal(NOT_FOUND)
+    token = request.match_info["token"]
+    try:
+        picture = await service.review.seat_picture(token, request.cookies.get(auth.SESSION_COOKIE))
+    except Refusal as exc:
+        return _refused(exc, lang_of(request))
+    return _private(web.Response(body=picture, content_type="image/png"))
+
+
+def _refused(exc: Refusal, lang: Lang) -> web.Response:
+    """A refusal of the board or of a move, as JSON in the page's language (a page that is
+    not shown stays the one 404)."""
+    if exc.key in (NOT_FOUND, UNREACHABLE, BUSY):
+        raise exc
+    status = PLAY_STATUS.get(exc.key, 409)
+    return _private(web.json_response({"ok": False, "said": exc.text(lang)}, status=status))
+
+
+async def site_move(request: web.Request) -> web.StreamResponse:
+    """``POST /g/<token>/move`` (``move``, ``csrf``, ``ply``): the signed-in visitor's move,
+    played as ``/move`` plays it. The page's script asks for JSON; a form sent without it
+    (no script) comes back to the game's page, or to the refusal's words."""
+    service = request.app[SERVICE_KEY]
+    if not auth.enabled(service):
+        raise Refusal(NOT_FOUND)
+    token, lang = request.match_info["token"], lang_of(request)
+    form = await request.post()
+    move, csrf, ply = form.get("move"), form.get("csrf"), form.get("ply")
+    wants_json = "application/json" in request.headers.get("Accept", "")
+    try:
+        reply = await service.review.site_move(
+            token,
+            request.cookies.get(auth.SESSION_COOKIE),
+            csrf if isinstance(csrf, str) else "",
+            move if isinstance(move, str) else "",
+            _int(ply if isinstance(ply, str) else None, -1) if ply else None,
+        )
+    except Refusal as exc:
+        refused = _refused(exc, lang)
+        if wants_json:
+            return refused
+        return render(request, "error", refused.status, message=exc.text(lang))
+    said = reply.text(lang.value, turn=False, deadline=False)
+    if wants_json:
+        return _private(web.json_response({"ok": True, "said": said}))
+    return web.Response(status=303, headers={"Location": f"/g/{token}?lang={lang.value}"})
 
 
 def _analysis_query(request: web.Request) -> tuple[int | None, list[str]]:
@@ -642,6 +777,9 @@ def create_app(
     app.router.add_get("/g/{token}/analyse", analysis_page)
     app.router.add_get("/g/{token}/analyse.png", analysis_picture)
     app.router.add_get("/g/{token}/events", game_events, name="events")
+    app.router.add_get("/g/{token}/seat.json", seat_board)
+    app.router.add_get("/g/{token}/seat.png", seat_picture)
+    app.router.add_post("/g/{token}/move", site_move)
     app.router.add_get(r"/explore/{game:[a-z0-9-]+}.png", explorer_picture)
     app.router.add_get(r"/explore/{game:[a-z0-9-]+}", explorer_page)
     app.router.add_get("/auth/login", sign_in)

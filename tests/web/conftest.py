@@ -4,6 +4,7 @@ aiohttp's test server on 127.0.0.1 (a free port)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -12,6 +13,8 @@ from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService
 from bot.web import RateLimit, create_app
+from tests.discord_double import DiscordDouble
+from tests.helpers import signing_settings
 
 PUBLIC = "https://banmen.example"
 
@@ -31,3 +34,25 @@ async def client(real: GameService) -> AsyncIterator[TestClient[object, object]]
     app = create_app(real, limit=RateLimit(rate=1000.0, burst=10_000.0))
     async with TestClient(TestServer(app, host="127.0.0.1")) as c:
         yield c
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    async with DiscordDouble() as d:
+        yield d
+
+
+@pytest.fixture
+async def site(
+    db_url: str, double: DiscordDouble
+) -> AsyncIterator[tuple[GameService, TestClient[Any, Any]]]:
+    """A service whose site signs in with Discord (the double's OAuth2), and its client."""
+    service = await GameService.open(
+        db_url, clock=FakeClock(), settings=signing_settings(db_url, double)
+    )
+    app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
+    try:
+        async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+            yield service, client
+    finally:
+        await service.close()

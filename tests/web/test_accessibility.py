@@ -8,6 +8,7 @@ One SQLite store is enough here (the pages read through the service)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,11 @@ class Site:
     async def violations(self, path: str) -> list[str]:
         """axe's WCAG A and AA violations of the page at ``path``, one readable line each."""
         await self.page.goto(self.base + path)
+        if await self.page.locator("#play").count():  # a player's board: scanned once built
+            seat_picture = re.compile(r"/seat\.png")
+            await expect(self.page.locator("#game")).to_have_attribute(
+                "data-seat-picture", seat_picture
+            )
         results = await axe_playwright.Axe().run(
             self.page, options={"runOnly": {"type": "tag", "values": WCAG_AA}}
         )

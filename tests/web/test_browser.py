@@ -18,17 +18,23 @@ from aiohttp.test_utils import TestServer
 
 from bot.service import GameService
 from bot.web import RateLimit, create_app
-from tests.helpers import BOB, chromium, pixels, play_on, signing_settings, start, suji_with
+from tests.helpers import (
+    BOB,
+    chromium,
+    needs_chromium,
+    pixels,
+    play_on,
+    signing_settings,
+    start,
+    suji_with,
+)
 
 playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
 expect = playwright.expect
 
 
 CHROMIUM = chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no Chromium to drive (as root: apt-get install chromium, or set BANMEN_CHROMIUM)",
-)
+pytestmark = needs_chromium()
 
 
 @pytest.fixture

@@ -4,43 +4,22 @@ its hash), the visitor's own games, and sign-out only with the session's CSRF to
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
-import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.clock import FakeClock
 from bot.config import Settings
 from bot.service import GameService, User
-from bot.web import RateLimit, create_app
+from bot.web import create_app
 from tests.discord_double import DiscordDouble
 from tests.discord_double.oauth import CLIENT_ID
-from tests.helpers import play_on, query, signing_settings
+from tests.helpers import play_on, query
 
 Client = TestClient[Any, Any]
-
-
-@pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    async with DiscordDouble() as d:
-        yield d
-
-
-@pytest.fixture
-async def site(db_url: str, double: DiscordDouble) -> AsyncIterator[tuple[GameService, Client]]:
-    service = await GameService.open(
-        db_url, clock=FakeClock(), settings=signing_settings(db_url, double)
-    )
-    app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
-    try:
-        async with TestClient(TestServer(app, host="127.0.0.1")) as client:
-            yield service, client
-    finally:
-        await service.close()
 
 
 async def _sign_in(client: Client, double: DiscordDouble, state: str | None = None) -> Any:

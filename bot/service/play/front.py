@@ -26,6 +26,7 @@ from bot.service.play.lobby import CreateOptions, Lobby
 from bot.service.play.offers import Offers
 from bot.service.play.records import Records, check_record_size
 from bot.service.play.rematch import Rematches
+from bot.service.play.seat_board import SeatBoard, SeatBoards
 from bot.service.play.timers import Timers
 from bot.service.play.turns import Turns
 from bot.service.play.words import BoardWords
@@ -57,6 +58,7 @@ class Play:
         self.directory = Directory(ctx)
         self.community = Community(ctx, self.lobby, self.records)
         self.computer = Computer(ctx, self.turns, thinker)
+        self.seat_boards = SeatBoards(ctx, self.turns, self.timers)
         self._link: Link = _unlinked
 
     def wire(self, *, replies: Responder, link: Link) -> None:
@@ -108,6 +110,25 @@ class Play:
     async def move(self, game_id: int, user: User, text: str, *, ply: int | None = None) -> Reply:
         """Play ``text`` (any accepted spelling); ``ply``: the log length a button was made at."""
         return await self.turns.play(game_id, user, text, ply=ply)
+
+    @entry
+    async def move_from_site(
+        self, game_id: int, user: User, text: str, *, ply: int | None = None
+    ) -> Reply:
+        """A move (or a secret setup) sent from the site's board: played as :meth:`move` (or
+        :meth:`setup`) plays it, its announcements left to the delivery loop (the site posts
+        nothing to Discord); the answer for the user."""
+        return await self.seat_boards.play(game_id, user, text, ply)
+
+    @entry
+    async def seat_board(self, game_id: int, user: User) -> SeatBoard:
+        """``user``'s board on the site: their seat's picture, its cells, their moves now."""
+        return await self.seat_boards.board(game_id, user)
+
+    @entry
+    async def seat_picture(self, game_id: int, user: User) -> bytes:
+        """The picture ``user``'s seat sees now (their own secret setup; nobody else's)."""
+        return await self.seat_boards.picture(game_id, user)
 
     @entry
     async def setup(

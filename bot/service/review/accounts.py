@@ -20,13 +20,19 @@ from bot.clock import from_ms, to_ms
 from bot.model import GameStatus, SiteSessionRow
 from bot.service.context import Context
 from bot.service.guard import entry
+from bot.service.play.front import Play
+from bot.service.play.seat_board import SeatBoard
 from bot.service.review.site import Site, WebListed, listed
-from bot.service.values import Refusal, User
+from bot.service.values import Refusal, Reply, User
 
 SESSION_DAYS = 30
 """How long a session lasts (signing out ends it sooner)."""
 MY_GAMES = 50
 """Games a signed-in visitor's page lists (the newest)."""
+SIGN_IN_TO_PLAY = "web.refuse.sign_in"
+"""The refusal of a move sent without a session (or with one that ended)."""
+CSRF = "web.refuse.csrf"
+"""The refusal of a write without its session's CSRF token."""
 SECRET = re.compile(r"[A-Za-z0-9_-]{40,64}")
 """What a session's secret looks like (anything else is no session, never a lookup)."""
 
@@ -54,9 +60,10 @@ def _hash(secret: str) -> str:
 
 
 class Accounts:
-    def __init__(self, ctx: Context, site: Site) -> None:
+    def __init__(self, ctx: Context, site: Site, play: Play) -> None:
         self.ctx = ctx
         self.site = site
+        self.play = play
 
     @entry
     async def sign_in(self, user: User) -> NewSession:
@@ -85,7 +92,7 @@ class Accounts:
         if user is None or secret is None:
             return
         if not hmac.compare_digest(user.csrf.encode(), csrf.encode()):
-            raise Refusal("web.refuse.csrf")
+            raise Refusal(CSRF)
         await self.ctx.store.drop_site_session(_hash(secret), self.ctx.now_ms())
 
     @entry
@@ -101,3 +108,38 @@ class Accounts:
                 continue
             out.append(listed(loaded, await self.site.token(summary.id)))
         return out
+
+    # -- playing from the site (issue 51, 2) -------------------------------------------------
+    async def _player(self, secret: str | None) -> User:
+        user = await self.signed_in(secret)
+        if user is None:
+            raise Refusal(SIGN_IN_TO_PLAY)
+        return User(user.user_id, user.name)
+
+    @entry
+    async def seat_board(self, token: str, secret: str | None) -> SeatBoard:
+        """The board of the game behind ``token`` as the signed-in visitor's seat sees it, with
+        their moves now (refused for a visitor who is not signed in or does not play in it)."""
+        loaded = await self.site.loaded(token)
+        return await self.play.seat_board(loaded.id, await self._player(secret))
+
+    @entry
+    async def seat_picture(self, token: str, secret: str | None) -> bytes:
+        loaded = await self.site.loaded(token)
+        return await self.play.seat_picture(loaded.id, await self._player(secret))
+
+    @entry
+    async def move(
+        self, token: str, secret: str | None, csrf: str, text: str, ply: int | None
+    ) -> Reply:
+        """Play ``text`` in the game behind ``token`` for the signed-in visitor, as ``/move``
+        plays it for that Discord user (only a seated player, on their turn); refused without
+        the session's CSRF token."""
+        user = await self.signed_in(secret)
+        if user is None:
+            raise Refusal(SIGN_IN_TO_PLAY)
+        if not hmac.compare_digest(user.csrf.encode(), csrf.encode()):
+            raise Refusal(CSRF)
+        loaded = await self.site.loaded(token)
+        player = User(user.user_id, user.name)
+        return await self.play.move_from_site(loaded.id, player, text, ply=ply)

@@ -1,6 +1,7 @@
 """Looking back at games, as adapters reach it: ``service.review``. A game's replay (an
-animation, or one step), the computer's review of it (docs/review.md) and the read-only web
-site's pages (docs/web.md: everything there is what a spectator may see)."""
+animation, or one step), the computer's review of it (docs/review.md) and the web site's pages
+(docs/web.md: everything there is what a spectator may see, but a signed-in player's own
+board, played through the play capability)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from bot.service.context import Context
 from bot.service.guard import entry
 from bot.service.play.front import Play
+from bot.service.play.seat_board import SeatBoard
 from bot.service.review.accounts import Accounts, NewSession, SiteUser
 from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.explorer import Explorer, WebExplorer, web_explorer
@@ -29,7 +31,7 @@ class Review:
         self.explorer = Explorer(ctx)
         self.analysis = Analysis(ctx, thinker, self.explorer)
         self.site = Site(ctx, self.replays, play.records, self.analysis)
-        self.accounts = Accounts(ctx, self.site)
+        self.accounts = Accounts(ctx, self.site, play)
 
     # -- the opening explorer ------------------------------------------------------------------
     @entry
@@ -182,6 +184,26 @@ class Review:
     @entry
     async def my_games(self, user: SiteUser) -> list[WebListed]:
         return await self.accounts.my_games(user)
+
+    # -- playing from the site (issue 51, 2) -------------------------------------------------
+    @entry
+    async def seat_board(self, token: str, secret: str | None) -> SeatBoard:
+        """The signed-in visitor's board of the game behind ``token``: their seat's picture,
+        its cells and their legal moves now, grouped by where they are clicked."""
+        return await self.accounts.seat_board(token, secret)
+
+    @entry
+    async def seat_picture(self, token: str, secret: str | None) -> bytes:
+        return await self.accounts.seat_picture(token, secret)
+
+    @entry
+    async def site_move(
+        self, token: str, secret: str | None, csrf: str, text: str, ply: int | None = None
+    ) -> Reply:
+        """A move sent from the site's board by the signed-in visitor (with the session's CSRF
+        token), played as ``/move`` plays it; what it announces is posted by the delivery
+        loop."""
+        return await self.accounts.move(token, secret, csrf, text, ply)
 
     @entry
     async def game_file(self, token: str, kind: str) -> File:

@@ -222,6 +222,10 @@ class Site:
         url = await self.link(reply.game_id)
         return replace(reply, lines=(*reply.lines, Line("web.link", {"url": url})))
 
+    async def loaded(self, token: str) -> Loaded:
+        """The game behind ``token`` if its page is shown (else :data:`NOT_FOUND`)."""
+        return await self._game(token)
+
     async def _game(self, token: str) -> Loaded:
         if not TOKEN.fullmatch(token):
             raise Refusal(NOT_FOUND)

@@ -17,7 +17,9 @@
 
   function show(next, push) {
     ply = Math.max(0, Math.min(total, next));
-    board.src = "/g/" + token + "/" + ply + ".png?v=" + version;
+    // a seated visitor's latest position is their own seat's picture (play.js keeps it)
+    const seat = ply === total ? game.dataset.seatPicture : undefined;
+    board.src = seat || "/g/" + token + "/" + ply + ".png?v=" + version;
     game.dataset.ply = String(ply);
     where.textContent = template.replace("{ply}", String(ply)).replace("{total}", String(total));
     describe(ply);
@@ -34,12 +36,17 @@
     if (analyse) analyse.href = "/g/" + token + "/analyse?ply=" + ply + "&lang=" + lang;
     const other = document.querySelector("header a.lang"); // the same move, in the other language
     if (other) other.href = "?lang=" + other.hreflang + "&ply=" + ply;
+    game.dispatchEvent(new CustomEvent("banmen:shown", { detail: { latest: ply === total } }));
   }
 
   // The picture's alt text: the position in words, asked for each ply shown (the latest one
   // comes with each live update).
   let described = { ply: ply, text: board.alt };
   function describe(shown) {
+    if (shown === total && game.dataset.seatWords) {
+      board.alt = game.dataset.seatWords;
+      return;
+    }
     if (described.ply === shown) {
       board.alt = described.text;
       return;
@@ -52,6 +59,10 @@
       })
       .catch(() => {});
   }
+
+  game.addEventListener("banmen:seat", () => {
+    if (ply === total) show(total, false); // play.js has the seat's new picture
+  });
 
   const steps = { first: () => 0, prev: () => ply - 1, next: () => ply + 1, last: () => total };
   for (const [id, to] of Object.entries(steps)) {
@@ -70,6 +81,7 @@
   // and the end from the board, its steps or the move list, and scroll the page elsewhere.
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
     const keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
     const id = keys[event.key];
     if (!id) return;
@@ -108,6 +120,7 @@
       ends.appendChild(p);
     }
     show(following ? total : ply, false);
+    game.dispatchEvent(new CustomEvent("banmen:update", { detail: data }));
   }
 
   if (game.dataset.live === "true" && window.EventSource) {
