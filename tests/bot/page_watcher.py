@@ -47,7 +47,6 @@ async def main(sites: list[str], tokens: list[str]) -> None:
             address = f"127.0.{i // 3 + 1}.{site + 1}"
             tasks.append(asyncio.create_task(_watch(token, site, base, address, opened)))
             await asyncio.wait_for(opened, 30)
-        print("opening", i + 1, file=sys.stderr, flush=True)
     print("opened", flush=True)
     await loop.run_in_executor(None, sys.stdin.read)  # until the test closes our stdin
     for task in tasks:
