@@ -252,6 +252,7 @@ async def run_bot(settings: Settings, *, sync_global: bool = False) -> str | Non
         service = await GameService.open(
             settings.db_path, clock=SystemClock(), settings=settings, thinker=thinker
         )
+        await service.follow_other_processes()  # moves made by others (a site process's clicks)
         # One process (the default) serves its own site; sharded processes leave the pages to
         # ``python -m bot site`` (each would see only its own moves live: issue 49)
         site = await web.serve(service) if settings.shard_ids is None else None

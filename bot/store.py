@@ -267,7 +267,7 @@ class Store(Protocol):
     async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     async def listen_games(
-        self, changed: Callable[[int], None]
+        self, changed: Callable[[int, int, str | None], None]
     ) -> Callable[[], Awaitable[None]] | None: ...
     # heavy work handed to worker processes (issue 49)
     async def queue_job(
@@ -1296,15 +1296,17 @@ class _SqlProcesses(_SqlBase):
             rows = await tx.fetchall("SELECT last_ms FROM login_turns WHERE bucket = ?", (bucket,))
         return max(1, int(rows[0][0]) + interval_ms - now_ms)
 
-    async def _announce_change(self, tx: Session, game_id: int) -> None:
+    async def _announce_change(
+        self, tx: Session, game_id: int, version: int, guild_id: str | None
+    ) -> None:
         """Tell other processes the game changed, with the commit (PostgreSQL: NOTIFY)."""
 
     async def listen_games(
-        self, changed: Callable[[int], None]
+        self, changed: Callable[[int, int, str | None], None]
     ) -> Callable[[], Awaitable[None]] | None:
-        """Call ``changed(game_id)`` whenever another process commits a change of a game, until
-        the returned stop is awaited; ``None`` where the store cannot tell (SQLite: poll
-        :meth:`game_versions`)."""
+        """Call ``changed(game_id, version, guild_id)`` whenever a process commits a change of
+        a game (this one's too), until the returned stop is awaited; ``None`` where the store
+        cannot tell (SQLite: poll :meth:`game_versions`)."""
         return None
 
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:
@@ -2095,12 +2097,13 @@ class SqlStore(
             rows = await tx.fetchall(
                 f"UPDATE games SET {sets + ', ' if sets else ''}version = version + 1 "
                 "WHERE id = ? AND version = ? "
-                "RETURNING (SELECT count(*) FROM moves WHERE moves.game_id = games.id)",
+                "RETURNING (SELECT count(*) FROM moves WHERE moves.game_id = games.id), guild_id",
                 (*values, change.game_id, change.expected_version),
             )
             if len(rows) != 1:
                 raise ConflictError(f"game {change.game_id} changed")
-            await self._announce_change(tx, change.game_id)
+            guild = None if rows[0][1] is None else str(rows[0][1])
+            await self._announce_change(tx, change.game_id, change.expected_version + 1, guild)
             log_length = int(rows[0][0])
             if change.truncate_from is not None:
                 log_length = min(log_length, change.truncate_from)

@@ -242,19 +242,25 @@ class PostgresStore(SqlStore):
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             yield _PgSession(conn)
 
-    async def _announce_change(self, tx: Session, game_id: int) -> None:
-        """NOTIFY the change's game id on :data:`GAMES_CHANNEL` (sent at the commit, dropped
-        with a rollback)."""
-        await tx.execute(f"SELECT pg_notify('{GAMES_CHANNEL}', ?)", (str(game_id),))
+    async def _announce_change(
+        self, tx: Session, game_id: int, version: int, guild_id: str | None
+    ) -> None:
+        """NOTIFY ``<game id>:<version>:<guild id>`` on :data:`GAMES_CHANNEL` (sent at the
+        commit, dropped with a rollback)."""
+        note = f"{game_id}:{version}:{guild_id or ''}"
+        await tx.execute(f"SELECT pg_notify('{GAMES_CHANNEL}', ?)", (note,))
 
     async def listen_games(
-        self, changed: Callable[[int], None]
+        self, changed: Callable[[int, int, str | None], None]
     ) -> Callable[[], Awaitable[None]] | None:
-        """LISTEN on :data:`GAMES_CHANNEL` and call ``changed`` with each game id."""
+        """LISTEN on :data:`GAMES_CHANNEL` and call ``changed`` with each change's game id,
+        version and guild."""
 
         def heard(payload: str) -> None:
-            if payload.isdigit():
-                changed(int(payload))
+            game, _, rest = payload.partition(":")
+            version, _, guild = rest.partition(":")
+            if game.isdigit() and version.isdigit():
+                changed(int(game), int(version), guild or None)
 
         return await self._listen(GAMES_CHANNEL, heard)
 

@@ -22,7 +22,8 @@ replies or raises :class:`Refusal` (nothing written).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import TypedDict, Unpack
 
@@ -113,6 +114,8 @@ from bot.service.values import (
 )
 from bot.store import SqliteStore, Store, StoreUnreachable, is_postgres_url
 from engines.core import Text
+
+log = logging.getLogger("banmen.service")
 
 __all__ = [
     "ACTIONS",
@@ -265,6 +268,8 @@ class GameService:
         self.compete = Compete(ctx, self.play, endings)
         self.play.wire(replies=self.correspond.premoves, link=self.review.linked)
         self.outbox = Outbox(ctx)  # the games' kind, and each capability's own:
+        self._following: Callable[[], Awaitable[None]] | None = None
+        self._rereads: set[asyncio.Task[None]] = set()
         self.outbox.register(self.compete.tournaments.posts)
         self.outbox.register(self.learn.daily_posts)
         self.outbox.register(self.correspond.digests)
@@ -294,7 +299,42 @@ class GameService:
         await self.play.restore()
         await self.compete.restore()
 
+    async def follow_other_processes(self) -> None:
+        """Learn of the changes other processes commit (PostgreSQL's notifications; nothing on
+        SQLite, where one process runs): a game of this process's shards changed elsewhere (a
+        move clicked on a site process) is read again, its clocks and its computer's turn follow
+        it, and the delivery loop looks at once for what it announced (not at the next rescan).
+        A copy of another process's game is dropped (the next command reads it afresh)."""
+        if self._following is None:
+            self._following = await self.ctx.store.listen_games(self._changed_elsewhere)
+
+    def _changed_elsewhere(self, game_id: int, version: int, guild_id: str | None) -> None:
+        cached = self.ctx.games.cached(game_id)
+        if cached is not None and cached.row.version >= version:
+            return  # committed here (or read since)
+        if not self.owns(guild_id):
+            self.ctx.games.forget(game_id)
+            return
+        task = asyncio.create_task(self._reread(game_id, version), name="banmen-reread")
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
+
+    async def _reread(self, game_id: int, version: int) -> None:
+        try:
+            await self.ctx.games.refresh(game_id, version)
+        except Refusal:  # gone, or no longer replays: nothing of it to follow
+            pass
+        except StoreUnreachable as exc:  # the rescan or the next command reads it
+            log.warning("could not read game %s changed elsewhere: %s", game_id, exc)
+        finally:
+            self.timer_changed.set()
+
     async def close(self) -> None:
+        if self._following is not None:
+            await self._following()
+            self._following = None
+        for task in list(self._rereads):
+            task.cancel()
         await self.review.site.stop()
         await self.play.computer.thinker.close()
         await self.ctx.store.close()

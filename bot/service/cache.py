@@ -375,6 +375,19 @@ class GameCache:
             self._bytes -= self._sizes.pop(evicted, 0)
             self._drop_location(evicted)
 
+    async def refresh(self, game_id: int, version: int) -> None:
+        """Another process committed ``version`` of ``game_id``: unless this one has it
+        already, read the game again and tell every listener of it as of a commit here (its
+        clocks, its computer's turn, its pages)."""
+        async with self.lock(game_id):
+            cached = self._games.get(game_id)
+            if cached is not None and cached.row.version >= version:
+                return
+            self.forget(game_id)
+            new = await self.load(game_id)
+        for listener in self._listeners:
+            listener(new.row)
+
     def forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
         self._bytes -= self._sizes.pop(game_id, 0)

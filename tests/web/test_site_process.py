@@ -93,7 +93,7 @@ async def test_postgres_tells_of_a_change_with_its_commit(db_url: str) -> None:
     listener = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
     heard: asyncio.Queue[int] = asyncio.Queue()
     try:
-        stop = await listener.ctx.store.listen_games(heard.put_nowait)
+        stop = await listener.ctx.store.listen_games(lambda gid, v, g: heard.put_nowait(gid))
         if db_url.startswith("postgresql"):
             assert stop is not None
             made = await writer.play.create_game(
@@ -110,3 +110,38 @@ async def test_postgres_tells_of_a_change_with_its_commit(db_url: str) -> None:
     finally:
         await writer.close()
         await listener.close()
+
+
+async def test_a_bot_process_follows_a_move_made_elsewhere(db_url: str) -> None:
+    """A move committed by another process (a click on a site process) in a game this process
+    delivers for: on PostgreSQL the notification makes it read the game again, its delivery
+    loop wakes at once and finds what the move announced, and its computer answers; SQLite
+    has no notifications (one process runs there)."""
+    settings = Settings(db_path=db_url, web_port=0)
+    bot = await GameService.open(db_url, settings=settings, render_images=False)
+    site = await GameService.open(db_url, settings=settings, render_images=False)
+    try:
+        await bot.follow_other_processes()
+        made = await bot.play.create_game(ALICE, "rokumentai", ai=[1], seed="fixed")
+        gid = made.game_id
+        assert gid is not None
+        await bot.play.computer.settle()  # the computer's first move, if it plays first
+        await bot.announced(*[r.outbox for r in await bot.pending_announcements() if r.outbox])
+        before = await site.ctx.games.read(gid)
+        state = before.state
+        bot.timer_changed.clear()
+        moved = await site.play.move(gid, ALICE, state.format_move(state.legal_moves()[0]))
+        if not db_url.startswith("postgresql"):
+            return
+        await asyncio.wait_for(bot.timer_changed.wait(), 10)
+        cached = bot.ctx.games.cached(gid)
+        assert cached is not None and len(cached.entries) == len(before.entries) + 1
+        # what the move announced is the bot's to post (the site process posts nothing)
+        pending = await bot.pending_announcements()
+        assert moved.outbox is not None and [r.outbox for r in pending] == [moved.outbox]
+        answered = await bot.play.computer.settle()  # its turn was noticed: it answers
+        after = bot.ctx.games.cached(gid)
+        assert answered and after is not None and after.is_turn_of(ALICE.id)
+    finally:
+        await bot.close()
+        await site.close()

@@ -400,7 +400,7 @@ class Site:
                 self._listen_asked = True
                 self._listening = await self.ctx.store.listen_games(self._heard)
 
-    def _heard(self, game_id: int) -> None:
+    def _heard(self, game_id: int, version: int, guild_id: str | None) -> None:
         """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
         self._wake(game_id)
 
