@@ -119,6 +119,9 @@ class Cluster:
                 "--no-sync",
             )
             options = f"-k {root} -p {self.port} -c listen_addresses='' -c max_connections=200"
+            options += (
+                " -c track_commit_timestamp=on"  # when each move was committed (a test's figures)
+            )
             if not self.durable:
                 options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             self._run(

@@ -42,6 +42,9 @@ another server's unlisted page)."""
 POLL_SECONDS = 0.25
 """How often a site process on SQLite reads the versions of the games its pages wait on
 (issue 49: a move made by a bot process reaches every page well within a second)."""
+TOLD_KEPT = 10_000
+"""Versions told by the notifications kept at most (then forgotten all at once: a page that
+finds none reads the game)."""
 CHECK_SECONDS = 5.0
 """How often a site process on PostgreSQL reads them as well as listening (a notification
 lost with a connection delays a page by this much at most)."""
@@ -191,6 +194,8 @@ class Site:
         """Stops the store's notifications of changes (PostgreSQL), once listened to."""
         self._listen_asked = False
         self._listen_lock = asyncio.Lock()
+        self._told: dict[int, int] = {}
+        """The latest version the notifications told of each waited-on game."""
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
         ctx.games.listen(self._committed)
@@ -390,6 +395,9 @@ class Site:
                 if self._poller is None or self._poller.done():
                     self._poller = asyncio.create_task(self._poll(), name="banmen-site-poll")
             await event.wait()
+            told = self._told.get(loaded.id)
+            if told is not None and told > version:
+                return told  # the notification said so: no read
         return loaded.row.version
 
     async def _listen(self) -> None:
@@ -402,6 +410,10 @@ class Site:
 
     def _heard(self, game_id: int, version: int, guild_id: str | None) -> None:
         """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
+        if game_id in self._changed:  # a page waits on it: it need not read the version
+            if len(self._told) >= TOLD_KEPT:
+                self._told.clear()
+            self._told[game_id] = max(version, self._told.get(game_id, 0))
         self._wake(game_id)
 
     def _wake(self, game_id: int) -> None:
