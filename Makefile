@@ -34,8 +34,11 @@ typecheck: $(STAMP)
 ## pytest-xdist workers: one per core (PYTEST_WORKERS=0 runs the tests in pytest's own process).
 PYTEST_WORKERS ?= auto
 
+## The tests marked alone (tests/conftest.py: several bot processes at once) run after the others,
+## by themselves (exit status 5: none of them was selected by PYTEST_ARGS).
 pytest: $(STAMP) font postgres chromium
-	$(BIN)/pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not alone" $(PYTEST_ARGS)
+	$(BIN)/pytest -m alone $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 ## The test command: lint, types, then the whole suite.
 test: $(STAMP) font postgres chromium lint typecheck pytest

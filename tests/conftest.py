@@ -96,6 +96,11 @@ SLOW: dict[str, frozenset[str] | None] = {
 (``tests/test_marks.py`` checks that every name here is a test of that module.)"""
 
 
+ALONE = frozenset({"tests/bot/test_at_scale.py"})
+"""Modules whose tests run by themselves after the others (``make pytest``: ``-m alone``): eight
+processes at once fill every core, and a timing-sensitive test beside them would starve."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
@@ -103,6 +108,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             module = item.path.relative_to(config.rootpath).as_posix()
         except ValueError:
             continue
+        if module in ALONE:
+            item.add_marker(pytest.mark.alone)
         if module not in SLOW:
             continue
         names = SLOW[module]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import SLOW
+from tests.conftest import ALONE, SLOW
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,3 +26,8 @@ def test_every_slow_test_exists() -> None:
         assert path.is_file(), f"{module} is in SLOW but does not exist"
         missing = (names or set()) - _tests(path)
         assert not missing, f"{module} has no tests {sorted(missing)}"
+
+
+def test_every_alone_module_exists() -> None:
+    for module in ALONE:
+        assert (ROOT / module).is_file(), f"{module} is in ALONE but does not exist"
