@@ -23,6 +23,7 @@ SECTIONS = {
     "tournament": "bench.tournament_bench",
     "web": "bench.web_bench",
     "click": "bench.click_bench",
+    "jobs": "bench.jobs_bench",
     "explorer": "bench.explorer_bench",
 }
 

@@ -282,6 +282,7 @@ class Store(Protocol):
     ) -> bool: ...
     async def job(self, job_id: int) -> JobRow | None: ...
     async def withdraw_job(self, job_id: int) -> bool: ...
+    async def jobs_running(self, now_ms: int) -> int: ...
     async def drop_job(self, job_id: int) -> None: ...
     async def drop_stale_jobs(self, before_ms: int) -> int: ...
     async def listen_jobs(
@@ -1408,6 +1409,16 @@ class _SqlJobs(_SqlBase):
         async with self._reading() as tx:
             rows = await tx.fetchall(f"SELECT {_JOB_COLUMNS} FROM jobs WHERE id = ?", (job_id,))
         return _job(rows[0]) if rows else None
+
+    async def jobs_running(self, now_ms: int) -> int:
+        """Jobs a worker is doing under a lease that still runs: some worker is alive."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT count(*) FROM jobs WHERE taken_by IS NOT NULL AND done_ms IS NULL "
+                "AND lease_ms > ?",
+                (now_ms,),
+            )
+        return int(rows[0][0])
 
     async def withdraw_job(self, job_id: int) -> bool:
         """Delete a job nobody has taken yet (its queuer does it itself); ``False`` if a worker

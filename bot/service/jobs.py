@@ -11,7 +11,8 @@ process's players are waiting on, and the workers scale on their own (compose's 
 - **Nobody there**: a job no worker takes within ``take_within`` seconds is withdrawn and done
   locally (the process's own pool), and for a while after that jobs are not queued at all, so a
   deployment whose workers are down (or the single-process default, which queues nothing) plays
-  at full speed.
+  at full speed. **All busy** (a worker holds a job under a live lease): a drawing waits its
+  turn in the queue; a move is done locally, at once.
 - **A worker dies**: it holds a job with a lease it renews every third of it; a lease that
   lapses, or a move past its deadline plus grace, makes the queuer give the job up (a move: a
   quick level-1 move, as the process pool does; a drawing: drawn locally).
@@ -216,6 +217,7 @@ class QueuedThinker:
         event = self._waiters.events.setdefault(job_id, asyncio.Event())
         started = loop.time()
         give_up = None if seconds is None else started + seconds + self.grace
+        ask_by = started + self.take_within
         try:
             while True:
                 row = await self.store.job(job_id)
@@ -223,14 +225,19 @@ class QueuedThinker:
                 if answer is not None:
                     self.queued += 1
                     return answer[0]
-                waited = loop.time() - started
-                if row is not None and row.taken_by is None and waited >= self.take_within:
-                    if await self.store.withdraw_job(job_id):
-                        if loop.time() >= self._absent_until:  # once for a while, not per job
-                            log.warning("no worker took a %s job: done here for a while", kind)
-                        self._absent_until = loop.time() + ABSENT_FOR
+                if row is not None and row.taken_by is None and loop.time() >= ask_by:
+                    # workers busy with other jobs: a drawing waits its turn; a move is done here
+                    busy = await self.store.jobs_running(_wall_ms()) > 0
+                    if busy and seconds is None:
+                        ask_by = loop.time() + self.take_within
+                    elif await self.store.withdraw_job(job_id):
+                        if not busy:  # no worker at all: do not ask for a while
+                            if loop.time() >= self._absent_until:  # said once, not per job
+                                log.warning("no worker took a %s job: done here for a while", kind)
+                            self._absent_until = loop.time() + ABSENT_FOR
                         raise _NotTakenError
-                    continue  # taken meanwhile
+                    else:
+                        continue  # taken meanwhile
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(self.poll * (20 if notified else 1)):
                         await event.wait()

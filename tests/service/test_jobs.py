@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -251,3 +252,33 @@ async def test_a_worker_process_answers_a_service_with_the_queue_on(
             assert "Traceback" not in "\n".join(worker.lines)
     finally:
         await service.close()
+
+
+class NoDrawing(InlineThinker):
+    """A local thinker that must not be asked to draw."""
+
+    async def draw(self, job: Any) -> Any:
+        raise AssertionError("drawn locally")
+
+
+async def test_busy_workers_keep_the_drawings_and_leave_the_moves_here(db_url: str) -> None:
+    """While every worker's slot is busy, a drawing waits its turn in the queue (it is not
+    withdrawn: the workers are there), and a move that waits too long is done here, without
+    taking the workers for gone."""
+    async with _stores(db_url, 2) as (here, there):
+        RELEASE["busy"] = threading.Event()
+        local = NoDrawing(StepClock())
+        thinker = QueuedThinker(here, local, KEY, take_within=0.05, poll=0.01)
+        worker = JobWorker(there, InlineThinker(StepClock()), KEY, "w1", slots=1, idle=0.01)
+        async with _working(worker):
+            held = asyncio.create_task(thinker.draw(partial(_held, "busy")))
+            while await here.jobs_running(int(time.time() * 1000)) == 0:
+                await asyncio.sleep(0.01)  # the worker has taken the first drawing
+            second = asyncio.create_task(thinker.draw(partial(pow, 2, 5)))
+            request = _request()
+            assert _legal(request, await thinker.choose(request))  # done here
+            assert len(local.requests) == 1
+            RELEASE["busy"].set()
+            assert await held == "busy" and await second == 32  # both drawn by the worker
+        assert thinker._absent_until == 0.0  # nobody took the workers for gone
+        await thinker.close()
