@@ -268,8 +268,9 @@ class SeatBoards:
 
     def leave_to_delivery(self, replies: list[Reply]) -> None:
         """Nobody here posts ``replies``: their announcements are released to this process's
-        delivery loop, which is woken to post them now (another process's loop finds them in
-        the store at its next round)."""
+        delivery loop, which is woken to post them now (in a site process of its own, the bot
+        process of the game's shard hears of the commit and posts them:
+        ``GameService.follow_other_processes``)."""
         for reply in replies:
             for key in reply.announcements:
                 self.ctx.games.claims.release(key)
