@@ -2,7 +2,9 @@
 
 Every command and button goes through :func:`respond`: the service call starts at once; if it
 has not finished within :data:`BUDGET` seconds the interaction is deferred (Discord allows 3), so no
-interaction is ever left unanswered while a picture renders. Refusals become ephemeral messages in
+interaction is ever left unanswered while a picture renders. An interaction that took long to
+reach the command (a busy event loop) is deferred sooner, at once past two seconds of age
+(:func:`answer_budget`). Refusals become ephemeral messages in
 the user's language; public replies go to the channel, and a game that starts gets its thread.
 """
 
@@ -14,6 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -51,6 +54,20 @@ log = logging.getLogger("banmen.discord.actions")
 
 BUDGET = 1.2
 """Seconds a use case may take before the interaction is deferred."""
+ANSWER_WITHIN = 3.0
+"""Discord's seconds to answer an interaction, from its creation (its id's time)."""
+SEND_MARGIN = 1.0
+"""Of those, the seconds left for the deferral itself to reach Discord."""
+
+
+def answer_budget(created_at: datetime, now: datetime) -> float:
+    """Seconds a use case may take before the interaction is deferred: :data:`BUDGET`, less
+    whatever part of Discord's three seconds the interaction spent before it reached us (its
+    way to us, and a busy event loop: under a burst of moves, a process's loop can run seconds
+    behind). Clocks apart: a negative age counts as none."""
+    waited = min(max((now - created_at).total_seconds(), 0.0), ANSWER_WITHIN)
+    return max(0.0, min(BUDGET, ANSWER_WITHIN - SEND_MARGIN - waited))
+
 
 Work = Callable[[], Awaitable["Reply | Sequence[Reply]"]]
 
@@ -163,8 +180,11 @@ async def respond(interaction: discord.Interaction[Any], work: Work) -> None:
 
 async def _respond(bot: Host, interaction: discord.Interaction[Any], work: Work) -> None:
     responder = Responder(interaction, bot.relay.clock())
+    budget = answer_budget(interaction.created_at, discord.utils.utcnow())
+    if budget <= 0:  # already late: the deferral goes out before the work takes the loop
+        await responder.defer()
     task = asyncio.ensure_future(work())
-    done, _ = await asyncio.wait({task}, timeout=BUDGET)
+    done, _ = await asyncio.wait({task}, timeout=budget)
     if not done:
         await responder.defer()
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -48,6 +49,40 @@ async def test_slow_move_is_deferred_then_answered(
     assert inter.answer.kind == "edit"  # the deferred message becomes the turn message
     assert_png(inter, double)
     assert inter.message is not None and double.buttons(inter.message)
+
+
+def test_an_interaction_late_to_arrive_leaves_less_time_before_deferring() -> None:
+    made = datetime(2026, 11, 29, 8, 0, tzinfo=UTC)
+    budget = actions.answer_budget
+    assert budget(made, made) == actions.BUDGET  # at once: the usual budget
+    assert budget(made, made + timedelta(seconds=1.5)) == pytest.approx(0.5)
+    assert budget(made, made + timedelta(seconds=2.2)) == 0.0  # defer first
+    assert budget(made, made + timedelta(seconds=60)) == 0.0
+    assert budget(made, made - timedelta(seconds=5)) == actions.BUDGET  # clocks apart
+
+
+async def test_a_move_that_reaches_the_bot_late_is_deferred_at_once(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Under a burst a process's event loop may run seconds behind its gateway: an interaction
+    whose id says it was made 2.5 s ago is acknowledged before its work starts, within
+    Discord's three seconds, and then answered."""
+    thread_id, turn = await start_challenge(double)
+    to_move = double.alice if double.alice.mention in double.text_of(turn) else double.bob
+    move = (
+        await double.autocomplete(to_move, "move", {"notation": ""}, "notation", channel=thread_id)
+    ).choices[0]["value"]
+    gate = gate_play(harness)  # the move's work would take its time
+    double.interaction_delay = 2.5
+    inter = await double.slash(
+        to_move, "move", {"notation": move}, channel=thread_id, wait="responded"
+    )
+    assert inter.callback is not None and inter.callback.type == 5  # "thinking…", in time
+    assert inter.response_time <= 3.0
+    gate.set()
+    await asyncio.wait_for(inter.done.wait(), 10)
+    assert inter.answer.kind == "edit"  # the deferred message becomes the turn message
+    assert_png(inter, double)
 
 
 async def test_slow_refusal_after_deferral_is_private(

@@ -5,7 +5,7 @@ Only the fields discord.py reads are filled, with the shapes of Discord's API v1
 
 from __future__ import annotations
 
-import itertools
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -32,12 +32,17 @@ MEMBER_PERMISSIONS = (
 )
 ALL_PERMISSIONS = (1 << 50) - 1
 
-_ids = itertools.count(1_300_000_000_000_000_000)
+DISCORD_EPOCH_MS = 1_420_070_400_000
+_last_id = 0
 
 
 def snowflake() -> int:
-    """A fresh id, increasing like Discord's (only uniqueness matters here)."""
-    return next(_ids)
+    """A fresh id, made as Discord makes them: its creation's time in milliseconds since
+    Discord's epoch in the high bits (discord.py reads an interaction's age from it), a count
+    below, each id above the one before."""
+    global _last_id
+    _last_id = max(_last_id + 1, (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22)
+    return _last_id
 
 
 def now_iso() -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import re
 import secrets
@@ -248,6 +249,11 @@ class DiscordDouble:
         seconds is refused (op 9, the session invalid), as Discord refuses it."""
         self.identify_times: list[tuple[float, int]] = []
         """(loop time, shard id) of every IDENTIFY accepted, in order."""
+        self.interaction_delay = 0.0
+        """Seconds each interaction spent on its way before its event is sent (a busy bot's
+        event loop, a slow network): its id's time is that far back, and Discord's three
+        seconds to answer count from then."""
+        self._delayed = itertools.count(1 << 21)
         self.identifies_refused = 0
         """What ``GET /gateway/bot`` advises."""
         self.connections = 0
@@ -427,9 +433,10 @@ class DiscordDouble:
         """Another server with the bot in it, whose events ``shard`` of ``shard_count``
         carries, and its games channel: (server id, channel id). Its members are the same
         people. Add it before the bot connects."""
-        base = snowflake()
-        high = (base >> 22) // shard_count * shard_count + shard
-        guild_id = (high << 22) | (base & ((1 << 22) - 1))
+        now = snowflake() >> 22  # Discord's shard of a server: (its id >> 22) % shard count
+        high = now - (now - shard) % shard_count  # a time not after now: no id made later
+        # is this one, nor any made before (they never count that high within a millisecond)
+        guild_id = (high << 22) | ((1 << 22) - 1 - len(self.guild_ids))
         channel_id = snowflake()
         self.guild_ids.append(guild_id)
         self.channels[channel_id] = payloads.text_channel(channel_id, guild_id, "games")
@@ -1108,6 +1115,9 @@ class DiscordDouble:
         that did not add it, :attr:`user_installed`) with the user only, authorized by the
         user's install (``"1"``; the bot's DM by the guild install's ``"0": "0"`` too)."""
         iid = snowflake()
+        if self.interaction_delay:  # made back then (a count no id of its time has)
+            made = (iid >> 22) - int(self.interaction_delay * 1000)
+            iid = (made << 22) | next(self._delayed)
         token = "itoken." + secrets.token_urlsafe(24)
         context = self.context_of(channel_id)
         in_server = context == 0
@@ -1244,7 +1254,7 @@ class DiscordDouble:
 
     async def _send(self, inter: Interaction, timeout: float, wait: str) -> Interaction:
         self.interactions[inter.id] = inter
-        inter.sent_at = time.perf_counter()
+        inter.sent_at = time.perf_counter() - self.interaction_delay
         await self._dispatch("INTERACTION_CREATE", inter.payload)
         event = inter.done if wait == "done" else inter.responded
         try:
