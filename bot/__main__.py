@@ -178,8 +178,9 @@ def explorer(settings: Settings, args: argparse.Namespace) -> int:
 def site(settings: Settings) -> int:
     """``banmen site``: the site as a process of its own over the store the bot processes use
     (issue 49, 3): no Discord; its pages learn of moves from PostgreSQL's notifications (or by
-    reading the games' versions on SQLite), and it keeps no game in memory (others change
-    them). Runs until SIGTERM or SIGINT."""
+    reading the games' versions on SQLite). Its game cache keeps nothing (others change the
+    games): the site keeps its own copies, trusted only while PostgreSQL tells it of every
+    change (:mod:`bot.service.review.following`). Runs until SIGTERM or SIGINT."""
     import signal
     from dataclasses import replace
 

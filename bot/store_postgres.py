@@ -24,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -57,6 +59,11 @@ CONNECT_TIMEOUT = 15.0
 times ``BANMEN_STORE_TIMEOUT``: a database starting with it has time to come up)."""
 STORE_TIMEOUT = 5.0
 """Seconds a query waits for a connection before the store is called unreachable."""
+RELISTEN_SECONDS = (0.5, 1.0, 2.0, 5.0, 10.0)
+"""The waits before each try to listen again after the connection is lost (the last one
+repeats)."""
+
+log = logging.getLogger("banmen.store")
 
 
 @functools.lru_cache(maxsize=512)
@@ -251,10 +258,13 @@ class PostgresStore(SqlStore):
         await tx.execute(f"SELECT pg_notify('{GAMES_CHANNEL}', ?)", (note,))
 
     async def listen_games(
-        self, changed: Callable[[int, int, str | None], None]
+        self,
+        changed: Callable[[int, int, str | None], None],
+        hearing: Callable[[bool], None] | None = None,
     ) -> Callable[[], Awaitable[None]] | None:
         """LISTEN on :data:`GAMES_CHANNEL` and call ``changed`` with each change's game id,
-        version and guild."""
+        version and guild; ``hearing(False)`` when the connection is lost (changes go unheard
+        until it is back) and ``hearing(True)`` once listening again."""
 
         def heard(payload: str) -> None:
             game, _, rest = payload.partition(":")
@@ -262,7 +272,7 @@ class PostgresStore(SqlStore):
             if game.isdigit() and version.isdigit():
                 changed(int(game), int(version), guild or None)
 
-        return await self._listen(GAMES_CHANNEL, heard)
+        return await self._listen(GAMES_CHANNEL, heard, hearing)
 
     async def _announce_job(self, tx: Session, note: str) -> None:
         """NOTIFY ``note`` on :data:`JOBS_CHANNEL` (sent at the commit)."""
@@ -283,17 +293,33 @@ class PostgresStore(SqlStore):
         return await self._listen(JOBS_CHANNEL, heard)
 
     async def _listen(
-        self, channel: str, heard: Callable[[str], None]
+        self,
+        channel: str,
+        heard: Callable[[str], None],
+        hearing: Callable[[bool], None] | None = None,
     ) -> Callable[[], Awaitable[None]]:
         """LISTEN on ``channel`` on a connection of its own (outside the pool: it is held as
         long as the listener runs) and call ``heard`` with each payload, until the returned
-        stop is awaited."""
-        conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        await conn.execute(f"LISTEN {channel}")
+        stop is awaited. A lost connection (the server restarted, a proxy cut it) is opened
+        again, waiting longer each time it fails (:data:`RELISTEN_SECONDS`), and
+        ``hearing`` is told of both, since what was committed meanwhile went unheard."""
+        conn = await self._listener(channel)
 
         async def listen() -> None:
-            async for note in conn.notifies():
-                heard(note.payload)
+            nonlocal conn
+            while True:
+                try:
+                    async for note in conn.notifies():
+                        heard(note.payload)
+                except psycopg.Error as exc:
+                    log.warning("lost the notifications on %s: %s", channel, exc)
+                if hearing is not None:
+                    hearing(False)
+                with contextlib.suppress(psycopg.Error):
+                    await conn.close()
+                conn = await self._relisten(channel)
+                if hearing is not None:
+                    hearing(True)
 
         task = asyncio.create_task(listen(), name=f"banmen-listen-{channel}")
 
@@ -304,6 +330,29 @@ class PostgresStore(SqlStore):
             await conn.close()
 
         return stop
+
+    async def _listener(self, channel: str) -> psycopg.AsyncConnection[Any]:
+        """A connection listening on ``channel``, named for whoever looks at the server's
+        sessions (``pg_stat_activity``): what it is and which process holds it."""
+        conn = await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"banmen {channel} {os.getpid()}"
+        )
+        await conn.execute(f"LISTEN {channel}")
+        return conn
+
+    async def _relisten(self, channel: str) -> psycopg.AsyncConnection[Any]:
+        """A new listening connection, tried until one opens."""
+        tries = 0
+        while True:
+            await asyncio.sleep(RELISTEN_SECONDS[min(tries, len(RELISTEN_SECONDS) - 1)])
+            tries += 1
+            try:
+                conn = await self._listener(channel)
+            except psycopg.Error as exc:
+                log.warning("cannot listen on %s yet: %s", channel, exc)
+                continue
+            log.info("listening on %s again", channel)
+            return conn
 
     async def _serialize(self, tx: Session, keys: Sequence[str]) -> None:
         """Transaction-level advisory locks, one per key, released at the commit."""

@@ -84,6 +84,7 @@ from bot.service.review.site import (
     WebPly,
     WebRank,
     WebRated,
+    WebUpdate,
 )
 from bot.service.routes import ACTIONS, ActionSpec, button_words, target_of
 from bot.service.thinking import InlineThinker, ProcessThinker, StepClock, Thinker
@@ -183,6 +184,7 @@ __all__ = [
     "WebPly",
     "WebRank",
     "WebRated",
+    "WebUpdate",
     "button_words",
     "catalogue",
     "delivery_mark",
@@ -306,7 +308,9 @@ class GameService:
         it, and the delivery loop looks at once for what it announced (not at the next rescan).
         A copy of another process's game is dropped (the next command reads it afresh)."""
         if self._following is None:
-            self._following = await self.ctx.store.listen_games(self._changed_elsewhere)
+            self._following = await self.ctx.store.listen_games(
+                self._changed_elsewhere, self._hearing_again
+            )
 
     def _changed_elsewhere(self, game_id: int, version: int, guild_id: str | None) -> None:
         cached = self.ctx.games.cached(game_id)
@@ -318,6 +322,28 @@ class GameService:
         task = asyncio.create_task(self._reread(game_id, version), name="banmen-reread")
         self._rereads.add(task)
         task.add_done_callback(self._rereads.discard)
+
+    def _hearing_again(self, hearing: bool) -> None:
+        """The notifications were lost (``False``) or are heard again (``True``): once they
+        are, the games in memory are checked against the store, since what other processes
+        committed meanwhile went untold."""
+        if not hearing:
+            return
+        task = asyncio.create_task(self._catch_up(), name="banmen-catch-up")
+        self._rereads.add(task)
+        task.add_done_callback(self._rereads.discard)
+
+    async def _catch_up(self) -> None:
+        games = self.ctx.games
+        try:
+            versions = await self.ctx.store.game_versions(games.held_ids())
+        except StoreUnreachable as exc:  # the next command reads what it needs
+            log.warning("could not check the games in memory: %s", exc)
+            return
+        for game_id, version in versions.items():
+            held = games.cached(game_id)
+            if held is not None:
+                self._changed_elsewhere(game_id, version, held.row.guild_id)
 
     async def _reread(self, game_id: int, version: int) -> None:
         try:
@@ -419,16 +445,30 @@ class GameService:
 
     async def rest_slot(self, now_ms: int, urgent: bool = True) -> float:
         """Seconds to wait before one request to Discord may be sent (0: its slot is taken
-        now), across every process on this store (issue 49: Discord's global limit is the
-        bot's, not a process's). An urgent request (a move's card, an answer) may run up to
-        :data:`REST_BURST_MS` ahead of the budget's rate; a non-urgent one (a digest, a
-        reminder, a tournament's post) only where the budget is idle, so it yields to moves."""
+        now): :meth:`rest_slots` for one."""
+        times, wait = await self.rest_slots(now_ms, urgent, 1)
+        return 0.0 if times else wait
+
+    async def rest_slots(
+        self, now_ms: int, urgent: bool = True, count: int = 1
+    ) -> tuple[list[int], float]:
+        """Slots for up to ``count`` requests to Discord, across every process on this store
+        (issue 49: Discord's global limit is the bot's, not a process's): the wall-clock
+        milliseconds at which each may be sent, or none and the seconds to wait before asking
+        again. Urgent requests (a move's card, an answer) may run up to :data:`REST_BURST_MS`
+        ahead of the budget's rate, and take their slots together, each sent at its time; a
+        non-urgent one (a digest, a reminder, a tournament's post) only a slot where the
+        budget is idle, one at a time, so it yields to moves."""
         rate = self.settings.rest_per_second
         if rate <= 0:
-            return 0.0
+            return [now_ms] * count, 0.0
         interval = max(1, int(1000 / rate))
         ahead = REST_BURST_MS if urgent else 0
-        return await self.ctx.store.take_rest_slot(now_ms, interval, ahead) / 1000
+        count = count if urgent else 1
+        first, taken = await self.ctx.store.take_rest_slots(now_ms, interval, ahead, count)
+        if not taken:
+            return [], max(1, first - now_ms) / 1000
+        return [max(now_ms, first + k * interval - ahead) for k in range(taken)], 0.0
 
     async def announced(self, *keys: str) -> None:
         """The replies whose ``outbox`` are ``keys`` were posted (whatever their kinds; a

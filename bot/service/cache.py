@@ -302,6 +302,10 @@ class GameCache:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
+    def held_ids(self) -> list[int]:
+        """The games in memory."""
+        return list(self._games)
+
     def cached(self, game_id: int) -> Loaded | None:
         """The cached game, if it is in memory (never touches the store)."""
         return self._games.get(game_id)

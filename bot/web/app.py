@@ -32,7 +32,15 @@ from aiohttp import web
 
 from bot.i18n import t
 from bot.lang import Lang
-from bot.service import BUSY, NOT_FOUND, GameService, Refusal, SeatBoard, Text, WebGame
+from bot.service import (
+    BUSY,
+    NOT_FOUND,
+    GameService,
+    Refusal,
+    SeatBoard,
+    Text,
+    WebUpdate,
+)
 from bot.web import auth
 
 log = logging.getLogger("banmen.web")
@@ -339,7 +347,7 @@ async def rules_picture(request: web.Request) -> web.StreamResponse:
     return _png(page.png)
 
 
-def game_data(game: WebGame, lang: Lang) -> dict[str, Any]:
+def game_data(game: WebUpdate, lang: Lang) -> dict[str, Any]:
     """What a running page updates itself from (sent as an event): nothing a spectator could
     not see on the page itself."""
     tr = _tr(lang)
@@ -674,7 +682,7 @@ async def game_events(request: web.Request) -> web.StreamResponse:
     bounds = request.app[BOUNDS_KEY]
     token = request.match_info["token"]
     lang = lang_of(request)
-    game = await bounds.answer(lambda: service.review.game_page(token))
+    game = await bounds.answer(lambda: service.review.game_update(token))
     version = _int(request.query.get("v"), -1)
     address = client_address(request)
     if not bounds.open_stream(address):
@@ -700,7 +708,7 @@ async def game_events(request: web.Request) -> web.StreamResponse:
             except TimeoutError:
                 await response.write(b": idle\n\n")
                 continue
-            game = await service.review.game_page(token)
+            game = await service.review.game_update(token)
         await response.write_eof()
     except ConnectionResetError:
         log.debug("a live-update stream of %s closed by its visitor", address)

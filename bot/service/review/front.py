@@ -16,7 +16,7 @@ from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.explorer import Explorer, WebExplorer, web_explorer
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
 from bot.service.review.reviews import Progress, Reviews
-from bot.service.review.site import Site, WebGame, WebGuild, WebListed, WebPlayer
+from bot.service.review.site import Site, WebGame, WebGuild, WebListed, WebPlayer, WebUpdate
 from bot.service.thinking import Thinker
 from bot.service.values import File, Refusal, Reply, User
 from engines.core import Text
@@ -146,6 +146,11 @@ class Review:
     @entry
     async def game_page(self, token: str) -> WebGame:
         return await self.site.game(token)
+
+    @entry
+    async def game_update(self, token: str) -> WebUpdate:
+        """What the game's running pages update themselves from now."""
+        return await self.site.update(token)
 
     @entry
     async def game_words(self, token: str, ply: int) -> Text:

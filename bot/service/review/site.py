@@ -12,18 +12,17 @@ or not shown is one refusal, :data:`NOT_FOUND`, that says nothing about which.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any, TypeVar
 
 from bot import i18n
 from bot.clock import from_ms
-from bot.model import GameRow, GameStatus, RatingChange
+from bot.model import GameStatus, RatingChange
 from bot.service import present
 from bot.service.cache import Loaded
 from bot.service.context import Context
@@ -31,6 +30,7 @@ from bot.service.guard import entry
 from bot.service.play.records import Records, check_daily_view
 from bot.service.ratings import row_text, shown
 from bot.service.review.analysis import Analysis, WebAnalysis
+from bot.service.review.following import Following
 from bot.service.review.replays import Replays, positions
 from bot.service.values import File, Line, Refusal, Reply
 from engines.core import State, Text
@@ -39,19 +39,12 @@ from engines.registry import all_games, get_game
 NOT_FOUND = "web.not_found"
 """The one refusal of every page that is not there or not shown (an unknown or malformed token,
 another server's unlisted page)."""
-POLL_SECONDS = 0.25
-"""How often a site process on SQLite reads the versions of the games its pages wait on
-(issue 49: a move made by a bot process reaches every page well within a second)."""
-TOLD_KEPT = 10_000
-"""Versions told by the notifications kept at most (then forgotten all at once: a page that
-finds none reads the game)."""
-CHECK_SECONDS = 5.0
-"""How often a site process on PostgreSQL reads them as well as listening (a notification
-lost with a connection delays a page by this much at most)."""
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a token looks like (``secrets.token_urlsafe(16)`` makes 22 characters)."""
 BUSY = "web.busy"
 """The refusal of a picture while too many wait to be drawn (the moves come first)."""
+UPDATES_KEPT = 2_000
+"""Games' updates kept (one a game: its latest version's)."""
 PICTURE_CACHE = 512
 """Pictures kept in memory (a page's step-through asks for the same plies again and again)."""
 DRAWING = 2
@@ -77,8 +70,27 @@ class WebPly:
 
 
 @dataclass(frozen=True, slots=True)
-class WebGame:
-    """A game as its page shows it to anyone holding its token."""
+class WebUpdate:
+    """What a running page updates itself from (an event of its stream): the moves, the
+    result, who is to move, and the latest position in words, as a spectator sees them."""
+
+    version: int
+    live: bool
+    plies: tuple[WebPly, ...]
+    ends: tuple[Text, ...]
+    """The result lines (empty while the game runs)."""
+    to_move: str
+    described: Text
+    """The latest position in words, as a spectator sees it: what a running page announces."""
+
+    @property
+    def total(self) -> int:
+        return len(self.plies)
+
+
+@dataclass(frozen=True, slots=True)
+class WebGame(WebUpdate):
+    """A game as its page shows it to anyone holding its token: its update, and the rest."""
 
     token: str
     game_type: str
@@ -86,28 +98,16 @@ class WebGame:
     seats: tuple[tuple[Text, str], ...]
     """(seat name, player name) by seat."""
     status: str
-    live: bool
-    plies: tuple[WebPly, ...]
-    ends: tuple[Text, ...]
-    """The result lines (empty while the game runs)."""
-    to_move: str
     clock: str
     deadline: datetime | None
-    version: int
     started: datetime | None
     records: tuple[str, ...]
     """The record files offered (of :data:`RECORD_KINDS`)."""
     guild_id: str | None
     listed: bool
     """Its server opted in: the page may link the server's page."""
-    described: Text
-    """The latest position in words, as a spectator sees it: what a running page announces."""
     analysable: bool = False
     """A finished game of two or three players with an open position: its analysis board."""
-
-    @property
-    def total(self) -> int:
-        return len(self.plies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,19 +186,12 @@ class Site:
         self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
         self._kinds: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
         """The record files a game offers at a version (made once, not at every page view)."""
-        self._changed: dict[int, asyncio.Event] = {}
-        self._seen: dict[int, int] = {}
-        """In a site process, the version each waited-on game was last seen at."""
-        self._poller: asyncio.Task[None] | None = None
-        self._listening: Callable[[], Awaitable[None]] | None = None
-        """Stops the store's notifications of changes (PostgreSQL), once listened to."""
-        self._listen_asked = False
-        self._listen_lock = asyncio.Lock()
-        self._told: dict[int, int] = {}
-        """The latest version the notifications told of each waited-on game."""
+        self._updates: OrderedDict[tuple[int, int], tuple[WebUpdate, bool]] = OrderedDict()
+        """A game's update at a version (its pages' next event, made once)."""
+        self.following = Following(ctx)
+        """The live pages' waits, and a site process's copies of the games."""
         self._drawing = asyncio.Semaphore(DRAWING)
         self._waiting = 0
-        ctx.games.listen(self._committed)
 
     # -- tokens --------------------------------------------------------------------------------
     @entry
@@ -237,7 +230,7 @@ class Site:
         game_id = await self.ctx.store.web_game(token)
         if game_id is None:
             raise Refusal(NOT_FOUND)
-        loaded = await self.ctx.games.read(game_id)
+        loaded = await self.following.read(game_id)
         if loaded.row.started_ms is None or not await self.shown(loaded):
             raise Refusal(NOT_FOUND)  # a lobby that never started has no board
         return loaded
@@ -253,40 +246,64 @@ class Site:
 
     # -- a game --------------------------------------------------------------------------------
     @entry
-    async def game(self, token: str) -> WebGame:
+    async def update(self, token: str) -> WebUpdate:
+        """What the game's running pages show now (made once a version, however many pages
+        show it)."""
         loaded = await self._game(token)
-        row = loaded.row
-        found = await asyncio.to_thread(positions, row, loaded.entries)
-        latest = _described(found[-1].state, found[-1].move, loaded, True)
+        update, _ = await self._update(loaded)
+        return update
+
+    async def _update(self, loaded: Loaded) -> tuple[WebUpdate, bool]:
+        """The game's update, and whether any of its positions is open to everyone."""
+        key = (loaded.id, loaded.row.version)
+        made = self._updates.get(key)
+        if made is not None:
+            self._updates.move_to_end(key)
+            return made
+        found = await asyncio.to_thread(positions, loaded.row, loaded.entries)
         plies = []
         for number, position in enumerate(found[1:], start=1):
             move = position.shown()
             assert move is not None
             plies.append(WebPly(number, move))
+        update = WebUpdate(
+            version=loaded.row.version,
+            live=loaded.row.status is GameStatus.ACTIVE,
+            plies=tuple(plies),
+            ends=tuple(i18n.text(line.key, **line.params) for line in present.end_lines(loaded)),
+            to_move=loaded.acting_names(),
+            described=_described(found[-1].state, found[-1].move, loaded, True),
+        )
+        made = update, any(p.state.observe(None) is p.state for p in found)
+        self._updates[key] = made
+        while len(self._updates) > UPDATES_KEPT:
+            self._updates.popitem(last=False)
+        return made
+
+    @entry
+    async def game(self, token: str) -> WebGame:
+        loaded = await self._game(token)
+        row = loaded.row
+        update, open_view = await self._update(loaded)
         settings = await self.ctx.guild(row.guild_id)
         records = await self._record_kinds(loaded)
         return WebGame(
+            **{f.name: getattr(update, f.name) for f in fields(WebUpdate)},
             token=token,
             game_type=row.game_type,
             title=present.title(loaded.game),
             seats=tuple((_seat_name(loaded, s), loaded.name(s)) for s in range(row.players)),
             status=row.status.value,
-            live=row.status is GameStatus.ACTIVE,
-            plies=tuple(plies),
-            ends=tuple(i18n.text(line.key, **line.params) for line in present.end_lines(loaded)),
-            to_move=loaded.acting_names(),
             clock=row.clock,
             deadline=from_ms(row.deadline_ms) if row.deadline_ms else None,
-            version=row.version,
             started=from_ms(row.started_ms) if row.started_ms else None,
             records=records,
             guild_id=row.guild_id,
             listed=row.guild_id is not None and settings.web == "public",
-            described=latest,
             analysable=(
                 row.status in (GameStatus.FINISHED, GameStatus.ABORTED)
                 and row.players > 1
-                and any(p.state.observe(None) is p.state for p in found)
+                and open_view
             ),
         )
 
@@ -380,76 +397,11 @@ class Site:
     async def changed(self, token: str, version: int) -> int:
         """The game's version once it differs from ``version`` (at once if it already does):
         a running page waits here for the next move (server-sent events)."""
-        if self.ctx.settings.site_process:
-            await self._listen()  # before the version is read: no change slips in between
-        loaded = await self._game(token)
-        while loaded.row.version == version:
-            # the game's event is waited on from before the read: a change committed (and, from
-            # another process, heard) while the game is read wakes it, and only its own do
-            event = self._changed.setdefault(loaded.id, asyncio.Event())
-            loaded = await self._game(token)
-            if loaded.row.version != version:
-                break
-            if self.ctx.settings.site_process:  # the moves are made by other processes
-                self._seen[loaded.id] = loaded.row.version
-                if self._poller is None or self._poller.done():
-                    self._poller = asyncio.create_task(self._poll(), name="banmen-site-poll")
-            await event.wait()
-            told = self._told.get(loaded.id)
-            if told is not None and told > version:
-                return told  # the notification said so: no read
-        return loaded.row.version
-
-    async def _listen(self) -> None:
-        """Listen to the store's notifications of changes, once (PostgreSQL; SQLite has none:
-        :meth:`_poll` reads the versions)."""
-        async with self._listen_lock:
-            if not self._listen_asked:
-                self._listen_asked = True
-                self._listening = await self.ctx.store.listen_games(self._heard)
-
-    def _heard(self, game_id: int, version: int, guild_id: str | None) -> None:
-        """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
-        if game_id in self._changed:  # a page waits on it: it need not read the version
-            if len(self._told) >= TOLD_KEPT:
-                self._told.clear()
-            self._told[game_id] = max(version, self._told.get(game_id, 0))
-        self._wake(game_id)
-
-    def _wake(self, game_id: int) -> None:
-        """The pages waiting on ``game_id`` read it again."""
-        self._seen.pop(game_id, None)
-        event = self._changed.pop(game_id, None)
-        if event is not None:
-            event.set()
-
-    async def _poll(self) -> None:
-        """While pages wait for moves, learn of the changes other processes commit: from
-        PostgreSQL's notifications as they come (read the versions every
-        :data:`CHECK_SECONDS` as well, should one be lost with a connection), else by reading
-        the waited-on games' versions every :data:`POLL_SECONDS` (one indexed query for them
-        all), and wake the pages of those that changed."""
-        pause = CHECK_SECONDS if self._listening is not None else POLL_SECONDS
-        while self._changed:
-            await asyncio.sleep(pause)
-            ids = list(self._changed)
-            versions = await self.ctx.store.game_versions(ids)
-            for game_id in ids:
-                if versions.get(game_id, -1) != self._seen.get(game_id):
-                    self._wake(game_id)
+        return await self.following.changed(version, lambda: self._game(token))
 
     async def stop(self) -> None:
-        """Stop polling and listening (the service closes)."""
-        if self._poller is not None:
-            self._poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._poller
-        if self._listening is not None:
-            await self._listening()
-            self._listening = None
-
-    def _committed(self, row: GameRow) -> None:
-        self._wake(row.id)
+        """Stop following the games (the service closes)."""
+        await self.following.stop()
 
     # -- a server ------------------------------------------------------------------------------
     async def _listed(self, guild_id: str) -> None:
