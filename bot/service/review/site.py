@@ -43,6 +43,8 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 """What a token looks like (``secrets.token_urlsafe(16)`` makes 22 characters)."""
 BUSY = "web.busy"
 """The refusal of a picture while too many wait to be drawn (the moves come first)."""
+TOKENS_KEPT = 10_000
+"""Tokens whose game is remembered (the least recently asked forgotten first)."""
 UPDATES_KEPT = 2_000
 """Games' updates kept (one a game: its latest version's)."""
 PICTURE_CACHE = 512
@@ -186,6 +188,9 @@ class Site:
         self._pictures: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
         self._kinds: OrderedDict[tuple[int, int], tuple[str, ...]] = OrderedDict()
         """The record files a game offers at a version (made once, not at every page view)."""
+        self._tokens: OrderedDict[str, int] = OrderedDict()
+        """The game of each token looked up lately (a page and its stream ask again and
+        again)."""
         self._updates: OrderedDict[tuple[int, int], tuple[WebUpdate, bool]] = OrderedDict()
         """A game's update at a version (its pages' next event, made once)."""
         self.following = Following(ctx)
@@ -227,10 +232,21 @@ class Site:
     async def _game(self, token: str) -> Loaded:
         if not TOKEN.fullmatch(token):
             raise Refusal(NOT_FOUND)
-        game_id = await self.ctx.store.web_game(token)
+        game_id = self._tokens.get(token)
         if game_id is None:
-            raise Refusal(NOT_FOUND)
-        loaded = await self.following.read(game_id)
+            game_id = await self.ctx.store.web_game(token)
+            if game_id is None:
+                raise Refusal(NOT_FOUND)
+            self._tokens[token] = game_id  # a token is its game's for good
+            while len(self._tokens) > TOKENS_KEPT:
+                self._tokens.popitem(last=False)
+        else:
+            self._tokens.move_to_end(token)
+        try:
+            loaded = await self.following.read(game_id)
+        except Refusal as exc:  # gone since (its data erased)
+            self._tokens.pop(token, None)
+            raise Refusal(NOT_FOUND) from exc
         if loaded.row.started_ms is None or not await self.shown(loaded):
             raise Refusal(NOT_FOUND)  # a lobby that never started has no board
         return loaded
