@@ -270,7 +270,7 @@ class Store(Protocol):
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     async def listen_games(
         self,
-        changed: Callable[[int, int, str | None], None],
+        changed: Callable[[int, int, str | None, bool], None],
         hearing: Callable[[bool], None] | None = None,
     ) -> Callable[[], Awaitable[None]] | None: ...
     # heavy work handed to worker processes (issue 49)
@@ -423,6 +423,19 @@ def _given(value: S | Unchanged | None, encode: Callable[[S], V]) -> V | Unchang
     if value is None or isinstance(value, Unchanged):
         return value
     return encode(value)
+
+
+SHOWN_COLUMNS = frozenset({"status", "result", "started_ms", "finished_ms"})
+"""The columns of a game whose change its page shows (besides its moves and seats)."""
+
+
+def shows(change: Change) -> bool:
+    """Whether ``change`` changes what the game's page shows: a move (or a takeback), its
+    seats, its start, status or result; not its place, clock, reminders or offers (recording
+    the message of a move's card is a change of its own: the pages need not look again)."""
+    if change.append or change.truncate_from is not None or change.seats:
+        return True
+    return any(name in SHOWN_COLUMNS for name, _ in _update_columns(change.update))
 
 
 def _update_columns(update: Update) -> list[tuple[str, object]]:
@@ -1302,17 +1315,19 @@ class _SqlProcesses(_SqlBase):
         return max(1, int(rows[0][0]) + interval_ms - now_ms)
 
     async def _announce_change(
-        self, tx: Session, game_id: int, version: int, guild_id: str | None
+        self, tx: Session, game_id: int, version: int, guild_id: str | None, shown: bool
     ) -> None:
         """Tell other processes the game changed, with the commit (PostgreSQL: NOTIFY)."""
 
     async def listen_games(
         self,
-        changed: Callable[[int, int, str | None], None],
+        changed: Callable[[int, int, str | None, bool], None],
         hearing: Callable[[bool], None] | None = None,
     ) -> Callable[[], Awaitable[None]] | None:
-        """Call ``changed(game_id, version, guild_id)`` whenever a process commits a change of
-        a game (this one's too), until the returned stop is awaited; ``None`` where the store
+        """Call ``changed(game_id, version, guild_id, shown)`` whenever a process commits a
+        change of a game (this one's too; ``shown``: it changes what the game's page shows, a
+        move, a result, the seats, not only its place or clock), until the returned stop is
+        awaited; ``None`` where the store
         cannot tell (SQLite: poll :meth:`game_versions`). ``hearing(False)`` when the changes
         go unheard for a while (a lost connection), ``hearing(True)`` once they are heard
         again: what was committed meanwhile was not told."""
@@ -2131,7 +2146,9 @@ class SqlStore(
             if len(rows) != 1:
                 raise ConflictError(f"game {change.game_id} changed")
             guild = None if rows[0][1] is None else str(rows[0][1])
-            await self._announce_change(tx, change.game_id, change.expected_version + 1, guild)
+            await self._announce_change(
+                tx, change.game_id, change.expected_version + 1, guild, shows(change)
+            )
             log_length = int(rows[0][0])
             if change.truncate_from is not None:
                 log_length = min(log_length, change.truncate_from)

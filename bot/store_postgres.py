@@ -250,27 +250,28 @@ class PostgresStore(SqlStore):
             yield _PgSession(conn)
 
     async def _announce_change(
-        self, tx: Session, game_id: int, version: int, guild_id: str | None
+        self, tx: Session, game_id: int, version: int, guild_id: str | None, shown: bool
     ) -> None:
-        """NOTIFY ``<game id>:<version>:<guild id>`` on :data:`GAMES_CHANNEL` (sent at the
-        commit, dropped with a rollback)."""
-        note = f"{game_id}:{version}:{guild_id or ''}"
+        """NOTIFY ``<game id>:<version>:<guild id>:<s or q>`` on :data:`GAMES_CHANNEL` (sent at
+        the commit, dropped with a rollback; ``s``: the change shows on the game's page, ``q``:
+        it does not)."""
+        note = f"{game_id}:{version}:{guild_id or ''}:{'s' if shown else 'q'}"
         await tx.execute(f"SELECT pg_notify('{GAMES_CHANNEL}', ?)", (note,))
 
     async def listen_games(
         self,
-        changed: Callable[[int, int, str | None], None],
+        changed: Callable[[int, int, str | None, bool], None],
         hearing: Callable[[bool], None] | None = None,
     ) -> Callable[[], Awaitable[None]] | None:
         """LISTEN on :data:`GAMES_CHANNEL` and call ``changed`` with each change's game id,
-        version and guild; ``hearing(False)`` when the connection is lost (changes go unheard
-        until it is back) and ``hearing(True)`` once listening again."""
+        version, guild and whether its page shows it; ``hearing(False)`` when the connection
+        is lost (changes go unheard until it is back) and ``hearing(True)`` once listening
+        again."""
 
         def heard(payload: str) -> None:
-            game, _, rest = payload.partition(":")
-            version, _, guild = rest.partition(":")
+            game, version, guild, shown = [*payload.split(":"), "", "", ""][:4]
             if game.isdigit() and version.isdigit():
-                changed(int(game), int(version), guild or None)
+                changed(int(game), int(version), guild or None, shown != "q")
 
         return await self._listen(GAMES_CHANNEL, heard, hearing)
 

@@ -312,7 +312,9 @@ class GameService:
                 self._changed_elsewhere, self._hearing_again
             )
 
-    def _changed_elsewhere(self, game_id: int, version: int, guild_id: str | None) -> None:
+    def _changed_elsewhere(
+        self, game_id: int, version: int, guild_id: str | None, shown: bool = True
+    ) -> None:
         cached = self.ctx.games.cached(game_id)
         if cached is not None and cached.row.version >= version:
             return  # committed here (or read since)

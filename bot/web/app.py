@@ -696,11 +696,16 @@ async def game_events(request: web.Request) -> web.StreamResponse:
             }
         )
         await response.prepare(request)
+        sent: dict[str, Any] = {}
         while True:
             if game.version != version:
                 version = game.version
-                data = json.dumps(game_data(game, lang), ensure_ascii=False)
-                await response.write(f"data: {data}\n\n".encode())
+                data = game_data(game, lang)
+                shown = {k: v for k, v in data.items() if k != "version"}
+                if shown != sent:  # (a change the page does not show: nothing to send)
+                    sent = shown
+                    text = json.dumps(data, ensure_ascii=False)
+                    await response.write(f"data: {text}\n\n".encode())
             if not game.live:
                 break
             try:

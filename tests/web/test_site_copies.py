@@ -131,7 +131,7 @@ async def test_the_notifications_come_back_after_a_lost_connection(postgres_url:
     heard: asyncio.Queue[int] = asyncio.Queue()
     hearing: asyncio.Queue[bool] = asyncio.Queue()
     stop = await listener.ctx.store.listen_games(
-        lambda gid, v, g: heard.put_nowait(gid), hearing.put_nowait
+        lambda gid, v, g, s: heard.put_nowait(gid), hearing.put_nowait
     )
     assert stop is not None
     try:

@@ -88,12 +88,15 @@ async def test_a_site_process_needs_a_port(tmp_path: Path) -> None:
 
 async def test_postgres_tells_of_a_change_with_its_commit(db_url: str) -> None:
     """PostgreSQL's store notifies every listening process of a committed change (its game's
-    id; nothing for a change rolled back); SQLite's has no notifications (a site polls)."""
+    id, and whether its page shows it; nothing for a change rolled back); SQLite's has no
+    notifications (a site polls)."""
     writer = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
     listener = await GameService.open(db_url, settings=Settings(db_path=db_url, web_port=0))
-    heard: asyncio.Queue[int] = asyncio.Queue()
+    heard: asyncio.Queue[tuple[int, bool]] = asyncio.Queue()
     try:
-        stop = await listener.ctx.store.listen_games(lambda gid, v, g: heard.put_nowait(gid))
+        stop = await listener.ctx.store.listen_games(
+            lambda gid, v, g, shown: heard.put_nowait((gid, shown))
+        )
         if db_url.startswith("postgresql"):
             assert stop is not None
             made = await writer.play.create_game(
@@ -103,7 +106,10 @@ async def test_postgres_tells_of_a_change_with_its_commit(db_url: str) -> None:
             state = writer.play.current_state(made.game_id)
             assert state is not None
             await writer.play.move(made.game_id, ALICE, state.format_move(state.legal_moves()[0]))
-            assert await asyncio.wait_for(heard.get(), 10) == made.game_id
+            assert await asyncio.wait_for(heard.get(), 10) == (made.game_id, True)
+            # the message of its card recorded: a change the page does not show
+            await writer.play.set_game_location(made.game_id, "5", "6", "7")
+            assert await asyncio.wait_for(heard.get(), 10) == (made.game_id, False)
             await stop()
         else:
             assert stop is None

@@ -131,10 +131,15 @@ class Following:
         while len(self._told) > TOLD_KEPT:
             self._told.popitem(last=False)
 
-    def _heard(self, game_id: int, version: int, guild_id: str | None) -> None:
-        """Another process committed a change of ``game_id`` (PostgreSQL's NOTIFY)."""
+    def _heard(self, game_id: int, version: int, guild_id: str | None, shown: bool) -> None:
+        """A process committed a change of ``game_id`` (PostgreSQL's NOTIFY): a copy older is
+        no longer the game; its pages look again if the change shows on them (a move, not the
+        message of its card being recorded)."""
         self._remember(game_id, version)
-        self._wake(game_id)
+        if shown:
+            self._wake(game_id)
+        elif self._seen.get(game_id) == version - 1:
+            self._seen[game_id] = version  # (the versions' poll need not wake them either)
 
     def _heard_all(self, hearing: bool) -> None:
         """The notifications were lost (``False``) or are heard again (``True``): what was
