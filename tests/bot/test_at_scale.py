@@ -83,6 +83,12 @@ def _spread(values: list[int]) -> str:
     return f"p50 {p50} ms, p99 {p99} ms, max {ordered[-1]} ms"
 
 
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used so far, its own threads' (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def _drain(bot: Bot) -> None:
     with contextlib.suppress(AssertionError, TimeoutError):
         await bot.wait_line(lambda line: False)
@@ -274,6 +280,10 @@ async def test_four_bots_two_sites_and_a_worker_play_games_at_once(
                     shown = min(at for total, at in seen if total >= ply)
                     to_page.append(shown - committed[ply - 1])
 
+        cpu = {
+            name: [round(_cpu_seconds(p.proc.pid), 1) for p in processes]
+            for name, processes in (("bots", bots), ("sites", sites), ("worker", [worker]))
+        }
         for process in [worker, *bots, *sites]:
             process.proc.send_signal(signal.SIGTERM)
         for task in drains:
@@ -286,5 +296,5 @@ async def test_four_bots_two_sites_and_a_worker_play_games_at_once(
         print(
             f"{GAMES} games started in {started_in:.1f} s, played in {played_in:.1f} s; "
             f"a move to its commit {_spread(to_commit)}, its commit to every site's page "
-            f"{_spread(to_page)}; {len(double.requests)} REST requests"
+            f"{_spread(to_page)}; {len(double.requests)} REST requests; CPU seconds {cpu}"
         )
