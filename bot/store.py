@@ -264,9 +264,7 @@ class Store(Protocol):
     async def drop_site_session(self, secret_hash: str, now_ms: int) -> None: ...
     # several processes on one store (issue 49): logins, the REST budget, changes
     async def take_login_turn(self, bucket: int, now_ms: int, interval_ms: int) -> int: ...
-    async def take_rest_slots(
-        self, now_ms: int, interval_ms: int, ahead_ms: int, count: int
-    ) -> tuple[int, int]: ...
+    async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int: ...
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]: ...
     async def listen_games(
         self,
@@ -1345,31 +1343,22 @@ class _SqlProcesses(_SqlBase):
             )
         return {int(r[0]): int(r[1]) for r in rows}
 
-    async def take_rest_slots(
-        self, now_ms: int, interval_ms: int, ahead_ms: int, count: int
-    ) -> tuple[int, int]:
-        """Take ``count`` slots of the shared REST budget (the generic cell rate algorithm):
-        the next slot is at ``max(tat, now)``, each further one ``interval_ms`` later; they
-        are taken if the first is at most ``ahead_ms`` from now (``tat`` moves on past them,
-        and the caller sends each at its time). Returns (the first slot's time, ``count``),
-        or, none taken, (when the first could be taken, 0). A process asks for every request
-        it has waiting at once: one round trip for them all, where each used to take its own
-        (and, the budget spent, only the slots falling due came one by one). A read and a
-        conditional write: should another process take slots in between, the write finds
-        ``tat`` moved and this reads again."""
-        while True:
-            async with self._writing() as tx:
-                rows = await tx.fetchall("SELECT tat_ms FROM rest_budget WHERE id = 0")
-                tat = int(rows[0][0])
-                first = max(tat, now_ms)
-                if first > now_ms + ahead_ms:
-                    return first - ahead_ms, 0
-                moved = await tx.fetchall(
-                    "UPDATE rest_budget SET tat_ms = ? WHERE id = 0 AND tat_ms = ? RETURNING id",
-                    (first + count * interval_ms, tat),
-                )
-                if moved:
-                    return first, count
+    async def take_rest_slot(self, now_ms: int, interval_ms: int, ahead_ms: int) -> int:
+        """Take a slot of the shared REST budget (the generic cell rate algorithm): the next
+        slot is at ``max(tat, now)``; it is taken if that is at most ``ahead_ms`` from now
+        (0: taken, send now; ``tat`` moves ``interval_ms`` on), else the milliseconds to wait
+        until it would be. One conditional update: every process takes slots from one row."""
+        nxt = "(CASE WHEN tat_ms > ? THEN tat_ms ELSE ? END)"
+        async with self._writing() as tx:
+            taken = await tx.fetchall(
+                f"UPDATE rest_budget SET tat_ms = {nxt} + ? WHERE id = 0 AND {nxt} <= ? "
+                "RETURNING tat_ms",
+                (now_ms, now_ms, interval_ms, now_ms, now_ms, now_ms + ahead_ms),
+            )
+            if taken:
+                return 0
+            rows = await tx.fetchall("SELECT tat_ms FROM rest_budget WHERE id = 0")
+        return max(1, int(rows[0][0]) - ahead_ms - now_ms)
 
 
 class _SqlJobs(_SqlBase):

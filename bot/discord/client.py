@@ -129,7 +129,7 @@ class BanmenBot(commands.AutoShardedBot):
         self.relay = Relay()
         """Per game reached only through interactions, the newest one (issue 48)."""
         # every request to Discord takes a slot of the budget all processes share (issue 49)
-        self.http.request = budgeted(self.http.request, service.rest_slots)  # type: ignore[method-assign]
+        self.http.request = budgeted(self.http.request, service.rest_slot)  # type: ignore[method-assign]
         self._concurrency: int | None = None
         """Discord's ``max_concurrency`` (logins at once), asked at the first login."""
 

@@ -447,30 +447,16 @@ class GameService:
 
     async def rest_slot(self, now_ms: int, urgent: bool = True) -> float:
         """Seconds to wait before one request to Discord may be sent (0: its slot is taken
-        now): :meth:`rest_slots` for one."""
-        times, wait = await self.rest_slots(now_ms, urgent, 1)
-        return 0.0 if times else wait
-
-    async def rest_slots(
-        self, now_ms: int, urgent: bool = True, count: int = 1
-    ) -> tuple[list[int], float]:
-        """Slots for up to ``count`` requests to Discord, across every process on this store
-        (issue 49: Discord's global limit is the bot's, not a process's): the wall-clock
-        milliseconds at which each may be sent, or none and the seconds to wait before asking
-        again. Urgent requests (a move's card, an answer) may run up to :data:`REST_BURST_MS`
-        ahead of the budget's rate, and take their slots together, each sent at its time; a
-        non-urgent one (a digest, a reminder, a tournament's post) only a slot where the
-        budget is idle, one at a time, so it yields to moves."""
+        now), across every process on this store (issue 49: Discord's global limit is the
+        bot's, not a process's). An urgent request (a move's card, an answer) may run up to
+        :data:`REST_BURST_MS` ahead of the budget's rate; a non-urgent one (a digest, a
+        reminder, a tournament's post) only where the budget is idle, so it yields to moves."""
         rate = self.settings.rest_per_second
         if rate <= 0:
-            return [now_ms] * count, 0.0
+            return 0.0
         interval = max(1, int(1000 / rate))
         ahead = REST_BURST_MS if urgent else 0
-        count = count if urgent else 1
-        first, taken = await self.ctx.store.take_rest_slots(now_ms, interval, ahead, count)
-        if not taken:
-            return [], max(1, first - now_ms) / 1000
-        return [max(now_ms, first + k * interval - ahead) for k in range(taken)], 0.0
+        return await self.ctx.store.take_rest_slot(now_ms, interval, ahead) / 1000
 
     async def announced(self, *keys: str) -> None:
         """The replies whose ``outbox`` are ``keys`` were posted (whatever their kinds; a

@@ -11,7 +11,6 @@ from dataclasses import replace
 import aiohttp
 import discord
 
-from bot.discord import budget
 from tests.bot.conftest import Harness
 from tests.discord_double import DiscordDouble
 from tests.discord_double.limits import Limits
@@ -93,27 +92,15 @@ async def test_the_shared_budget_keeps_a_burst_under_the_global_limit(
     harness: Harness, double: DiscordDouble
 ) -> None:
     """The same eighty posts with the shared REST budget on (issue 49, 1; at 40 a
-    second): every one waits for its slot in the budget first, none is refused; and the
-    process asks the store for the slots of the requests waiting together (a round trip for
-    several, not one each)."""
+    second): every one waits for its slot in the budget first, none is refused."""
     harness.settings = replace(harness.settings, rest_per_second=40.0)
     bot = await harness.restart()
-    store = bot.service.ctx.store
-    take, asked = store.take_rest_slots, []
-
-    async def counted(now_ms: int, interval_ms: int, ahead_ms: int, count: int) -> tuple[int, int]:
-        asked.append(count)
-        return await take(now_ms, interval_ms, ahead_ms, count)
-
-    store.take_rest_slots = counted  # type: ignore[method-assign]
     channel = bot.get_channel(double.channel_id)
     assert isinstance(channel, discord.TextChannel)
     refused = double.limits.refused["global"]
     sent = await asyncio.gather(*(channel.send(f"burst {i}") for i in range(80)))
     assert len({m.id for m in sent}) == 80
     assert double.limits.refused["global"] == refused == 0
-    assert max(asked) == budget.MAX_ASKED  # eight at once while more waited
-    assert len(asked) < 40  # each round trip took slots for several
 
 
 async def test_processes_on_one_store_share_one_budget(db_url: str) -> None:
@@ -151,13 +138,13 @@ async def test_a_reminder_yields_to_moves(harness: Harness, double: DiscordDoubl
     bot = await harness.restart()
     store = bot.service.ctx.store
     asked: list[tuple[str, int]] = []
-    take = store.take_rest_slots
+    take = store.take_rest_slot
 
-    async def recorded(now_ms: int, interval_ms: int, ahead_ms: int, count: int) -> tuple[int, int]:
+    async def recorded(now_ms: int, interval_ms: int, ahead_ms: int) -> int:
         asked.append((phase, ahead_ms))
-        return await take(now_ms, interval_ms, ahead_ms, count)
+        return await take(now_ms, interval_ms, ahead_ms)
 
-    store.take_rest_slots = recorded  # type: ignore[method-assign]
+    store.take_rest_slot = recorded  # type: ignore[method-assign]
     phase = "game"
     challenge = await double.slash(
         double.alice, "play", {"rokumentai": {"opponent": double.bob, "clock": "corr:1"}}
