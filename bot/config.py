@@ -73,9 +73,10 @@ class Settings:
     process on the store (Discord allows one each 5 s); 0: no queue (a test's one process)."""
     site_process: bool = False
     """This process serves the site alone (``python -m bot site``, issue 49): the games are
-    changed by other processes, so it keeps none in memory and learns of moves by polling the
-    store's versions."""
-    rest_per_second: float = 35.0
+    changed by other processes, so its game cache keeps none; it learns of moves from
+    PostgreSQL's notifications (keeping copies while it hears them) or by polling the store's
+    versions (SQLite)."""
+    rest_per_second: float = 30.0
     """The REST budget shared by every process on the store (issue 49): requests a second
     to Discord, below its global 50 (with a short burst: ``bot.service.REST_BURST_MS``); 0: no
     shared budget (each process left to discord.py's own 429 handling)."""
@@ -305,7 +306,7 @@ def load_settings(
         heartbeat_path=_opt(env, "BANMEN_HEARTBEAT"),
         heartbeat_interval=_positive(env, "BANMEN_HEARTBEAT_INTERVAL", 30),
         identify_interval=_seconds(env, "BANMEN_IDENTIFY_INTERVAL", 5.0),
-        rest_per_second=_seconds(env, "BANMEN_REST_PER_SECOND", 35.0),
+        rest_per_second=_seconds(env, "BANMEN_REST_PER_SECOND", 30.0),
         job_queue=_flag(env, "BANMEN_JOB_QUEUE"),
         job_key=_opt(env, "BANMEN_JOB_KEY") or _opt(env, "DISCORD_TOKEN"),
         ai_seconds=_seconds(env, "BANMEN_AI_SECONDS", 2.0),

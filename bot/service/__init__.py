@@ -225,9 +225,9 @@ LOGIN_MARGIN_MS = 500
 """Logins are spaced this much more than the interval Discord asks (or a tenth of it, if
 more): 5.5 s for Discord's 5."""
 REST_BURST_MS = 200
-"""How far ahead of the shared REST budget's rate an urgent request may run: at 35 a second,
-7 requests; so any second's slots are at most 35 + 7 + 1 = 43 of Discord's 50 (the rest for
-requests that reach Discord bunched, late after their slots)."""
+"""How far ahead of the shared REST budget's rate an urgent request may run: at 30 a second,
+6 requests; so any second's slots are at most 30 + 6 + 1 = 37 of Discord's 50 (the rest for
+requests that reach Discord bunched, late after their slots: docs/operations.md)."""
 
 
 class GameService:
