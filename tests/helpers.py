@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -643,6 +644,18 @@ def signing_settings(db_url: str, double: DiscordDouble) -> Settings:
         oauth_client_secret=CLIENT_SECRET,
         oauth_authorize_url=f"{double.base_url}/oauth2/authorize",
     )
+
+
+def activity_settings(db_url: str, double: DiscordDouble) -> Settings:
+    """A site that also serves the board as a Discord Activity (issue 51, 3) against
+    ``double``: its OAuth2, and the bot's token for the instances."""
+    return replace(signing_settings(db_url, double), activity=True, discord_token=double.token)
+
+
+async def placed(service: GameService, game_id: int, channel: int, thread: int) -> None:
+    """``game_id`` recorded as living in ``thread`` of ``channel`` (as the Discord adapter
+    records a game it placed)."""
+    await service.play.set_game_location(game_id, str(channel), str(thread), None)
 
 
 # --- a reader of positions in words (render/describe.py; issue 46) ------------------------------
