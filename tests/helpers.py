@@ -27,6 +27,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from aiohttp.test_utils import TestServer
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -39,6 +40,7 @@ from bot.service import GameService, InlineThinker, Reply, User
 from bot.service.outbox import Kind
 from bot.service.thinking import ThinkRequest
 from bot.store import GameRow, Store, is_postgres_url
+from bot.web import RateLimit, create_app
 from engines.core import CHANCE, SIMULTANEOUS, Game, State
 from engines.registry import all_games, get_game
 from render.base import MAX_PNG_BYTES
@@ -699,6 +701,32 @@ def chromium() -> str | None:
         if path and os.access(path, os.X_OK):
             return path
     return shutil.which("chromium")
+
+
+@contextlib.asynccontextmanager
+async def site_in_chromium(
+    db_url: str, settings: Callable[[str, DiscordDouble], Settings]
+) -> AsyncIterator[tuple[GameService, DiscordDouble, str, Any]]:
+    """A service with ``settings(db_url, double)`` against a fresh Discord double, its site
+    served on 127.0.0.1 and a Chromium driven by Playwright: (service, double, the site's
+    address, the browser)."""
+    from playwright.async_api import async_playwright
+
+    async with DiscordDouble() as double:
+        service = await GameService.open(
+            db_url, clock=FakeClock(), settings=settings(db_url, double)
+        )
+        app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        try:
+            async with async_playwright() as p:
+                chrome = await p.chromium.launch(executable_path=chromium())
+                yield service, double, str(server.make_url("")).rstrip("/"), chrome
+                await chrome.close()
+        finally:
+            await server.close()
+            await service.close()
 
 
 def needs_chromium() -> pytest.MarkDecorator:

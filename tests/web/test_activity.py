@@ -8,7 +8,9 @@ and only by Discord."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from aiohttp.test_utils import TestClient
@@ -211,3 +213,22 @@ async def test_open_the_board_launches_where_activities_are_on_else_links_the_pa
     link = await service.review.open_board(gid, mover)
     assert not link.params["launch"] and link.key == "activity.link"
     assert link.text("en").startswith(f"The board of game #{gid}: https://banmen.example/g/")
+
+
+def test_the_bundled_sdk_is_the_one_the_lock_pins() -> None:
+    """``bot/web/static/vendor/discord-sdk.js`` is built from ``scripts/vendor``'s lock (``make
+    vendor``): its head names the version package.json and the lock pin, and what it holds."""
+    root = Path(__file__).resolve().parents[2]
+    vendor = root / "scripts" / "vendor"
+    pinned = json.loads((vendor / "package.json").read_text())["dependencies"]
+    version = pinned["@discord/embedded-app-sdk"]
+    lock = json.loads((vendor / "package-lock.json").read_text())["packages"]
+    assert lock["node_modules/@discord/embedded-app-sdk"]["version"] == version
+    bundle = (root / "bot" / "web" / "static" / "vendor" / "discord-sdk.js").read_text()
+    head = bundle.split("*/", 1)[0]
+    assert head.startswith(f"/*! @discord/embedded-app-sdk {version} (MIT")
+    for path, package in lock.items():
+        if path and not package.get("dev"):
+            name = path.removeprefix("node_modules/")
+            assert f" * {name} {package['version']} " in head, name
+    assert "var DiscordEmbeddedAppSdk=" in bundle  # the global activity.js reads
