@@ -43,6 +43,8 @@ class Upload:
     """The attachment's description (its alt text), from ``payload_json``'s ``attachments``."""
 
 
+ENTRY_POINT = 4
+"""An application command's type PRIMARY_ENTRY_POINT: an Activity's "Launch" (issue 51, 3)."""
 ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
 """The idle times after which Discord may archive a thread (its only allowed values)."""
 
@@ -637,6 +639,13 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         guild = int(m["guild"]) if m.groupdict().get("guild") else None
+        kept = [c for c in self.commands.get(guild, []) if c.get("type") == ENTRY_POINT]
+        if kept and not any(c.get("type") == ENTRY_POINT for c in rec.json):
+            return _error(
+                400,
+                50_240,
+                "You cannot remove this app's Entry Point command in a bulk update operation.",
+            )
         out = []
         for cmd in rec.json:
             cmd = dict(cmd)
@@ -652,6 +661,23 @@ class DiscordDouble:
         self.commands[guild] = out
         self.synced.set()
         return _json(out)
+
+    def add_entry_point(self) -> JSON:
+        """What enabling Activities in the developer portal does: a global Entry Point command
+        (type 4, "launch", handled by Discord), which a bulk overwrite must carry along."""
+        entry = {
+            "id": str(snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
+            "type": ENTRY_POINT,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+        }
+        self.commands.setdefault(None, []).append(entry)
+        return entry
 
     async def _get_commands(
         self, request: web.Request, m: re.Match[str], rec: Request
