@@ -80,6 +80,8 @@ BUSY_DELAY = 1.0
 """How long a busy (503) or over-the-limit (429) answer waits before it goes: a client that
 ignores ``Retry-After`` and asks again at once cannot spin the loop with refusals."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+FRAMED = web.RequestKey("framed", bool)
+"""Set on a request whose answer is the Activity's page: the one answer Discord may frame."""
 T = TypeVar("T")
 
 
@@ -301,7 +303,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
                 exc.headers.update(SECURITY_HEADERS)
                 raise
     if not response.prepared:
-        framed = request.match_info.route.name == "activity" and response.status == 200
+        framed = request.get(FRAMED, False) and response.status == 200
         response.headers.update(activity.ACTIVITY_HEADERS if framed else SECURITY_HEADERS)
     return response
 
@@ -316,6 +318,8 @@ def _int(text: str | None, default: int) -> int:
 
 
 async def index(request: web.Request) -> web.StreamResponse:
+    if "frame_id" in request.query and activity.enabled(request.app[SERVICE_KEY]):
+        return await activity_page(request)  # Discord launches the Activity at the root
     return render(request, "index", games=GameService.catalogue())
 
 
@@ -507,10 +511,13 @@ async def site_move(request: web.Request) -> web.StreamResponse:
 
 async def activity_page(request: web.Request) -> web.StreamResponse:
     """The page Discord frames (the only one it may: :data:`activity.ACTIVITY_HEADERS`): the
-    Embedded App SDK, then the game of the Activity's channel, built by ``activity.js``."""
+    Embedded App SDK, then the game of the Activity's channel, built by ``activity.js``. Also
+    served at ``/`` when Discord launches the Activity there (the URL mapping's root, with its
+    ``frame_id`` in the address)."""
     service = request.app[SERVICE_KEY]
     if not activity.enabled(service):
         raise Refusal(NOT_FOUND)
+    request[FRAMED] = True
     return render(request, "activity", client_id=service.settings.oauth_client_id or "")
 
 
@@ -872,7 +879,7 @@ def create_app(
     app.router.add_get("/auth/callback", signed_in)
     app.router.add_post("/auth/logout", sign_out)
     app.router.add_get("/me", my_page)
-    app.router.add_get("/activity", activity_page, name="activity")
+    app.router.add_get("/activity", activity_page)
     app.router.add_post("/activity/token", activity_token)
     app.router.add_get("/activity/g/{token}", activity_game)
     app.router.add_get(r"/s/{guild:\d+}", guild_page)

@@ -80,6 +80,10 @@ async def test_only_the_activity_page_may_be_framed_and_only_by_discord(
     assert "script-src 'self';" in policy and "unsafe" not in policy  # still no inline script
     html = await page.text()
     assert "/static/vendor/discord-sdk.js" in html and "/static/activity.js" in html
+    # Discord launches it at the URL mapping's root, with its frame's id in the address
+    launched = await client.get("/?frame_id=f1&instance_id=i1&platform=desktop")
+    assert launched.status == 200 and await launched.text() == html
+    assert launched.headers["Content-Security-Policy"] == policy
     for path in ("/", "/activity/token", "/activity/g/" + "x" * 22, "/static/activity.js"):
         other = await client.get(path)
         assert "frame-ancestors 'none'" in other.headers["Content-Security-Policy"], path
