@@ -186,9 +186,9 @@ async def _respond(bot: Host, interaction: discord.Interaction[Any], work: Work)
 
 
 async def launched(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> bool:
-    """ "Open the board" where the service says to launch the Activity: the interaction's
-    answer is the launch (callback type 12), when nothing answered it yet (a slow answer was
-    deferred: then the reply's words go instead)."""
+    """The card's "Open the board" (or ``/open``) where the service says to launch the
+    Activity: the interaction's answer is the launch (callback type 12), when nothing answered
+    it yet (a slow answer was deferred: then the reply's words go instead)."""
     if len(replies) != 1 or replies[0].event is not Event.OPEN_BOARD:
         return False
     if not replies[0].params.get("launch") or interaction.response.is_done():

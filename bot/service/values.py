@@ -135,8 +135,8 @@ class Event(enum.StrEnum):
     TOURNAMENT_STANDINGS = "tournament_standings"
     TOURNAMENT_ENDED = "tournament_ended"
     OPEN_BOARD = "open_board"
-    """"Open the board": the Activity launched (``launch`` in its params), else a private link
-    to the game's page (issue 51, 3)."""
+    """The card's "Open the board": the Activity launched (``launch`` in its params), else a
+    private link to the game's page (issue 51, 3)."""
 
 
 TURN_EVENTS = frozenset(

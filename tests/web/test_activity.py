@@ -181,9 +181,16 @@ async def test_every_refusal_of_the_activity_says_why_and_opens_nothing(
     unknown = await _enter(client, double, mover, "i-unknown")
     assert unknown.status == 401 and "could not confirm" in (await unknown.json())["said"]
     entered = await (await _enter(client, double, mover, iid)).json()
-    # a game that is not played where the Activity runs
+    # a game that is not played where the Activity runs (in another thread of the channel)
     elsewhere = await start(service, "rokumentai")
     await placed(service, elsewhere, CHANNEL, THREAD + 10)
+    # launched in the channel itself, both are offered (the page lets the participant choose)
+    in_channel = double.activities.launch(CHANNEL, GUILD, int(mover.id)).instance_id
+    both = await (await _enter(client, double, mover, in_channel)).json()
+    assert {g["token"] for g in both["games"]} == {
+        token,
+        await service.review.page_token(elsewhere),
+    }
     far = await service.review.page_token(elsewhere)
     wrong = await client.get(f"/activity/g/{far}?instance_id={iid}", headers=_bearer(entered))
     assert wrong.status == 403 and "not played where" in (await wrong.json())["said"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.model import GameStatus
 from bot.service.actions import Action, Button
 from bot.service.context import Context
 from bot.service.guard import entry
@@ -109,12 +110,15 @@ class Activities:
 
     @entry
     async def open_board(self, game_id: int, user: User) -> Reply:
-        """ "Open the board" (a game's card, ``/open``): launch the Activity where Activities are
-        on (``launch`` in the reply's params: the adapter answers the interaction with it), else
-        the game's page on the site, privately; without a site address, say so."""
+        """The card's "Open the board" and ``/open``: launch the Activity where Activities are on
+        and the game runs somewhere (``launch`` in the reply's params: the adapter answers the
+        interaction with it), else the game's page on the site, privately; without a site
+        address, say so."""
         loaded = await self.ctx.games.read(game_id)
         link = await self.site.link(game_id)
-        launch = self.enabled() and loaded.row.thread_id is not None
+        row = loaded.row
+        live = row.status is GameStatus.ACTIVE and bool(row.thread_id or row.channel_id)
+        launch = self.enabled() and live
         key = "activity.launch" if launch else ("activity.link" if link else "activity.no_site")
         return Reply(
             key,

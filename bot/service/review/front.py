@@ -215,7 +215,7 @@ class Review:
 
     @entry
     async def open_board(self, game_id: int, user: User) -> Reply:
-        """ "Open the board": the Activity where it is on, else the game's page."""
+        """The card's "Open the board": the Activity where it is on, else the game's page."""
         return await self.activities.open_board(game_id, user)
 
     @entry
