@@ -54,18 +54,20 @@ class Activity:
     chrome: Any
     errors: list[str]
 
-    async def open(self, user: User, instance: str) -> Any:
-        """``user``'s Activity page (a browser context of its own) once it shows the game: the
-        mock client's ``authorize`` gives the code Discord gave ``user``."""
+    async def open(
+        self, user: User, instance: str, locale: str = "en-US", shows: str = "#game"
+    ) -> Any:
+        """``user``'s Activity page (a browser context of its own) once it shows ``shows`` (the
+        game): the mock client's ``authorize`` gives the code Discord gave ``user``."""
         code = self.double.oauth.activity_code(DoubleUser(int(user.id), user.name))
-        context = await self.chrome.new_context(locale="en-US")
+        context = await self.chrome.new_context(locale=locale)
         page = await context.new_page()
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         query = urlencode({"instance_id": instance, "mock_code": code, "channel_id": THREAD})
         await page.goto(f"{self.base}/activity?{query}")
-        await expect(page.locator("#game")).to_be_visible()
+        await expect(page.locator(shows)).to_be_visible()
         return page
 
 
@@ -100,4 +102,22 @@ async def test_a_participant_plays_and_a_spectator_watches_it_live(activity: Act
     await expect(player.locator("#moves li")).to_have_count(1)
     shown = await player.locator("#moves li").inner_text()
     await expect(watcher.locator("#moves li")).to_have_text([shown])
+    assert activity.errors == []
+
+
+async def test_an_activity_in_a_channel_of_several_games_asks_which(activity: Activity) -> None:
+    """Launched in the channel itself (not a game's thread): its running games to choose from,
+    then the one chosen, in Japanese for a Japanese browser."""
+    service, double = activity.service, activity.double
+    games = [await start_game(service, "rokumentai") for _ in range(2)]
+    for n, gid in enumerate(games):
+        await placed(service, gid, CHANNEL, THREAD + 100 + n)
+    instance = double.activities.launch(CHANNEL, GUILD, int(CAROL.id)).instance_id
+    page = await activity.open(CAROL, instance, locale="ja-JP", shows="#activity-games")
+    await expect(page.locator("#activity-choose")).to_have_text("どの対局にしますか？")
+    choices = page.locator("#activity-list button")
+    await expect(choices).to_have_count(2)
+    await choices.first.click()
+    await expect(page.locator("#people-you")).to_have_text("あなたは観戦しています。")
+    await expect(page.locator("#activity-games")).to_be_hidden()
     assert activity.errors == []
