@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-fast run bench lint typecheck pytest font postgres chromium sandbox lock clean docs-images
+.PHONY: test test-fast run bench lint typecheck pytest font postgres chromium sandbox lock clean docs-images vendor
 
 $(STAMP): requirements/main.txt requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,11 @@ bench: $(STAMP) font postgres
 
 docs-images: $(STAMP) font
 	$(BIN)/python -m render.samples docs/images
+
+## Rebuild the Activity page's bundle of Discord's Embedded App SDK from scripts/vendor's lock
+## (needs node and npm; its output, bot/web/static/vendor/discord-sdk.js, is committed).
+vendor:
+	sh scripts/vendor/build.sh
 
 ## Re-pin the dependencies (needs pip-tools; run by a developer, never by CI).
 lock:

@@ -119,6 +119,10 @@ class Settings:
     no sign-in, the site stays read-only)."""
     oauth_client_secret: str | None = None
     """Its OAuth2 secret (``BANMEN_OAUTH_CLIENT_SECRET``)."""
+    activity: bool = False
+    """Serve the board as a Discord Activity (``BANMEN_ACTIVITY=1``, issue 51, 3; it needs the
+    OAuth2 client above and the developer portal's set-up, docs/activity.md): a game's card
+    offers "Open the board" and ``/open`` launches it; off, both link the game's page."""
     oauth_authorize_url: str = "https://discord.com/oauth2/authorize"
     """Where a visitor approves the sign-in (``BANMEN_OAUTH_AUTHORIZE_URL``: a test double's)."""
     web_trusted_proxies: tuple[str, ...] = ()
@@ -320,6 +324,7 @@ def load_settings(
         web_trusted_proxies=_addresses(env, "BANMEN_WEB_TRUSTED_PROXIES"),
         oauth_client_id=_opt(env, "BANMEN_OAUTH_CLIENT_ID"),
         oauth_client_secret=_opt(env, "BANMEN_OAUTH_CLIENT_SECRET"),
+        activity=_flag(env, "BANMEN_ACTIVITY"),
         oauth_authorize_url=_opt(env, "BANMEN_OAUTH_AUTHORIZE_URL")
         or "https://discord.com/oauth2/authorize",
     )

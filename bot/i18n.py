@@ -1796,6 +1796,39 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The move could not be sent; try again.",
         "手を送れませんでした。もう一度どうぞ。",
     ),
+    # the board as a Discord Activity (issue 51, 3)
+    "button.open_board": ("Open the board", "盤を開く"),
+    "activity.launch": ("Opening the board in Discord…", "Discordで盤を開いています…"),
+    "activity.link": ("The board of game #{id}: {link}", "対局 #{id} の盤：{link}"),
+    "activity.no_site": (
+        "This bot has no site to open the board on.",
+        "このボットには盤を開くサイトがありません。",
+    ),
+    "activity.refuse.not_here": (
+        "Discord does not list you in this Activity: open it again from the game.",
+        "このアクティビティの参加者にあなたがいません。対局からもう一度開いてください。",
+    ),
+    "activity.refuse.elsewhere": (
+        "That game is not played where this Activity was opened.",
+        "その対局はこのアクティビティを開いた場所のものではありません。",
+    ),
+    "activity.refuse.failed": (
+        "Discord could not confirm who you are; close the Activity and open it again.",
+        "Discordであなたを確認できませんでした。アクティビティを閉じて開き直してください。",
+    ),
+    "activity.title": ("The board", "盤"),
+    "activity.connecting": ("Connecting to Discord…", "Discordに接続しています…"),
+    "activity.none": (
+        "No game is being played here. Open the board from a game's thread.",
+        "ここで進行中の対局はありません。対局のスレッドから盤を開いてください。",
+    ),
+    "activity.choose": ("Which game?", "どの対局にしますか？"),
+    "activity.people": ("Here now", "参加者"),
+    "activity.seat_here": ("{seat}: {name}, here", "{seat}：{name}（参加中）"),
+    "activity.seat_away": ("{seat}: {name}, not here", "{seat}：{name}（不在）"),
+    "activity.watching": ("Watching: {count}", "観戦：{count}人"),
+    "activity.you_play": ("You play in this game.", "あなたはこの対局の対局者です。"),
+    "activity.you_watch": ("You are watching.", "あなたは観戦しています。"),
 }
 
 

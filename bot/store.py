@@ -139,6 +139,7 @@ class Store(Protocol):
     async def paused_games(self) -> list[GameRow]: ...
     async def user_games(self, user_id: str, statuses: Sequence[str]) -> list[GameSummary]: ...
     async def games_at(self, channel_id: str, thread_id: str | None) -> list[int]: ...
+    async def running_in(self, channel_id: str) -> list[int]: ...
     async def count_active(self, user_id: str | None, guild_id: str | None) -> int: ...
     async def active_games(self) -> list[GameSummary]: ...
     async def stats(self, user_id: str, game_type: str | None) -> list[Stats]: ...
@@ -2249,6 +2250,17 @@ class SqlStore(
                 "SELECT id FROM games WHERE channel_id = ? AND thread_id IS NULL "
                 "AND status IN ('open', 'active') ORDER BY id DESC",
                 (channel_id,),
+            )
+        return [int(r[0]) for r in rows]
+
+    async def running_in(self, channel_id: str) -> list[int]:
+        """Running games whose thread is this channel, or that live in it (newest first): the
+        games a Discord Activity launched there may show."""
+        async with self._reading() as tx:
+            rows = await tx.fetchall(
+                "SELECT id FROM games WHERE (thread_id = ? OR channel_id = ?) "
+                "AND status = 'active' ORDER BY id DESC",
+                (channel_id, channel_id),
             )
         return [int(r[0]) for r in rows]
 

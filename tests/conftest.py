@@ -51,6 +51,7 @@ SLOW: dict[str, frozenset[str] | None] = {
     # Chromium
     "tests/web/test_browser.py": None,
     "tests/web/test_accessibility.py": None,
+    "tests/web/test_activity_browser.py": None,
     # ``python -m bot`` and other subprocesses
     "tests/bot/test_ops.py": frozenset(
         {

@@ -21,11 +21,13 @@ import shutil
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from aiohttp.test_utils import TestServer
 from hypothesis import strategies as st
 from PIL import Image
 
@@ -38,6 +40,7 @@ from bot.service import GameService, InlineThinker, Reply, User
 from bot.service.outbox import Kind
 from bot.service.thinking import ThinkRequest
 from bot.store import GameRow, Store, is_postgres_url
+from bot.web import RateLimit, create_app
 from engines.core import CHANCE, SIMULTANEOUS, Game, State
 from engines.registry import all_games, get_game
 from render.base import MAX_PNG_BYTES
@@ -645,6 +648,18 @@ def signing_settings(db_url: str, double: DiscordDouble) -> Settings:
     )
 
 
+def activity_settings(db_url: str, double: DiscordDouble) -> Settings:
+    """A site that also serves the board as a Discord Activity (issue 51, 3) against
+    ``double``: its OAuth2, and the bot's token for the instances."""
+    return replace(signing_settings(db_url, double), activity=True, discord_token=double.token)
+
+
+async def placed(service: GameService, game_id: int, channel: int, thread: int) -> None:
+    """``game_id`` recorded as living in ``thread`` of ``channel`` (as the Discord adapter
+    records a game it placed)."""
+    await service.play.set_game_location(game_id, str(channel), str(thread), None)
+
+
 # --- a reader of positions in words (render/describe.py; issue 46) ------------------------------
 
 
@@ -686,6 +701,32 @@ def chromium() -> str | None:
         if path and os.access(path, os.X_OK):
             return path
     return shutil.which("chromium")
+
+
+@contextlib.asynccontextmanager
+async def site_in_chromium(
+    db_url: str, settings: Callable[[str, DiscordDouble], Settings]
+) -> AsyncIterator[tuple[GameService, DiscordDouble, str, Any]]:
+    """A service with ``settings(db_url, double)`` against a fresh Discord double, its site
+    served on 127.0.0.1 and a Chromium driven by Playwright: (service, double, the site's
+    address, the browser)."""
+    from playwright.async_api import async_playwright
+
+    async with DiscordDouble() as double:
+        service = await GameService.open(
+            db_url, clock=FakeClock(), settings=settings(db_url, double)
+        )
+        app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        try:
+            async with async_playwright() as p:
+                chrome = await p.chromium.launch(executable_path=chromium())
+                yield service, double, str(server.make_url("")).rstrip("/"), chrome
+                await chrome.close()
+        finally:
+            await server.close()
+            await service.close()
 
 
 def needs_chromium() -> pytest.MarkDecorator:

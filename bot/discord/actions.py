@@ -200,7 +200,21 @@ async def _respond(bot: Host, interaction: discord.Interaction[Any], work: Work)
         await responder.refuse(refusal_text(refusal, lang))
         return
     replies = [result] if not isinstance(result, Sequence) else list(result)
+    if await launched(interaction, replies):
+        return
     await deliver(bot, responder, replies)
+
+
+async def launched(interaction: discord.Interaction[Any], replies: Sequence[Reply]) -> bool:
+    """The card's "Open the board" (or ``/open``) where the service says to launch the
+    Activity: the interaction's answer is the launch (callback type 12), when nothing answered
+    it yet (a slow answer was deferred: then the reply's words go instead)."""
+    if len(replies) != 1 or replies[0].event is not Event.OPEN_BOARD:
+        return False
+    if not replies[0].params.get("launch") or interaction.response.is_done():
+        return False
+    await interaction.response.launch_activity()
+    return True
 
 
 async def deliver(

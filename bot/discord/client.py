@@ -52,6 +52,9 @@ EXTENSIONS: tuple[str, ...] = (
 """Every cog, loaded in this order (no discovery: what runs is what is listed)."""
 
 NO_MENTIONS = discord.AllowedMentions.none()
+ENTRY_POINT = 4
+"""The application command type PRIMARY_ENTRY_POINT: the "Launch" command Discord makes for an
+application whose Activities are on (discord.py 2.7 has no name for it)."""
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -155,10 +158,37 @@ class BanmenBot(commands.AutoShardedBot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), guild.id)
         if self.sync_global:
-            synced = await self.tree.sync()
+            synced = await self.sync_global_commands()
             log.info("synced %d commands globally", len(synced))
         self.synced.set()
         return synced
+
+    async def sync_global_commands(self) -> list[app_commands.AppCommand]:
+        """The global commands, as ``tree.sync()`` writes them, but carrying along the Entry
+        Point command (type 4, "Launch") that enabling Activities makes: discord.py does not
+        know that type, and Discord refuses a bulk overwrite that would drop it (50240), so
+        no command at all would be synced (issue 51, 3)."""
+        app_id = self.application_id
+        assert app_id is not None
+        existing = await self.http.get_global_commands(app_id)
+        entry_points = [dict(c) for c in existing if c.get("type") == ENTRY_POINT]
+        if not entry_points:
+            return await self.tree.sync()
+        translator = self.tree.translator
+        payload: list[Any] = []
+        for command in self.tree.get_commands():
+            if translator is None:
+                payload.append(command.to_dict(self.tree))
+            else:
+                payload.append(await command.get_translated_payload(self.tree, translator))
+        kept = ("id", "type", "name", "description", "handler", "integration_types", "contexts")
+        payload += [{k: c[k] for k in kept if k in c} for c in entry_points]
+        data = await self.http.bulk_upsert_global_commands(app_id, payload=payload)
+        return [
+            app_commands.AppCommand(data=d, state=self._connection)
+            for d in data
+            if d.get("type") != ENTRY_POINT
+        ]
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """Queued logins (issue 49): wait for the turn of this shard's ``max_concurrency``

@@ -17,6 +17,7 @@ JA: dict[str, str] = {
     "play": "対局",
     "move": "指す",
     "board": "盤面",
+    "open": "盤を開く",
     "moves": "手順",
     "resign": "投了",
     "draw": "引き分け",
@@ -46,6 +47,9 @@ JA: dict[str, str] = {
         "この対局で手を指します（候補は合法手です）。"
     ),
     "Show the board of this game.": "この対局の盤面を表示します。",
+    "Open this game's board in Discord (an Activity), or its page on the site.": (
+        "この対局の盤をDiscordの中（アクティビティ）で、またはサイトのページで開きます。"
+    ),
     "Show the moves played so far.": "これまでの指し手を表示します。",
     "Resign this game.": "この対局を投了します。",
     "Offer a draw, or answer an offer.": "引き分けを提案するか、提案に答えます。",

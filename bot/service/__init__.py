@@ -68,6 +68,7 @@ from bot.service.play.directory import MoveChoices
 from bot.service.play.front import Play
 from bot.service.play.seat_board import SeatBoard
 from bot.service.present import Pictures
+from bot.service.review.activity import Entered, Gathering, Instance
 from bot.service.review.analysis import KIND as ANALYSIS
 from bot.service.review.front import Review
 from bot.service.review.replays import REPLAY_MAX_BYTES
@@ -139,13 +140,16 @@ __all__ = [
     "Action",
     "ActionSpec",
     "Button",
+    "Entered",
     "Event",
     "File",
     "GameInfo",
     "GameService",
     "GameTarget",
+    "Gathering",
     "GuildSettings",
     "InlineThinker",
+    "Instance",
     "JobWorker",
     "Kind",
     "Lang",

@@ -85,6 +85,8 @@ class Action(enum.StrEnum):
     EXPLORE_STEP = "explore_step"
     ANALYSIS_BEST = "analysis_best"
     # tournaments (issue 34): the argument is the tournament's id
+    OPEN_BOARD = "open_board"
+    """The board as a Discord Activity, or the game's page (issue 51, 3)."""
     TOURNAMENT_JOIN = "t_join"
     TOURNAMENT_LEAVE = "t_leave"
     TOURNAMENT_START = "t_start"

@@ -179,6 +179,9 @@ ACTIONS: Mapping[Action, ActionSpec] = {
         lambda s, p: s.play.rematch(_g(p), p.user), "button.rematch", P, GAME, NOTHING
     ),
     Action.REPLAY: ActionSpec(_replay, "button.replay", S, GAME, NOTHING),
+    Action.OPEN_BOARD: ActionSpec(
+        lambda s, p: s.review.open_board(_g(p), p.user), "button.open_board", P, GAME, NOTHING
+    ),
     Action.STEP_FIRST: ActionSpec(_step, "button.step_first", S, GAME, Takes.PLY),
     Action.STEP_PREV: ActionSpec(_step, "button.step_prev", S, GAME, Takes.PLY),
     Action.STEP_NEXT: ActionSpec(_step, "button.step_next", S, GAME, Takes.PLY),

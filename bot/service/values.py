@@ -134,6 +134,9 @@ class Event(enum.StrEnum):
     """A round's boards, paired."""
     TOURNAMENT_STANDINGS = "tournament_standings"
     TOURNAMENT_ENDED = "tournament_ended"
+    OPEN_BOARD = "open_board"
+    """The card's "Open the board": the Activity launched (``launch`` in its params), else a
+    private link to the game's page (issue 51, 3)."""
 
 
 TURN_EVENTS = frozenset(

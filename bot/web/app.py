@@ -41,7 +41,7 @@ from bot.service import (
     Text,
     WebUpdate,
 )
-from bot.web import auth
+from bot.web import activity, auth
 
 log = logging.getLogger("banmen.web")
 
@@ -88,6 +88,8 @@ BUSY_DELAY = 1.0
 """How long a busy (503) or over-the-limit (429) answer waits before it goes: a client that
 ignores ``Retry-After`` and asks again at once cannot spin the loop with refusals."""
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+FRAMED = web.RequestKey("framed", bool)
+"""Set on a request whose answer is the Activity's page: the one answer Discord may frame."""
 T = TypeVar("T")
 
 
@@ -309,7 +311,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
                 exc.headers.update(SECURITY_HEADERS)
                 raise
     if not response.prepared:
-        response.headers.update(SECURITY_HEADERS)
+        framed = request.get(FRAMED, False) and response.status == 200
+        response.headers.update(activity.ACTIVITY_HEADERS if framed else SECURITY_HEADERS)
     return response
 
 
@@ -323,6 +326,8 @@ def _int(text: str | None, default: int) -> int:
 
 
 async def index(request: web.Request) -> web.StreamResponse:
+    if "frame_id" in request.query and activity.enabled(request.app[SERVICE_KEY]):
+        return await activity_page(request)  # Discord launches the Activity at the root
     return render(request, "index", games=GameService.catalogue())
 
 
@@ -373,9 +378,7 @@ async def game_page(request: web.Request) -> web.StreamResponse:
     who = await auth.visitor(service, request) if game.live else None
     if who is not None:
         try:
-            seat = await service.review.seat_board(
-                game.token, request.cookies.get(auth.SESSION_COOKIE)
-            )
+            seat = await service.review.seat_board(game.token, auth.session_of(request))
             csrf = who.csrf
         except Refusal as exc:
             if exc.key in (UNREACHABLE, BUSY):
@@ -383,13 +386,19 @@ async def game_page(request: web.Request) -> web.StreamResponse:
             # a visitor who does not play in this game sees the spectator's page
     if seat is not None and ply == game.total:
         words = seat.described
-    return render(request, "game", game=game, ply=ply, alt=words, seat=seat, csrf=csrf)
+    return render(
+        request, "game", game=game, ply=ply, alt=words, seat=seat, csrf=csrf, framed=False
+    )
 
 
 # --- playing from the page (issue 51, 2) -----------------------------------------------------
 
 PLAY_STATUS = {
     "web.refuse.sign_in": 401,
+    "web.refuse.sign_in_failed": 401,
+    "activity.refuse.failed": 401,
+    "activity.refuse.not_here": 403,
+    "activity.refuse.elsewhere": 403,
     "web.refuse.csrf": 403,
     "refuse.not_a_player": 403,
     "refuse.bad_move": 422,
@@ -447,7 +456,7 @@ async def seat_board(request: web.Request) -> web.StreamResponse:
         raise Refusal(NOT_FOUND)
     token, lang = request.match_info["token"], lang_of(request)
     try:
-        seat = await service.review.seat_board(token, request.cookies.get(auth.SESSION_COOKIE))
+        seat = await service.review.seat_board(token, auth.session_of(request))
     except Refusal as exc:
         return _refused(exc, lang)
     return _private(web.json_response(seat_data(token, seat, lang)))
@@ -460,7 +469,7 @@ async def seat_picture(request: web.Request) -> web.StreamResponse:
         raise Refusal(NOT_FOUND)
     token = request.match_info["token"]
     try:
-        picture = await service.review.seat_picture(token, request.cookies.get(auth.SESSION_COOKIE))
+        picture = await service.review.seat_picture(token, auth.session_of(request))
     except Refusal as exc:
         return _refused(exc, lang_of(request))
     return _private(web.Response(body=picture, content_type="image/png"))
@@ -489,7 +498,7 @@ async def site_move(request: web.Request) -> web.StreamResponse:
     try:
         reply = await service.review.site_move(
             token,
-            request.cookies.get(auth.SESSION_COOKIE),
+            auth.session_of(request),
             csrf if isinstance(csrf, str) else "",
             move if isinstance(move, str) else "",
             _int(ply if isinstance(ply, str) else None, -1) if ply else None,
@@ -503,6 +512,89 @@ async def site_move(request: web.Request) -> web.StreamResponse:
     if wants_json:
         return _private(web.json_response({"ok": True, "said": said}))
     return web.Response(status=303, headers={"Location": f"/g/{token}?lang={lang.value}"})
+
+
+# --- the board as a Discord Activity (issue 51, 3) -------------------------------------------
+
+
+async def activity_page(request: web.Request) -> web.StreamResponse:
+    """The page Discord frames (the only one it may: :data:`activity.ACTIVITY_HEADERS`): the
+    Embedded App SDK, then the game of the Activity's channel, built by ``activity.js``. Also
+    served at ``/`` when Discord launches the Activity there (the URL mapping's root, with its
+    ``frame_id`` in the address)."""
+    service = request.app[SERVICE_KEY]
+    if not activity.enabled(service):
+        raise Refusal(NOT_FOUND)
+    request[FRAMED] = True
+    return render(request, "activity", client_id=service.settings.oauth_client_id or "")
+
+
+async def activity_token(request: web.Request) -> web.StreamResponse:
+    """``POST /activity/token`` (``code``, ``instance_id``): the code the SDK's ``authorize``
+    gave, traded at Discord; the instance looked up at Discord; the participant let in by the
+    service. JSON: Discord's access token (for the SDK's ``authenticate``), the session's
+    secret and CSRF token (the page keeps them in memory and sends the secret as a bearer
+    token), the running games where the Activity runs."""
+    service = request.app[SERVICE_KEY]
+    if not activity.enabled(service):
+        raise Refusal(NOT_FOUND)
+    lang = lang_of(request)
+    form = await request.post()
+    code, instance_id = form.get("code"), form.get("instance_id")
+    try:
+        user, access = await auth.exchange(service, code if isinstance(code, str) else "", None)
+        where = await activity.instance(
+            service, instance_id if isinstance(instance_id, str) else ""
+        )
+        entered = await service.review.enter_activity(user, where)
+    except Refusal as exc:
+        return _refused(exc, lang)
+    tr = _tr(lang)
+    games = [{"token": g.token, "title": tr(g.title), "players": g.players} for g in entered.games]
+    session = entered.session
+    answer = {
+        "access_token": access,
+        "session": session.secret,
+        "csrf": session.user.csrf,
+        "games": games,
+    }
+    return _private(web.json_response(answer))
+
+
+async def activity_game(request: web.Request) -> web.StreamResponse:
+    """The Activity's game (``?instance_id=``; the session as a bearer token): the
+    participants against its seats and the game's page, a seated participant's board in it
+    (an HTML part the page puts in place); ``part=people``: the participants alone."""
+    service = request.app[SERVICE_KEY]
+    if not activity.enabled(service):
+        raise Refusal(NOT_FOUND)
+    token, lang = request.match_info["token"], lang_of(request)
+    secret = auth.session_of(request)
+    try:
+        where = await activity.instance(service, request.query.get("instance_id", ""))
+        gathering = await service.review.activity_gathering(token, secret, where)
+    except Refusal as exc:
+        return _refused(exc, lang)
+    if request.query.get("part") == "people":
+        return _private(render(request, "_people", gathering=gathering))
+    game = await service.review.game_page(token)
+    seat, csrf, words = None, "", game.described
+    who = await service.review.signed_in(secret)
+    if gathering.plays and game.live and who is not None:
+        seat = await service.review.seat_board(token, secret)
+        csrf, words = who.csrf, seat.described
+    page = render(
+        request,
+        "activity_game",
+        game=game,
+        ply=game.total,
+        alt=words,
+        seat=seat,
+        csrf=csrf,
+        framed=True,
+        gathering=gathering,
+    )
+    return _private(page)
 
 
 def _analysis_query(request: web.Request) -> tuple[int | None, list[str]]:
@@ -800,6 +892,9 @@ def create_app(
     app.router.add_get("/auth/callback", signed_in)
     app.router.add_post("/auth/logout", sign_out)
     app.router.add_get("/me", my_page)
+    app.router.add_get("/activity", activity_page)
+    app.router.add_post("/activity/token", activity_token)
+    app.router.add_get("/activity/g/{token}", activity_game)
     app.router.add_get(r"/s/{guild:\d+}", guild_page)
     app.router.add_get(r"/s/{guild:\d+}/p/{user}", player_page)
     app.router.add_static("/static", HERE / "static", append_version=False)

@@ -66,7 +66,7 @@ async def visitor(service: GameService, request: web.Request) -> SiteUser | None
     """Who is signed in on ``request`` (None: nobody, or sign-in is off)."""
     if not enabled(service):
         return None
-    return await service.review.signed_in(request.cookies.get(SESSION_COOKIE))
+    return await service.review.signed_in(session_of(request))
 
 
 async def login(request: web.Request, service: GameService, base: str) -> web.StreamResponse:
@@ -125,15 +125,24 @@ async def callback(request: web.Request, service: GameService, base: str) -> web
 
 async def _who(service: GameService, code: str, redirect_uri: str) -> User:
     """The Discord user the code was given for (the token is used once, then dropped)."""
+    user, _ = await exchange(service, code, redirect_uri)
+    return user
+
+
+async def exchange(service: GameService, code: str, redirect_uri: str | None) -> tuple[User, str]:
+    """Trade an OAuth2 code at Discord for its user and access token (``redirect_uri`` None: a
+    code the Embedded App SDK's ``authorize`` gave an Activity, which names none). Anything
+    wrong is :data:`NOT_SIGNED_IN`."""
     settings = service.settings
     api = (settings.discord_api_base or DISCORD_API).rstrip("/")
     form = {
         "grant_type": "authorization_code",
         "code": code,
-        "redirect_uri": redirect_uri,
         "client_id": settings.oauth_client_id or "",
         "client_secret": settings.oauth_client_secret or "",
     }
+    if redirect_uri is not None:
+        form["redirect_uri"] = redirect_uri
     timeout = aiohttp.ClientTimeout(total=EXCHANGE_TIMEOUT)
     try:
         async with aiohttp.ClientSession(timeout=timeout) as http:
@@ -151,7 +160,17 @@ async def _who(service: GameService, code: str, redirect_uri: str) -> User:
     user_id, name = str(me.get("id", "")), me.get("global_name") or me.get("username")
     if not user_id.isdigit() or not isinstance(name, str) or not name:
         raise Refusal(NOT_SIGNED_IN)
-    return User(user_id, name[:100])
+    return User(user_id, name[:100]), token
+
+
+def session_of(request: web.Request) -> str | None:
+    """The session secret a request carries: a bearer token (the Activity's page keeps it in
+    memory: a cookie in Discord's frame is unreliable, and a header no other site can make a
+    browser send), else the site's cookie."""
+    bearer = request.headers.get("Authorization", "")
+    if bearer.startswith("Bearer "):
+        return bearer.removeprefix("Bearer ").strip()
+    return request.cookies.get(SESSION_COOKIE)
 
 
 async def logout(request: web.Request, service: GameService) -> web.StreamResponse:

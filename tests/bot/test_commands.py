@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
+import discord
 import pytest
 
 from tests.bot.conftest import Harness
@@ -148,3 +149,22 @@ async def test_a_move_takeback_loop_is_cut_off(harness: Harness, double: Discord
     assert refused.ephemeral
     assert f"at most {limit} a game" in refused.text
     assert public() == posted
+
+
+async def test_a_global_sync_keeps_the_activity_entry_point(
+    harness: Harness, double: DiscordDouble
+) -> None:
+    """Enabling Activities makes a global Entry Point command ("Launch", type 4) that discord.py
+    does not know; Discord refuses a bulk overwrite dropping it (50240), which would leave no
+    command synced. The bot's global sync carries it along (issue 51, 3)."""
+    bot = harness.bot
+    assert bot is not None
+    entry = double.add_entry_point()
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot.tree.sync()  # what discord.py alone sends
+    assert refused.value.code == 50_240
+    synced = await bot.sync_global_commands()
+    names = {c["name"]: c for c in double.commands[None]}
+    assert names["launch"]["type"] == 4 and names["launch"]["handler"] == entry["handler"]
+    assert {c.name for c in synced} == set(names) - {"launch"} and "open" in names
+    assert names["open"]["name_localizations"] == {"ja": "盤を開く"}

@@ -5,7 +5,9 @@ once, as :attr:`OAuth.signing_in` (a user of the double; none: the visitor said 
 back with ``error=access_denied``). The code is single-use, bound to the client and the
 redirect address it was given for; it is traded at ``POST /oauth2/token`` (a form, as Discord
 takes it) for a bearer token, which ``GET /users/@me`` answers with its user. A bad client,
-code or address is a 400 ``invalid_grant``/``invalid_client`` as Discord answers.
+code or address is a 400 ``invalid_grant``/``invalid_client`` as Discord answers. An
+Activity's code (:meth:`OAuth.activity_code`, issue 51, 3) comes from the Embedded App SDK's
+``authorize`` inside Discord's client, not from a redirect: it is traded without an address.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ CLIENT_SECRET = "double-client-secret"
 class Grant:
     user: User
     client_id: str
-    redirect_uri: str
+    redirect_uri: str | None
+    """None: a code the Embedded App SDK's ``authorize`` gave an Activity (traded without
+    one)."""
 
 
 @dataclass
@@ -58,6 +62,13 @@ class OAuth:
             answer = {"code": code, "state": state}
         return web.Response(status=302, headers={"Location": f"{redirect}?{urlencode(answer)}"})
 
+    def activity_code(self, user: User) -> str:
+        """The code an Activity's ``authorize`` gives the page once ``user`` approved it in
+        Discord's client (single-use, traded without a ``redirect_uri``)."""
+        code = secrets.token_urlsafe(16)
+        self.codes[code] = Grant(user, self.client_id, None)
+        return code
+
     async def token(self, request: web.Request) -> web.Response:
         self.exchanges += 1
         form = await request.post()
@@ -69,7 +80,7 @@ class OAuth:
         if (
             form.get("grant_type") != "authorization_code"
             or grant is None
-            or grant.redirect_uri != form.get("redirect_uri")
+            or grant.redirect_uri != form.get("redirect_uri")  # none for an Activity's
         ):
             return web.json_response({"error": "invalid_grant"}, status=400)
         token = secrets.token_urlsafe(24)

@@ -25,6 +25,7 @@ from typing import Any
 from aiohttp import BodyPartReader, WSMsgType, web
 
 from tests.discord_double import layout, payloads
+from tests.discord_double.activity import Activities
 from tests.discord_double.limits import Limits
 from tests.discord_double.oauth import OAuth
 from tests.discord_double.payloads import JSON, User, snowflake
@@ -43,6 +44,8 @@ class Upload:
     """The attachment's description (its alt text), from ``payload_json``'s ``attachments``."""
 
 
+ENTRY_POINT = 4
+"""An application command's type PRIMARY_ENTRY_POINT: an Activity's "Launch" (issue 51, 3)."""
 ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
 """The idle times after which Discord may archive a thread (its only allowed values)."""
 
@@ -65,7 +68,8 @@ class Reply:
     """One thing the bot sent in answer to an interaction.
 
     ``kind`` is ``callback`` (with ``type``: 4 message, 5 deferred, 6 deferred update, 7 update,
-    8 autocomplete, 9 modal), ``followup`` or ``edit`` (of the original response).
+    8 autocomplete, 9 modal, 12 an Activity launched), ``followup`` or ``edit`` (of the original
+    response).
     """
 
     kind: str
@@ -76,7 +80,7 @@ class Reply:
     message: JSON | None = None
 
 
-_DONE_CALLBACKS = {4, 7, 8, 9}
+_DONE_CALLBACKS = {4, 7, 8, 9, 12}
 
 
 @dataclass
@@ -291,6 +295,9 @@ class DiscordDouble:
         self._install_routes()
         self.oauth = OAuth()
         """A site's Discord sign-in (tests/discord_double/oauth.py)."""
+        self.activities = Activities()
+        """The Activities launched, their instances and who is in each
+        (tests/discord_double/activity.py)."""
         self.limits = Limits()
         """Discord's REST rate limits (tests/discord_double/limits.py): the global 50 a second
         for the token, and the per-route buckets a test asks for."""
@@ -488,6 +495,11 @@ class DiscordDouble:
         r("GET", r"/applications/(?P<app>\d+)/commands", self._get_commands)
         r("GET", r"/applications/(?P<app>\d+)/guilds/(?P<guild>\d+)/commands", self._get_commands)
         r("POST", r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback", self._callback)
+        r(
+            "GET",
+            r"/applications/(?P<app>\d+)/activity-instances/(?P<instance>[^/]+)",
+            self._activity_instance,
+        )
         r("POST", r"/webhooks/(?P<app>\d+)/(?P<token>[^/]+)", self._followup)
         r(
             "GET",
@@ -634,6 +646,13 @@ class DiscordDouble:
         self, request: web.Request, m: re.Match[str], rec: Request
     ) -> web.Response:
         guild = int(m["guild"]) if m.groupdict().get("guild") else None
+        kept = [c for c in self.commands.get(guild, []) if c.get("type") == ENTRY_POINT]
+        if kept and not any(c.get("type") == ENTRY_POINT for c in rec.json):
+            return _error(
+                400,
+                50_240,
+                "You cannot remove this app's Entry Point command in a bulk update operation.",
+            )
         out = []
         for cmd in rec.json:
             cmd = dict(cmd)
@@ -649,6 +668,23 @@ class DiscordDouble:
         self.commands[guild] = out
         self.synced.set()
         return _json(out)
+
+    def add_entry_point(self) -> JSON:
+        """What enabling Activities in the developer portal does: a global Entry Point command
+        (type 4, "launch", handled by Discord), which a bulk overwrite must carry along."""
+        entry = {
+            "id": str(snowflake()),
+            "application_id": str(self.application_id),
+            "version": str(snowflake()),
+            "type": ENTRY_POINT,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "integration_types": [0, 1],
+            "contexts": [0, 1, 2],
+        }
+        self.commands.setdefault(None, []).append(entry)
+        return entry
 
     async def _get_commands(
         self, request: web.Request, m: re.Match[str], rec: Request
@@ -672,7 +708,14 @@ class DiscordDouble:
         if refused := _layout_refusal(data, rec.files, edited if ctype == 7 else None):
             return refused
         message: JSON | None = None
-        if ctype in (4, 5):
+        launched: JSON | None = None
+        if ctype == 12:
+            guild = inter.payload.get("guild_id")
+            instance = self.activities.launch(
+                inter.channel_id, int(guild) if guild else None, inter.user.id
+            )
+            launched = {"id": instance.instance_id}
+        elif ctype in (4, 5):
             if ctype == 5:
                 data = {"flags": data.get("flags", 0) | (1 << 7)}  # LOADING
             await self._revive(inter.channel_id, data)
@@ -691,6 +734,8 @@ class DiscordDouble:
         resource: JSON = {"type": ctype}
         if message is not None:
             resource["message"] = message
+        if launched is not None:
+            resource["activity_instance"] = launched
         return _json(
             {
                 "interaction": {
@@ -699,10 +744,20 @@ class DiscordDouble:
                     "response_message_id": message["id"] if message else None,
                     "response_message_loading": ctype == 5,
                     "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+                    "activity_instance_id": launched["id"] if launched else None,
                 },
                 "resource": resource,
             }
         )
+
+    async def _activity_instance(
+        self, request: web.Request, m: re.Match[str], rec: Request
+    ) -> web.Response:
+        """An Activity's instance, for the application's bot (404 unknown or ended)."""
+        instance = self.activities.instances.get(m["instance"])
+        if instance is None or m["app"] not in (str(self.application_id), self.oauth.client_id):
+            return _error(404, 10_064, "Unknown Activity instance")
+        return _json(instance.payload(m["app"]))
 
     def _interaction_by_token(self, token: str) -> Interaction | None:
         return next((i for i in self.interactions.values() if i.token == token), None)

@@ -3,6 +3,7 @@ aiohttp's test server on 127.0.0.1 (a free port)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -14,7 +15,7 @@ from bot.config import Settings
 from bot.service import GameService
 from bot.web import RateLimit, create_app
 from tests.discord_double import DiscordDouble
-from tests.helpers import signing_settings
+from tests.helpers import activity_settings, signing_settings
 
 PUBLIC = "https://banmen.example"
 
@@ -42,17 +43,33 @@ async def double() -> AsyncIterator[DiscordDouble]:
         yield d
 
 
-@pytest.fixture
-async def site(
-    db_url: str, double: DiscordDouble
+@contextlib.asynccontextmanager
+async def _served(
+    db_url: str, settings: Settings
 ) -> AsyncIterator[tuple[GameService, TestClient[Any, Any]]]:
-    """A service whose site signs in with Discord (the double's OAuth2), and its client."""
-    service = await GameService.open(
-        db_url, clock=FakeClock(), settings=signing_settings(db_url, double)
-    )
+    service = await GameService.open(db_url, clock=FakeClock(), settings=settings)
     app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
     try:
         async with TestClient(TestServer(app, host="127.0.0.1")) as client:
             yield service, client
     finally:
         await service.close()
+
+
+@pytest.fixture
+async def site(
+    db_url: str, double: DiscordDouble
+) -> AsyncIterator[tuple[GameService, TestClient[Any, Any]]]:
+    """A service whose site signs in with Discord (the double's OAuth2), and its client."""
+    async with _served(db_url, signing_settings(db_url, double)) as served:
+        yield served
+
+
+@pytest.fixture
+async def activity_site(
+    db_url: str, double: DiscordDouble
+) -> AsyncIterator[tuple[GameService, TestClient[Any, Any]]]:
+    """A service whose site also serves the board as a Discord Activity (issue 51, 3) against
+    the double (its OAuth2 and its Activity instances), and its client."""
+    async with _served(db_url, activity_settings(db_url, double)) as served:
+        yield served

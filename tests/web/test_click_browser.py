@@ -14,21 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestServer
 
-from bot.clock import FakeClock
 from bot.service import GameService, User
-from bot.web import RateLimit, create_app
 from engines.registry import all_games
-from tests.discord_double import DiscordDouble
 from tests.helpers import (
     ALICE,
     BOB,
     CAROL,
     PEOPLE,
-    chromium,
     needs_chromium,
     signing_settings,
+    site_in_chromium,
     start,
 )
 
@@ -80,21 +76,8 @@ class Site:
 
 @pytest.fixture
 async def site(db_url: str) -> AsyncIterator[Site]:
-    async with DiscordDouble() as double:
-        service = await GameService.open(
-            db_url, clock=FakeClock(), settings=signing_settings(db_url, double)
-        )
-        app = create_app(service, limit=RateLimit(rate=1000.0, burst=10_000.0))
-        server = TestServer(app, host="127.0.0.1")
-        await server.start_server()
-        try:
-            async with playwright.async_playwright() as p:
-                chrome = await p.chromium.launch(executable_path=chromium())
-                yield Site(service, str(server.make_url("")).rstrip("/"), chrome, [])
-                await chrome.close()
-        finally:
-            await server.close()
-            await service.close()
+    async with site_in_chromium(db_url, signing_settings) as (service, _, base, chrome):
+        yield Site(service, base, chrome, [])
 
 
 async def to_move(service: GameService, game_id: int) -> User:

@@ -92,7 +92,7 @@ class AdminCog(commands.Cog):
             raise OwnerOnly()
         lang = Lang.of(interaction.locale, await guild_lang(self.bot, interaction.guild_id))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        synced = await self.bot.tree.sync()
+        synced = await self.bot.sync_global_commands()
         await interaction.followup.send(t("sync.done", lang, count=len(synced)), ephemeral=True)
 
 

@@ -1,5 +1,6 @@
-"""Looking at games: ``/board``, ``/moves``, ``/record`` (files), ``/replay`` (an animation to step
-through), ``/import`` (a record file) and ``/games`` (mine)."""
+"""Looking at games: ``/board``, ``/open`` (the board as a Discord Activity), ``/moves``,
+``/record`` (files), ``/replay`` (an animation to step through), ``/import`` (a record file) and
+``/games`` (mine)."""
 
 from __future__ import annotations
 
@@ -89,6 +90,17 @@ class InfoCog(commands.Cog):
         return [
             app_commands.Choice(name=f[:100], value=f[:100]) for f in found if typed in f.lower()
         ][:25]
+
+    @app_commands.command(
+        name=_("open"),
+        description=_("Open this game's board in Discord (an Activity), or its page on the site."),
+    )
+    @app_commands.describe(game=GAME_OPTION)
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def open(self, interaction: discord.Interaction[Any], game: int | None = None) -> None:
+        game_id = await game_here(interaction, game)
+        user = service_user(interaction.user)
+        await respond(interaction, lambda: self.bot.service.review.open_board(game_id, user))
 
     @app_commands.command(name=_("moves"), description=_("Show the moves played so far."))
     @app_commands.describe(game=GAME_OPTION)

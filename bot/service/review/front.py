@@ -12,6 +12,7 @@ from bot.service.guard import entry
 from bot.service.play.front import Play
 from bot.service.play.seat_board import SeatBoard
 from bot.service.review.accounts import Accounts, NewSession, SiteUser
+from bot.service.review.activity import Activities, Entered, Gathering, Instance
 from bot.service.review.analysis import Analysis, WebAnalysis
 from bot.service.review.explorer import Explorer, WebExplorer, web_explorer
 from bot.service.review.replays import REPLAY_MAX_BYTES, Replays
@@ -32,6 +33,7 @@ class Review:
         self.analysis = Analysis(ctx, thinker, self.explorer)
         self.site = Site(ctx, self.replays, play.records, self.analysis)
         self.accounts = Accounts(ctx, self.site, play)
+        self.activities = Activities(ctx, self.site, self.accounts)
 
     # -- the opening explorer ------------------------------------------------------------------
     @entry
@@ -140,8 +142,9 @@ class Review:
 
     @entry
     async def linked(self, reply: Reply) -> Reply:
-        """``reply`` with a line linking its game's page, when the site has a public address."""
-        return await self.site.linked(reply)
+        """``reply`` with a line linking its game's page, when the site has a public address,
+        and "Open the board" where Activities are on."""
+        return self.activities.offered(await self.site.linked(reply))
 
     @entry
     async def game_page(self, token: str) -> WebGame:
@@ -209,6 +212,29 @@ class Review:
         token), played as ``/move`` plays it; what it announces is posted by the delivery
         loop."""
         return await self.accounts.move(token, secret, csrf, text, ply)
+
+    # -- the board as a Discord Activity (issue 51, 3) ----------------------------------------
+    def activity_on(self) -> bool:
+        """Are Activities on (``BANMEN_ACTIVITY`` with the OAuth2 client)?"""
+        return self.activities.enabled()
+
+    @entry
+    async def open_board(self, game_id: int, user: User) -> Reply:
+        """The card's "Open the board": the Activity where it is on, else the game's page."""
+        return await self.activities.open_board(game_id, user)
+
+    @entry
+    async def enter_activity(self, user: User, instance: Instance) -> Entered:
+        """Let a participant of an Activity's instance in (Discord named both): a session and
+        the running games where the Activity runs."""
+        return await self.activities.enter(user, instance)
+
+    @entry
+    async def activity_gathering(
+        self, token: str, secret: str | None, instance: Instance
+    ) -> Gathering:
+        """The participants against the seats of the game behind ``token``."""
+        return await self.activities.gathering(token, secret, instance)
 
     @entry
     async def game_file(self, token: str, kind: str) -> File:

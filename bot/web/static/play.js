@@ -25,6 +25,11 @@
   let picked = null; // the origin key picked
   let picks = {}; // a setup being arranged: cell -> the index of the piece put there
   let sending = false;
+  // inside the Discord Activity (activity.js): the session is a bearer token, and the seat's
+  // picture is fetched with it (an <img> cannot send it) and shown from memory
+  const activity = window.banmenActivity;
+  const auth = activity ? { Authorization: "Bearer " + activity.session } : {};
+  let shownPicture = null;
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all));
@@ -35,12 +40,16 @@
   }
 
   function load() {
-    return fetch("/g/" + token + "/seat.json?lang=" + lang, { credentials: "same-origin" })
+    return fetch("/g/" + token + "/seat.json?lang=" + lang, {
+      credentials: "same-origin",
+      headers: auth,
+    })
       .then((r) => r.json().then((data) => (r.ok ? data : Promise.reject(data))))
-      .then((data) => {
+      .then((data) => picture(data.picture).then((shown) => [data, shown]))
+      .then(([data, shown]) => {
         seat = data;
         picked = null;
-        game.dataset.seatPicture = data.picture;
+        game.dataset.seatPicture = shown;
         game.dataset.seatWords = data.described;
         for (const form of document.querySelectorAll("form.move-form")) {
           form.elements.ply.value = String(data.ply);
@@ -49,6 +58,17 @@
         game.dispatchEvent(new CustomEvent("banmen:seat"));
       })
       .catch((data) => say(data && data.said ? data.said : words.tFailed));
+  }
+
+  function picture(address) {
+    if (!activity) return Promise.resolve(address);
+    return fetch(address, { headers: auth })
+      .then((r) => (r.ok ? r.blob() : Promise.reject(r.status)))
+      .then((blob) => {
+        if (shownPicture) URL.revokeObjectURL(shownPicture);
+        shownPicture = URL.createObjectURL(blob);
+        return shownPicture;
+      });
   }
 
   function statusText() {
@@ -267,7 +287,7 @@
       method: "POST",
       body: body,
       credentials: "same-origin",
-      headers: { Accept: "application/json" },
+      headers: Object.assign({ Accept: "application/json" }, auth),
     })
       .then((r) => r.json())
       .then((answer) => {

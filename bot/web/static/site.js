@@ -31,7 +31,8 @@
         a.removeAttribute("aria-current");
       }
     }
-    if (push) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
+    // (inside the Discord Activity the address is Discord's frame's: it stays as it is)
+    if (push && !window.banmenActivity) history.replaceState(null, "", "?ply=" + ply + "&lang=" + lang);
     const analyse = document.getElementById("analyse");
     if (analyse) analyse.href = "/g/" + token + "/analyse?ply=" + ply + "&lang=" + lang;
     const other = document.querySelector("header a.lang"); // the same move, in the other language

@@ -1,0 +1,79 @@
+"""The board as a Discord Activity (issue 51, 3): what the site asks Discord.
+
+Discord shows the Activity's page (``/activity``) in a frame of its client, served through its
+proxy from the site's public address (the developer portal's URL mapping: docs/activity.md).
+The page runs the Embedded App SDK (``static/vendor/discord-sdk.js``, ``static/activity.js``):
+``authorize`` gives it a code, which it posts to ``/activity/token``; the site trades the code
+at Discord (:func:`bot.web.auth.exchange`, no ``redirect_uri`` in the Activity's flow) for the
+participant and an access token (the SDK's ``authenticate`` takes it), and asks Discord, with
+the bot's token, for the instance the page says it runs in (:func:`instance`): who is in it,
+where. The service decides the rest (:mod:`bot.service.review.activity`). Nothing the page says
+about who or where is believed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import aiohttp
+
+from bot.service import GameService, Instance, Refusal
+from bot.web.auth import DISCORD_API, EXCHANGE_TIMEOUT
+
+log = logging.getLogger("banmen.web.activity")
+
+FAILED = "activity.refuse.failed"
+"""The refusal of an Activity whose code or instance Discord did not confirm."""
+INSTANCE_ID = re.compile(r"[A-Za-z0-9_-]{1,100}")
+"""What an instance id looks like (anything else is never looked up)."""
+FRAMERS = "https://discord.com https://*.discord.com https://*.discordsays.com"
+"""Who may frame the Activity's page: Discord's clients (the web and desktop app, its test
+builds) and its proxy's domain, under which the page is served in the frame."""
+ACTIVITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
+        f"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors {FRAMERS}"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""The Activity page's headers: the site's, but Discord may frame it (no ``X-Frame-Options``,
+which cannot name an origin), and a seated player's picture may be a ``blob:`` (fetched with
+the session's bearer token, which an ``<img>`` cannot send)."""
+
+
+def enabled(service: GameService) -> bool:
+    return service.review.activity_on()
+
+
+async def instance(service: GameService, instance_id: str) -> Instance:
+    """The Activity's instance ``instance_id`` as Discord describes it (``GET
+    /applications/{id}/activity-instances/{instance}``, with the bot's token): refused when
+    Discord does not know it (ended, or another application's)."""
+    settings = service.settings
+    if not INSTANCE_ID.fullmatch(instance_id) or not settings.discord_token:
+        raise Refusal(FAILED)
+    api = (settings.discord_api_base or DISCORD_API).rstrip("/")
+    app_id = settings.oauth_client_id or ""
+    url = f"{api}/applications/{app_id}/activity-instances/{instance_id}"
+    headers = {"Authorization": f"Bot {settings.discord_token}"}
+    timeout = aiohttp.ClientTimeout(total=EXCHANGE_TIMEOUT)
+    try:
+        async with (
+            aiohttp.ClientSession(timeout=timeout) as http,
+            http.get(url, headers=headers) as answer,
+        ):
+            found: dict[str, Any] = await answer.json() if answer.status == 200 else {}
+    except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
+        log.warning("the Activity's instance could not be looked up: %s", exc)
+        raise Refusal(FAILED) from exc
+    location = found.get("location") or {}
+    channel, users = location.get("channel_id"), found.get("users")
+    if found.get("instance_id") != instance_id or not isinstance(channel, str):
+        raise Refusal(FAILED)
+    if not isinstance(users, list) or not all(isinstance(u, str) for u in users):
+        raise Refusal(FAILED)
+    guild = location.get("guild_id")
+    return Instance(instance_id, channel, guild if isinstance(guild, str) else None, tuple(users))

@@ -1,0 +1,123 @@
+"""The board as a Discord Activity in a real browser (issue 51, 3): Playwright driving Debian's
+Chromium over ``/activity`` outside Discord's frame, where the page runs the Embedded App SDK's
+own mock client (the bundled SDK, as in Discord); its ``authorize`` answers with a code the
+Discord double gave for the participant, which the site trades at the double. A seated
+participant clicks a move; a spectator in the same Activity sees it arrive live; both pages
+load without a console error. One SQLite store (the Activity's rules run on both stores in
+test_activity.py)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from bot.service import GameService, User
+from tests.discord_double import DiscordDouble
+from tests.discord_double import User as DoubleUser
+from tests.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    activity_settings,
+    needs_chromium,
+    placed,
+    site_in_chromium,
+)
+from tests.helpers import start as start_game
+
+playwright = pytest.importorskip("playwright.async_api", reason="Playwright is not installed")
+expect = playwright.expect
+
+pytestmark = needs_chromium()
+THREAD, CHANNEL, GUILD = 1_400_000_000_000_000_011, 1_400_000_000_000_000_012, 1_400_000_000_013
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return str(tmp_path / "banmen.db")
+
+
+@dataclass
+class Activity:
+    """The site in Chromium beside the Discord double, and an Activity launched in a game's
+    thread."""
+
+    service: GameService
+    double: DiscordDouble
+    base: str
+    chrome: Any
+    errors: list[str]
+
+    async def open(
+        self, user: User, instance: str, locale: str = "en-US", shows: str = "#game"
+    ) -> Any:
+        """``user``'s Activity page (a browser context of its own) once it shows ``shows`` (the
+        game): the mock client's ``authorize`` gives the code Discord gave ``user``."""
+        code = self.double.oauth.activity_code(DoubleUser(int(user.id), user.name))
+        context = await self.chrome.new_context(locale=locale)
+        page = await context.new_page()
+        page.set_default_timeout(15_000)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        query = urlencode({"instance_id": instance, "mock_code": code, "channel_id": THREAD})
+        await page.goto(f"{self.base}/activity?{query}")
+        await expect(page.locator(shows)).to_be_visible()
+        return page
+
+
+@pytest.fixture
+async def activity(db_url: str) -> AsyncIterator[Activity]:
+    async with site_in_chromium(db_url, activity_settings) as (service, double, base, chrome):
+        yield Activity(service, double, base, chrome, [])
+
+
+async def test_a_participant_plays_and_a_spectator_watches_it_live(activity: Activity) -> None:
+    service, double = activity.service, activity.double
+    gid = await start_game(service, "rokumentai")
+    await placed(service, gid, CHANNEL, THREAD)
+    first = (await service.play.game_info(gid)).seats[0].user_id
+    mover, waiting = (ALICE, BOB) if first == ALICE.id else (BOB, ALICE)
+    instance = double.activities.launch(THREAD, GUILD, int(mover.id)).instance_id
+    double.activities.join(instance, int(CAROL.id))
+    watcher = await activity.open(CAROL, instance)
+    await expect(watcher.locator("#people-you")).to_have_text("You are watching.")
+    await expect(watcher.locator("#people")).to_contain_text(f"{mover.name}, here")
+    await expect(watcher.locator("#people")).to_contain_text(f"{waiting.name}, not here")
+    assert await watcher.locator("#play").count() == 0
+    player = await activity.open(mover, instance)
+    await expect(player.locator("#people-you")).to_have_text("You play in this game.")
+    # the seat's picture came with the bearer token, shown from memory
+    await expect(player.locator("#board")).to_have_attribute("src", re.compile(r"^blob:"))
+    target = player.locator("#cells button.target").first  # the cube is picked already
+    await target.click()
+    await expect(player.locator("#play-said")).to_have_attribute("data-answers", "1")
+    assert len(await service.play.entries(gid)) == 1
+    # the spectator's page follows the game: the move is in its list at once
+    await expect(player.locator("#moves li")).to_have_count(1)
+    shown = await player.locator("#moves li").inner_text()
+    await expect(watcher.locator("#moves li")).to_have_text([shown])
+    assert activity.errors == []
+
+
+async def test_an_activity_in_a_channel_of_several_games_asks_which(activity: Activity) -> None:
+    """Launched in the channel itself (not a game's thread): its running games to choose from,
+    then the one chosen, in Japanese for a Japanese browser."""
+    service, double = activity.service, activity.double
+    games = [await start_game(service, "rokumentai") for _ in range(2)]
+    for n, gid in enumerate(games):
+        await placed(service, gid, CHANNEL, THREAD + 100 + n)
+    instance = double.activities.launch(CHANNEL, GUILD, int(CAROL.id)).instance_id
+    page = await activity.open(CAROL, instance, locale="ja-JP", shows="#activity-games")
+    await expect(page.locator("#activity-choose")).to_have_text("どの対局にしますか？")
+    choices = page.locator("#activity-list button")
+    await expect(choices).to_have_count(2)
+    await choices.first.click()
+    await expect(page.locator("#people-you")).to_have_text("あなたは観戦しています。")
+    await expect(page.locator("#activity-games")).to_be_hidden()
+    assert activity.errors == []
