@@ -1868,7 +1868,10 @@ class _SqlSite(_SqlBase):
 
     # -- the site's sign-in (issue 51) ------------------------------------------------------
     async def save_site_session(self, row: SiteSessionRow) -> None:
+        """Keep a new session, and forget every session that has ended by its start (an
+        Activity opens one each time it is opened: they must not pile up)."""
         async with self._writing() as tx:
+            await tx.execute("DELETE FROM site_sessions WHERE expires_ms <= ?", (row.created_ms,))
             await tx.execute(
                 "INSERT INTO site_sessions (secret_hash, user_id, name, csrf, created_ms, "
                 "expires_ms) VALUES (?, ?, ?, ?, ?, ?)",

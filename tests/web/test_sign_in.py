@@ -112,3 +112,21 @@ async def test_without_the_settings_there_is_no_sign_in(db_url: str) -> None:
                 assert (await client.get(path, allow_redirects=False)).status == 404
     finally:
         await service.close()
+
+
+async def test_ended_sessions_do_not_pile_up(db_url: str) -> None:
+    """Every sign-in forgets the sessions that have ended (an Activity signs in each time it is
+    opened, for half a day): the table holds the live ones."""
+    clock = FakeClock()
+    service = await GameService.open(db_url, clock=clock, settings=Settings(db_path=db_url))
+    try:
+        alice = User("100", "alice")
+        first = await service.review.sign_in(alice)
+        clock.advance(days=31)  # the first has ended
+        second = await service.review.sign_in(alice)
+        assert await service.review.signed_in(first.secret) is None
+        assert await service.review.signed_in(second.secret) is not None
+        rows = query(db_url, "SELECT count(*) FROM site_sessions")
+        assert rows == [(1,)]
+    finally:
+        await service.close()

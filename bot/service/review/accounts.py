@@ -66,12 +66,14 @@ class Accounts:
         self.play = play
 
     @entry
-    async def sign_in(self, user: User) -> NewSession:
-        """Open a session for ``user`` (whom Discord's OAuth2 named)."""
+    async def sign_in(
+        self, user: User, lasts: timedelta = timedelta(days=SESSION_DAYS)
+    ) -> NewSession:
+        """Open a session for ``user`` (whom Discord's OAuth2 named), for ``lasts``."""
         now = self.ctx.now_ms()
         await self.ctx.store.upsert_user(user.id, user.name, now)
         secret, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
-        expires = to_ms(from_ms(now) + timedelta(days=SESSION_DAYS))
+        expires = to_ms(from_ms(now) + lasts)
         row = SiteSessionRow(_hash(secret), user.id, user.name, csrf, now, expires)
         await self.ctx.store.save_site_session(row)
         return NewSession(secret, SiteUser(user.id, user.name, csrf), from_ms(expires))

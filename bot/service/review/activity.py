@@ -15,6 +15,7 @@ each a participant who holds a seat plays (through the site's move, the same use
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import timedelta
 
 from bot.model import GameStatus
 from bot.service.actions import Action, Button
@@ -25,6 +26,9 @@ from bot.service.review.site import NOT_FOUND, Site, WebListed, listed
 from bot.service.values import Event, Refusal, Reply, User
 from engines.core import Text
 
+ACTIVITY_SESSION = timedelta(hours=12)
+"""How long an Activity's session lasts: the page holds it in memory while it is open, and
+opening the Activity again signs in afresh (a site's sign-in lasts 30 days, in a cookie)."""
 NOT_HERE = "activity.refuse.not_here"
 """The refusal of someone Discord does not list in the Activity's instance."""
 ELSEWHERE = "activity.refuse.elsewhere"
@@ -92,7 +96,7 @@ class Activities:
         """Let ``user`` (whom Discord's OAuth2 named) into the Activity ``instance``: a session
         and the games there; refused for someone the instance does not list."""
         self._check(user.id, instance)
-        session = await self.accounts.sign_in(user)
+        session = await self.accounts.sign_in(user, ACTIVITY_SESSION)
         games = []
         for game_id in await self.ctx.store.running_in(instance.channel_id):
             loaded = await self.ctx.games.read(game_id)
