@@ -13,8 +13,12 @@ about who or where is believed.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import logging
 import re
+import time
 from typing import Any
 
 import aiohttp
@@ -44,8 +48,53 @@ which cannot name an origin), and a seated player's picture may be a ``blob:`` (
 the session's bearer token, which an ``<img>`` cannot send)."""
 
 
+PASS_HEADER = "X-Banmen-Pass"
+"""The header an Activity's requests carry their pass in (a stream, which cannot send one,
+carries it as ``pass`` in its address)."""
+PASS_SECONDS = 12 * 3600
+"""How long a pass lasts (as long as the Activity's session)."""
+
+
 def enabled(service: GameService) -> bool:
     return service.review.activity_on()
+
+
+def _pass_key(service: GameService) -> bytes:
+    """The key passes are signed with, the same in every site process: drawn from the OAuth2
+    client's secret, which Activities need anyway (a pass is no secret of Discord's)."""
+    secret = service.settings.oauth_client_secret or ""
+    return hashlib.sha256(b"banmen activity pass\0" + secret.encode()).digest()
+
+
+def _signed(service: GameService, body: str) -> str:
+    mac = hmac.new(_pass_key(service), body.encode(), hashlib.sha256).digest()[:18]
+    return base64.urlsafe_b64encode(mac).decode()
+
+
+def issue_pass(service: GameService, user_id: str, now: float | None = None) -> str:
+    """A participant's pass: who they are, until when, signed. Discord's proxy shows every
+    participant to the site from a few addresses of its own, so the site's bounds per address
+    (its rate limit, four live streams) would let a handful of participants use up an
+    Activity; with the pass they count per participant instead (:func:`holder`), and a pass
+    cannot be made up without the key, so it opens no way round the bounds."""
+    until = int((time.time() if now is None else now) + PASS_SECONDS)
+    body = f"{user_id}.{until}"
+    return f"{body}.{_signed(service, body)}"
+
+
+def holder(service: GameService, text: str | None, now: float | None = None) -> str | None:
+    """Whose pass ``text`` is (None: none, a forged one, or one past its time)."""
+    if not text or not enabled(service) or len(text) > 100:
+        return None
+    body, _, mac = text.rpartition(".")
+    user_id, _, until = body.partition(".")
+    if not (user_id.isdigit() and until.isdigit()):
+        return None
+    if not hmac.compare_digest(mac, _signed(service, body)):
+        return None
+    if int(until) < (time.time() if now is None else now):
+        return None
+    return user_id
 
 
 async def instance(service: GameService, instance_id: str) -> Instance:

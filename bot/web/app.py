@@ -248,6 +248,16 @@ def render(request: web.Request, name: str, status: int = 200, **context: Any) -
     return web.Response(text=html, content_type="text/html", status=status)
 
 
+def visitor_key(request: web.Request) -> str:
+    """Whom the site's bounds count a request against: an Activity's participant by their
+    pass (Discord's proxy brings them all from its few addresses: :func:`activity.issue_pass`),
+    anyone else by their address."""
+    service = request.app[SERVICE_KEY]
+    given = request.headers.get(activity.PASS_HEADER) or request.query.get("pass")
+    user_id = activity.holder(service, given) if given else None
+    return f"participant:{user_id}" if user_id else client_address(request)
+
+
 def client_address(request: web.Request) -> str:
     """Who asks: the peer, or, when the peer is a trusted proxy, the nearest address in its
     ``X-Forwarded-For`` that is not itself a trusted proxy (what anyone else sends in that
@@ -281,7 +291,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     if request.content_length and request.content_length > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(max_size=MAX_BODY, actual_size=request.content_length)
     bounds = request.app[BOUNDS_KEY]
-    if not request.app[LIMITER_KEY].allow(client_address(request)):
+    if not request.app[LIMITER_KEY].allow(visitor_key(request)):
         await asyncio.sleep(bounds.busy_delay)
         response: web.StreamResponse = web.Response(
             status=429, text=t("web.too_many", lang_of(request)), headers={"Retry-After": "1"}
@@ -556,6 +566,7 @@ async def activity_token(request: web.Request) -> web.StreamResponse:
         "access_token": access,
         "session": session.secret,
         "csrf": session.user.csrf,
+        "pass": activity.issue_pass(service, user.id),
         "games": games,
     }
     return _private(web.json_response(answer))
@@ -776,7 +787,7 @@ async def game_events(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request)
     game = await bounds.answer(lambda: service.review.game_update(token))
     version = _int(request.query.get("v"), -1)
-    address = client_address(request)
+    address = visitor_key(request)
     if not bounds.open_stream(address):
         return web.Response(status=429, text=t("web.too_many", lang), headers={"Retry-After": "5"})
     try:

@@ -243,3 +243,43 @@ def test_the_bundled_sdk_is_the_one_the_lock_pins() -> None:
             name = path.removeprefix("node_modules/")
             assert f" * {name} {package['version']} " in head, name
     assert "var DiscordEmbeddedAppSdk=" in bundle  # the global activity.js reads
+
+
+async def test_participants_count_by_their_pass_not_by_discords_address(
+    activity_site: tuple[GameService, Client], double: DiscordDouble
+) -> None:
+    """Discord's proxy brings every participant from its own few addresses (here: all from
+    127.0.0.1). With the signed pass the token's answer gives, each counts on their own
+    against the site's bounds (four live streams each), not all together; a made-up or
+    altered pass counts as the address."""
+    from bot.web import activity
+
+    service, client = activity_site
+    _, token, mover, waiting, iid = await _launched(service, double)
+    double.activities.join(iid, int(waiting.id))
+    passes = []
+    for user in (mover, waiting):
+        entered = await (await _enter(client, double, user, iid)).json()
+        assert activity.holder(service, entered["pass"]) == user.id
+        passes.append(entered["pass"])
+    user_id, until, mac = passes[0].split(".")
+    for forged in (f"{waiting.id}.{until}.{mac}", f"{user_id}.{int(until) + 9}.{mac}", "1.2.3"):
+        assert activity.holder(service, forged) is None
+    assert activity.holder(service, passes[0], now=int(until) + 1) is None  # past its time
+    streams = []
+    try:
+        for p in passes:  # four streams each, eight from one address
+            for _ in range(4):
+                stream = await client.get(f"/g/{token}/events", params={"pass": p})
+                assert stream.status == 200
+                streams.append(stream)
+        fifth = await client.get(f"/g/{token}/events", params={"pass": passes[0]})
+        assert fifth.status == 429  # a participant's own four
+        fifth.release()
+        forged = passes[1][:-2] + "AA"
+        for p in ("", forged, "", forged, forged):  # none or forged: the address's four
+            streams.append(await client.get(f"/g/{token}/events", params={"pass": p}))
+        assert [s.status for s in streams[-5:]] == [200] * 4 + [429]
+    finally:
+        for s in streams:
+            s.release()

@@ -53,6 +53,8 @@ class Activity:
     base: str
     chrome: Any
     errors: list[str]
+    asked: list[tuple[str, dict[str, str]]]
+    """Every request the pages made: its address and headers."""
 
     async def open(
         self, user: User, instance: str, locale: str = "en-US", shows: str = "#game"
@@ -65,6 +67,7 @@ class Activity:
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("request", lambda r: self.asked.append((r.url, r.headers)))
         query = urlencode({"instance_id": instance, "mock_code": code, "channel_id": THREAD})
         await page.goto(f"{self.base}/activity?{query}")
         await expect(page.locator(shows)).to_be_visible()
@@ -74,7 +77,7 @@ class Activity:
 @pytest.fixture
 async def activity(db_url: str) -> AsyncIterator[Activity]:
     async with site_in_chromium(db_url, activity_settings) as (service, double, base, chrome):
-        yield Activity(service, double, base, chrome, [])
+        yield Activity(service, double, base, chrome, [], [])
 
 
 async def test_a_participant_plays_and_a_spectator_watches_it_live(activity: Activity) -> None:
@@ -102,6 +105,12 @@ async def test_a_participant_plays_and_a_spectator_watches_it_live(activity: Act
     await expect(player.locator("#moves li")).to_have_count(1)
     shown = await player.locator("#moves li").inner_text()
     await expect(watcher.locator("#moves li")).to_have_text([shown])
+    # each participant counts by their pass, not by Discord's proxy's address: the stream
+    # carries it in its address, the board's requests in a header
+    streams = [url for url, _ in activity.asked if "/events?" in url]
+    assert len(streams) == 2 and all("pass=" in url for url in streams)
+    boards = [h for url, h in activity.asked if "/seat.json" in url]
+    assert boards and all(h.get("x-banmen-pass") for h in boards)
     assert activity.errors == []
 
 

@@ -31,7 +31,8 @@
   let shown = null; // the token of the game shown
 
   function bearer() {
-    return { Authorization: "Bearer " + window.banmenActivity.session };
+    const a = window.banmenActivity;
+    return { Authorization: "Bearer " + a.session, "X-Banmen-Pass": a.pass };
   }
 
   function fail(answer) {
@@ -126,7 +127,7 @@
     })
     .then(json)
     .then((entered) => {
-      window.banmenActivity = { session: entered.session, csrf: entered.csrf };
+      window.banmenActivity = { session: entered.session, csrf: entered.csrf, pass: entered.pass };
       return sdk.commands.authenticate({ access_token: entered.access_token }).then(() => entered);
     })
     .then((entered) => {

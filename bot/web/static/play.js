@@ -28,7 +28,9 @@
   // inside the Discord Activity (activity.js): the session is a bearer token, and the seat's
   // picture is fetched with it (an <img> cannot send it) and shown from memory
   const activity = window.banmenActivity;
-  const auth = activity ? { Authorization: "Bearer " + activity.session } : {};
+  const auth = activity
+    ? { Authorization: "Bearer " + activity.session, "X-Banmen-Pass": activity.pass }
+    : {};
   let shownPicture = null;
 
   function fill(template, values) {

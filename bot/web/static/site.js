@@ -125,7 +125,9 @@
   }
 
   if (game.dataset.live === "true" && window.EventSource) {
-    const source = new EventSource("/g/" + token + "/events?v=" + version + "&lang=" + lang);
+    // an Activity's participant counts by their pass, not Discord's proxy's address
+    const pass = window.banmenActivity ? "&pass=" + encodeURIComponent(window.banmenActivity.pass) : "";
+    const source = new EventSource("/g/" + token + "/events?v=" + version + "&lang=" + lang + pass);
     source.onmessage = (event) => {
       const data = JSON.parse(event.data);
       update(data);
