@@ -13,6 +13,7 @@ about who or where is believed.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import hmac
@@ -104,6 +105,10 @@ async def instance(service: GameService, instance_id: str) -> Instance:
     settings = service.settings
     if not INSTANCE_ID.fullmatch(instance_id) or not settings.discord_token:
         raise Refusal(FAILED)
+    # a request with the bot's token: it counts against the bot's global limit, so it takes a
+    # slot of the budget every process shares, as the bot's own requests do (issue 49)
+    while (wait := await service.rest_slot(int(time.time() * 1000))) > 0:
+        await asyncio.sleep(wait)
     api = (settings.discord_api_base or DISCORD_API).rstrip("/")
     app_id = settings.oauth_client_id or ""
     url = f"{api}/applications/{app_id}/activity-instances/{instance_id}"

@@ -283,3 +283,25 @@ async def test_participants_count_by_their_pass_not_by_discords_address(
     finally:
         for s in streams:
             s.release()
+
+
+async def test_the_instance_lookup_takes_a_slot_of_the_shared_budget(
+    activity_site: tuple[GameService, Client], double: DiscordDouble
+) -> None:
+    """Looking the instance up is a request with the bot's token, counted by Discord against
+    the bot's global limit: it takes a slot of the REST budget every process shares, as the
+    bot's own requests do (issue 49)."""
+    service, client = activity_site
+    _, _, mover, _, iid = await _launched(service, double)
+    store: Any = service.ctx.store
+    take, taken = store.take_rest_slot, []
+
+    async def counted(now_ms: int, interval_ms: int, ahead_ms: int) -> int:
+        taken.append(now_ms)
+        return int(await take(now_ms, interval_ms, ahead_ms))
+
+    store.take_rest_slot = counted
+    lookups = len([r for r in double.requests if "/activity-instances/" in r.path])
+    assert (await _enter(client, double, mover, iid)).status == 200
+    looked = len([r for r in double.requests if "/activity-instances/" in r.path]) - lookups
+    assert looked == 1 and len(taken) == 1
