@@ -20,7 +20,8 @@ import hmac
 import logging
 import re
 import time
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import aiohttp
 
@@ -28,6 +29,7 @@ from bot.service import GameService, Instance, Refusal
 from bot.web.auth import DISCORD_API, EXCHANGE_TIMEOUT
 
 log = logging.getLogger("banmen.web.activity")
+T = TypeVar("T")
 
 FAILED = "activity.refuse.failed"
 """The refusal of an Activity whose code or instance Discord did not confirm."""
@@ -54,6 +56,41 @@ PASS_HEADER = "X-Banmen-Pass"
 carries it as ``pass`` in its address)."""
 PASS_SECONDS = 12 * 3600
 """How long a pass lasts (as long as the Activity's session)."""
+
+
+INSTANCE_SECONDS = 2.0
+"""How long an instance Discord described is believed again without asking (a page and its
+participants' refresh ask often; everyone's page asks when someone joins)."""
+NOT_HERE = "activity.refuse.not_here"
+
+
+class Instances:
+    """The instances Discord described lately, each for :data:`INSTANCE_SECONDS`: when someone
+    joins, every participant's page asks for the game again, and one lookup at Discord serves
+    them all. Someone not in a remembered instance is looked up afresh (they may just have
+    joined): :meth:`let_in`."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.seen: dict[str, tuple[float, Instance]] = {}
+
+    async def let_in(
+        self, service: GameService, instance_id: str, enter: Callable[[Instance], Awaitable[T]]
+    ) -> T:
+        """``enter`` the instance as remembered, or as Discord says now if it was not, or if
+        the remembered one does not let the visitor in."""
+        now = self.clock()
+        kept = self.seen.get(instance_id)
+        if kept is not None and now - kept[0] < INSTANCE_SECONDS:
+            try:
+                return await enter(kept[1])
+            except Refusal as exc:
+                if exc.key != NOT_HERE:
+                    raise
+        fresh = await instance(service, instance_id)
+        self.seen = {k: v for k, v in self.seen.items() if now - v[0] < INSTANCE_SECONDS}
+        self.seen[instance_id] = (now, fresh)
+        return await enter(fresh)
 
 
 def enabled(service: GameService) -> bool:

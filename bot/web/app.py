@@ -208,6 +208,7 @@ SERVICE_KEY = web.AppKey("service", GameService)
 LIMITER_KEY = web.AppKey("limiter", RateLimit)
 BOUNDS_KEY = web.AppKey("bounds", Bounds)
 PROXIES_KEY = web.AppKey("proxies", frozenset[str])
+INSTANCES_KEY = web.AppKey("instances", activity.Instances)
 TEMPLATES_KEY = web.AppKey("templates", jinja2.Environment)
 BASE_KEY = web.AppKey("base", str)
 
@@ -582,8 +583,11 @@ async def activity_game(request: web.Request) -> web.StreamResponse:
     token, lang = request.match_info["token"], lang_of(request)
     secret = auth.session_of(request)
     try:
-        where = await activity.instance(service, request.query.get("instance_id", ""))
-        gathering = await service.review.activity_gathering(token, secret, where)
+        gathering = await request.app[INSTANCES_KEY].let_in(
+            service,
+            request.query.get("instance_id", ""),
+            lambda where: service.review.activity_gathering(token, secret, where),
+        )
     except Refusal as exc:
         return _refused(exc, lang)
     if request.query.get("part") == "people":
@@ -878,6 +882,7 @@ def create_app(
     app[LIMITER_KEY] = limit or RateLimit()
     app[BOUNDS_KEY] = bounds or Bounds()
     app[PROXIES_KEY] = frozenset(service.settings.web_trusted_proxies)
+    app[INSTANCES_KEY] = activity.Instances()
     app[BASE_KEY] = (base or service.settings.public_url or "").rstrip("/")
     app[TEMPLATES_KEY] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),

@@ -9,6 +9,7 @@ and only by Discord."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 
 from bot.service import GameService, User
-from bot.web.activity import FRAMERS
+from bot.web.activity import FRAMERS, INSTANCE_SECONDS
+from bot.web.app import INSTANCES_KEY
 from tests.discord_double import DiscordDouble
 from tests.discord_double import User as DoubleUser
 from tests.discord_double.oauth import CLIENT_ID, Grant
@@ -194,8 +196,10 @@ async def test_every_refusal_of_the_activity_says_why_and_opens_nothing(
     far = await service.review.page_token(elsewhere)
     wrong = await client.get(f"/activity/g/{far}?instance_id={iid}", headers=_bearer(entered))
     assert wrong.status == 403 and "not played where" in (await wrong.json())["said"]
-    # no session, or a participant who left
+    # no session, or a participant who left (once what Discord said is two seconds old)
     assert (await client.get(f"/activity/g/{token}?instance_id={iid}")).status == 401
+    instances = client.server.app[INSTANCES_KEY]
+    instances.clock = lambda: time.monotonic() + INSTANCE_SECONDS
     double.activities.leave(iid, int(mover.id))
     left = await client.get(f"/activity/g/{token}?instance_id={iid}", headers=_bearer(entered))
     assert left.status == 403
@@ -305,3 +309,29 @@ async def test_the_instance_lookup_takes_a_slot_of_the_shared_budget(
     assert (await _enter(client, double, mover, iid)).status == 200
     looked = len([r for r in double.requests if "/activity-instances/" in r.path]) - lookups
     assert looked == 1 and len(taken) == 1
+
+
+async def test_one_lookup_serves_a_crowd_and_a_newcomer_is_looked_up_afresh(
+    activity_site: tuple[GameService, Client], double: DiscordDouble
+) -> None:
+    """Everyone's page asks for the game again when someone joins: an instance Discord
+    described is believed for two seconds, so one lookup serves them; someone it does not
+    list (they just joined) is looked up afresh, not refused."""
+    service, client = activity_site
+    _, token, mover, waiting, iid = await _launched(service, double)
+
+    def lookups() -> int:
+        return len([r for r in double.requests if "/activity-instances/" in r.path])
+
+    mine = await (await _enter(client, double, mover, iid)).json()
+    address = f"/activity/g/{token}"
+    query = {"instance_id": iid, "part": "people"}
+    before = lookups()
+    for _ in range(3):
+        assert (await client.get(address, params=query, headers=_bearer(mine))).status == 200
+    assert lookups() == before + 1
+    double.activities.join(iid, int(waiting.id))
+    theirs = await (await _enter(client, double, waiting, iid)).json()
+    before = lookups()
+    assert (await client.get(address, params=query, headers=_bearer(theirs))).status == 200
+    assert lookups() == before + 1  # the remembered instance did not list them: asked again
