@@ -218,6 +218,7 @@ class QueuedThinker:
         started = loop.time()
         give_up = None if seconds is None else started + seconds + self.grace
         ask_by = started + self.take_within
+        idle_once = False  # a drawing found the workers idle once (it looks again first)
         try:
             while True:
                 row = await self.store.job(job_id)
@@ -228,7 +229,10 @@ class QueuedThinker:
                 if row is not None and row.taken_by is None and loop.time() >= ask_by:
                     # workers busy with other jobs: a drawing waits its turn; a move is done here
                     busy = await self.store.jobs_running(_wall_ms()) > 0
-                    if busy and seconds is None:
+                    if seconds is None and (busy or not idle_once):
+                        # a worker between two jobs holds no lease for a moment: a drawing that
+                        # finds none looks again before it takes the workers for gone
+                        idle_once = not busy
                         ask_by = loop.time() + self.take_within
                     elif await self.store.withdraw_job(job_id):
                         if not busy:  # no worker at all: do not ask for a while

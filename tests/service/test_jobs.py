@@ -261,6 +261,32 @@ class NoDrawing(InlineThinker):
         raise AssertionError("drawn locally")
 
 
+async def test_a_drawing_looks_twice_before_taking_the_workers_for_gone(db_url: str) -> None:
+    """A worker between two jobs holds no lease for a moment: a drawing that finds no worker
+    busy when its time to be taken is up looks once more, and a worker that takes it
+    meanwhile draws it; nobody is taken for gone."""
+    async with _stores(db_url, 2) as (here, there):
+        local = NoDrawing(StepClock())
+        # a second between the looks: time enough for the worker, however loaded the machine
+        thinker = QueuedThinker(here, local, KEY, take_within=1.0, poll=0.01)
+        worker = JobWorker(there, InlineThinker(StepClock()), KEY, "w1", slots=1, idle=0.01)
+        looked = asyncio.Event()
+        running = here.jobs_running
+
+        async def first_look(now_ms: int) -> int:
+            looked.set()  # the first look: no worker holds a lease
+            return await running(now_ms)
+
+        here.jobs_running = first_look  # type: ignore[method-assign]
+        drawing = asyncio.create_task(thinker.draw(partial(pow, 2, 7)))
+        await looked.wait()
+        here.jobs_running = running  # type: ignore[method-assign]
+        async with _working(worker):  # a worker comes back to the queue before the second look
+            assert await drawing == 128
+        assert local.requests == [] and thinker._absent_until == 0.0
+        await thinker.close()
+
+
 async def test_busy_workers_keep_the_drawings_and_leave_the_moves_here(db_url: str) -> None:
     """While every worker's slot is busy, a drawing waits its turn in the queue (it is not
     withdrawn: the workers are there), and a move that waits too long is done here, without
