@@ -68,6 +68,7 @@ from bot.service.play.directory import MoveChoices
 from bot.service.play.front import Play
 from bot.service.play.seat_board import SeatBoard
 from bot.service.present import Pictures
+from bot.service.review.activity import NOT_HERE as ACTIVITY_NOT_HERE
 from bot.service.review.activity import Entered, Gathering, Instance
 from bot.service.review.analysis import KIND as ANALYSIS
 from bot.service.review.front import Review
@@ -121,6 +122,7 @@ log = logging.getLogger("banmen.service")
 
 __all__ = [
     "ACTIONS",
+    "ACTIVITY_NOT_HERE",
     "AI_DEFAULT_LEVEL",
     "AI_LEVELS",
     "ALT_LIMIT",

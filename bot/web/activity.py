@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 
 import aiohttp
 
-from bot.service import GameService, Instance, Refusal
+from bot.service import ACTIVITY_NOT_HERE, GameService, Instance, Refusal
 from bot.web.auth import DISCORD_API, EXCHANGE_TIMEOUT
 
 log = logging.getLogger("banmen.web.activity")
@@ -61,7 +61,6 @@ PASS_SECONDS = 12 * 3600
 INSTANCE_SECONDS = 2.0
 """How long an instance Discord described is believed again without asking (a page and its
 participants' refresh ask often; everyone's page asks when someone joins)."""
-NOT_HERE = "activity.refuse.not_here"
 
 
 class Instances:
@@ -85,7 +84,7 @@ class Instances:
             try:
                 return await enter(kept[1])
             except Refusal as exc:
-                if exc.key != NOT_HERE:
+                if exc.key != ACTIVITY_NOT_HERE:
                     raise
         fresh = await instance(service, instance_id)
         self.seen = {k: v for k, v in self.seen.items() if now - v[0] < INSTANCE_SECONDS}

@@ -33,6 +33,7 @@ from aiohttp import web
 from bot.i18n import t
 from bot.lang import Lang
 from bot.service import (
+    ACTIVITY_NOT_HERE,
     BUSY,
     NOT_FOUND,
     GameService,
@@ -408,7 +409,7 @@ PLAY_STATUS = {
     "web.refuse.sign_in": 401,
     "web.refuse.sign_in_failed": 401,
     "activity.refuse.failed": 401,
-    "activity.refuse.not_here": 403,
+    ACTIVITY_NOT_HERE: 403,
     "activity.refuse.elsewhere": 403,
     "web.refuse.csrf": 403,
     "refuse.not_a_player": 403,
@@ -594,10 +595,9 @@ async def activity_game(request: web.Request) -> web.StreamResponse:
         return _private(render(request, "_people", gathering=gathering))
     game = await service.review.game_page(token)
     seat, csrf, words = None, "", game.described
-    who = await service.review.signed_in(secret)
-    if gathering.plays and game.live and who is not None:
+    if gathering.plays and game.live:  # (the gathering read the session: the visitor's own)
         seat = await service.review.seat_board(token, secret)
-        csrf, words = who.csrf, seat.described
+        csrf, words = gathering.csrf, seat.described
     page = render(
         request,
         "activity_game",

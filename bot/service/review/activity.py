@@ -72,6 +72,8 @@ class Gathering:
     """Participants who hold no seat (they watch)."""
     plays: bool
     """The visitor holds a seat (the page offers their board)."""
+    csrf: str
+    """The visitor's session's CSRF token (their board's moves carry it)."""
 
 
 class Activities:
@@ -156,4 +158,4 @@ class Activities:
             for s in row.seats
         )
         seated = {s.user_id for s in row.seats if s.user_id is not None}
-        return Gathering(seats, len(here - seated), user.user_id in seated)
+        return Gathering(seats, len(here - seated), user.user_id in seated, user.csrf)
