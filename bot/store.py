@@ -1326,10 +1326,10 @@ class _SqlProcesses(_SqlBase):
         """Call ``changed(game_id, version, guild_id, shown)`` whenever a process commits a
         change of a game (this one's too; ``shown``: it changes what the game's page shows, a
         move, a result, the seats, not only its place or clock), until the returned stop is
-        awaited; ``None`` where the store
-        cannot tell (SQLite: poll :meth:`game_versions`). ``hearing(False)`` when the changes
-        go unheard for a while (a lost connection), ``hearing(True)`` once they are heard
-        again: what was committed meanwhile was not told."""
+        awaited; ``None`` where the store cannot tell (SQLite: poll :meth:`game_versions`).
+        ``hearing(False)`` when the changes go unheard for a while (a lost connection),
+        ``hearing(True)`` once they are heard again: what was committed meanwhile was not
+        told."""
         return None
 
     async def game_versions(self, game_ids: Sequence[int]) -> dict[int, int]:

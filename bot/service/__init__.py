@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime
-from typing import TypedDict, Unpack
+from typing import Any, TypedDict, Unpack
 
 from bot.clock import Clock, SystemClock, from_ms
 from bot.config import Settings
@@ -327,17 +327,19 @@ class GameService:
         if not self.owns(guild_id):
             self.ctx.games.forget(game_id)
             return
-        task = asyncio.create_task(self._reread(game_id, version), name="banmen-reread")
-        self._rereads.add(task)
-        task.add_done_callback(self._rereads.discard)
+        self._follow_up(self._reread(game_id, version))
 
     def _hearing_again(self, hearing: bool) -> None:
         """The notifications were lost (``False``) or are heard again (``True``): once they
         are, the games in memory are checked against the store, since what other processes
         committed meanwhile went untold."""
-        if not hearing:
-            return
-        task = asyncio.create_task(self._catch_up(), name="banmen-catch-up")
+        if hearing:
+            self._follow_up(self._catch_up())
+
+    def _follow_up(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` (a read a notification asked for) as a task of its own, kept until
+        it ends and cancelled when the service closes."""
+        task = asyncio.create_task(work, name="banmen-follow-up")
         self._rereads.add(task)
         task.add_done_callback(self._rereads.discard)
 
