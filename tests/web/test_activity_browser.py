@@ -35,6 +35,7 @@ playwright = pytest.importorskip("playwright.async_api", reason="Playwright is n
 expect = playwright.expect
 
 pytestmark = needs_chromium()
+WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 THREAD, CHANNEL, GUILD = 1_400_000_000_000_000_011, 1_400_000_000_000_000_012, 1_400_000_000_013
 
 
@@ -57,12 +58,18 @@ class Activity:
     """Every request the pages made: its address and headers."""
 
     async def open(
-        self, user: User, instance: str, locale: str = "en-US", shows: str = "#game"
+        self,
+        user: User,
+        instance: str,
+        locale: str = "en-US",
+        shows: str = "#game",
+        bypass_csp: bool = False,
     ) -> Any:
         """``user``'s Activity page (a browser context of its own) once it shows ``shows`` (the
-        game): the mock client's ``authorize`` gives the code Discord gave ``user``."""
+        game): the mock client's ``authorize`` gives the code Discord gave ``user``
+        (``bypass_csp``: for axe, injected as a script the page's CSP would stop)."""
         code = self.double.oauth.activity_code(DoubleUser(int(user.id), user.name))
-        context = await self.chrome.new_context(locale=locale)
+        context = await self.chrome.new_context(locale=locale, bypass_csp=bypass_csp)
         page = await context.new_page()
         page.set_default_timeout(15_000)
         page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -130,3 +137,24 @@ async def test_an_activity_in_a_channel_of_several_games_asks_which(activity: Ac
     await expect(page.locator("#people-you")).to_have_text("あなたは観戦しています。")
     await expect(page.locator("#activity-games")).to_be_hidden()
     assert activity.errors == []
+
+
+async def test_the_activity_page_meets_wcag_aa(activity: Activity, tmp_path: Path) -> None:
+    """A seated participant's Activity page, its board built, has no WCAG A or AA violation
+    that axe finds (as the site's other pages: test_accessibility.py)."""
+    axe = pytest.importorskip("axe_playwright_python.async_playwright")
+    service, double = activity.service, activity.double
+    gid = await start_game(service, "rokumentai")
+    await placed(service, gid, CHANNEL, THREAD)
+    first = (await service.play.game_info(gid)).seats[0].user_id
+    mover = ALICE if first == ALICE.id else BOB
+    instance = double.activities.launch(THREAD, GUILD, int(mover.id)).instance_id
+    page = await activity.open(mover, instance, bypass_csp=True)
+    await expect(page.locator("#board")).to_have_attribute("src", re.compile(r"^blob:"))
+    await page.screenshot(path=str(tmp_path / "activity.png"), full_page=True)
+    results = await axe.Axe().run(page, options={"runOnly": {"type": "tag", "values": WCAG_AA}})
+    found = [
+        f"{v['id']}: {v['help']} at " + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+        for v in results.response["violations"]
+    ]
+    assert found == []
